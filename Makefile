@@ -1,0 +1,48 @@
+# Two commands for learners and teachers:
+#   make lab    start the course in JupyterLab (COURSE_LANG=en|zh|pt picks the home notebook)
+#   make test   run every test: unit tests, then nbval over every lesson and exercise solution
+# Both create .venv and install the project into it on first use.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+COURSE_LANG ?= en
+LAB_FLAGS ?=
+NOTEBOOKS := notebooks/en notebooks/zh notebooks/pt exercises/en/solutions exercises/zh/solutions exercises/pt/solutions
+NBVAL := -p no:python -p no:cacheprovider --nbval --nbval-current-env \
+         --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
+
+.PHONY: lab test unit nbtest notebooks bench venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "Python 3.10 or newer is needed, found " + sys.version.split()[0]'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (tfdist-sim)" >/dev/null
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/$(COURSE_LANG)/index.ipynb
+
+test: unit nbtest
+
+unit: $(STAMP)
+	$(PY) -m pytest tests
+
+nbtest: $(STAMP)
+	MPLBACKEND=module://matplotlib_inline.backend_inline $(PY) -m pytest $(NBVAL) $(NOTEBOOKS)
+
+# Regenerate notebooks/{en,zh,pt} and exercises/{en,zh,pt} from their sources, then execute them
+# so the committed files carry their outputs (what nbval compares).
+notebooks: $(STAMP)
+	$(PY) -m tools.build_notebooks --execute
+
+bench: $(STAMP)
+	@set -e; for f in bench/*.py; do echo "== $$f"; $(PY) $$f; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info
