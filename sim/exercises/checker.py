@@ -1,0 +1,97 @@
+"""The shared case runner behind every exercise checker.
+
+A checker builds a list of ``Case`` objects (inputs plus the expected answer), and calls
+``run_cases``. Each case prints one line in the course language. A function that still raises
+``NotImplementedError`` is reported as "not done yet" (not as a traceback); a wrong answer is
+reported with the inputs, what came back, what was expected and, when the checker recognises
+the mistake, a hint that names it. Any failure ends with ``ExerciseFailed`` (an AssertionError),
+so a solution notebook under nbval fails loudly and a student sees a short, clear message.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from sim.i18n import t
+
+
+class ExerciseFailed(AssertionError):
+    """The learner's answer is missing or wrong; the message says which and why."""
+
+
+class ExerciseNotDone(ExerciseFailed):
+    """The learner's function still raises NotImplementedError."""
+
+
+@dataclass
+class Case:
+    """One check: call ``fn(*args, **kwargs)`` and compare with ``expected``."""
+    description: str
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    expected: Any = None
+
+
+def close(got: Any, expected: Any, rtol: float = 1e-6, atol: float = 1e-9) -> bool:
+    """Equal numbers or arrays (same shape, within tolerance); other values by ==."""
+    if isinstance(expected, (list, tuple)) and not _is_numeric_sequence(expected):
+        return (isinstance(got, (list, tuple)) and len(got) == len(expected)
+                and all(close(g, e, rtol, atol) for g, e in zip(got, expected)))
+    try:
+        g = np.asarray(got, dtype=float)
+        e = np.asarray(expected, dtype=float)
+    except (TypeError, ValueError):
+        return got == expected
+    return g.shape == e.shape and bool(np.allclose(g, e, rtol=rtol, atol=atol))
+
+
+def _is_numeric_sequence(value: Any) -> bool:
+    try:
+        np.asarray(value, dtype=float)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _short(value: Any) -> str:
+    text = np.array2string(np.asarray(value), precision=4, threshold=8) \
+        if _is_numeric_sequence(value) else repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def run_cases(fn: Callable, cases: list[Case],
+              compare: Callable[[Any, Any], bool] = close,
+              diagnose: Callable[[Case, Any], str | None] | None = None) -> int:
+    """Run every case; print one verdict line each; raise ExerciseFailed on the first failure.
+
+    ``diagnose(case, got)`` may return a catalogue key for a hint that names a known mistake.
+    Returns the number of cases passed (all of them) when everything is right.
+    """
+    if not callable(fn):
+        raise ExerciseFailed(t("exercises.not_callable", got=type(fn).__name__))
+    for number, case in enumerate(cases, start=1):
+        try:
+            got = fn(*case.args, **case.kwargs)
+        except NotImplementedError:
+            message = t("exercises.not_done", name=getattr(fn, "__name__", "?"))
+            print(message)
+            raise ExerciseNotDone(message) from None
+        except Exception as error:  # the learner's code raised: show it as a verdict
+            message = t("exercises.case_raised", number=number, case=case.description,
+                        error=f"{type(error).__name__}: {error}")
+            print(message)
+            raise ExerciseFailed(message) from error
+        if not compare(got, case.expected):
+            lines = [t("exercises.case_wrong", number=number, case=case.description,
+                       got=_short(got), expected=_short(case.expected))]
+            hint = diagnose(case, got) if diagnose else None
+            if hint:
+                lines.append(t(hint))
+            message = "\n".join(lines)
+            print(message)
+            raise ExerciseFailed(message)
+        print(t("exercises.case_ok", number=number, case=case.description))
+    print(t("exercises.all_passed", n=len(cases)))
+    return len(cases)
