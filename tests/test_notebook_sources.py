@@ -1,0 +1,85 @@
+"""One source, three languages: the committed notebooks are exactly what their sources build."""
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tools import build_notebooks as build
+
+SETUP_PREFIX = "import sim\nsim.setup("
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    return build.plan()
+
+
+def test_every_source_builds_and_is_committed(outputs):
+    assert build.drifted(outputs) == []
+
+
+def test_every_lesson_exists_in_three_languages(outputs):
+    lessons = sorted((build.ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+    assert lessons, "no lesson sources found"
+    for src in lessons:
+        for lang in build.LANGS:
+            assert (build.ROOT / "notebooks" / lang / f"{src.stem}.ipynb").exists()
+
+
+def _code(path):
+    nb = nbformat.read(path, as_version=4)
+    return [c.source for c in nb.cells if c.cell_type == "code" and not c.source.startswith(SETUP_PREFIX)]
+
+
+def test_code_cells_are_identical_across_languages():
+    for folder in ("notebooks/en", "exercises/en", "exercises/en/solutions"):
+        for english in sorted((build.ROOT / folder).glob("[0-9][0-9]_*.ipynb")):
+            for lang in ("zh", "pt"):
+                other = build.ROOT / folder.replace("/en", f"/{lang}") / english.name
+                assert _code(other) == _code(english), other
+
+
+def test_committed_lessons_carry_executed_outputs():
+    for lang in build.LANGS:
+        for path in sorted((build.ROOT / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb")):
+            nb = nbformat.read(path, as_version=4)
+            code = [c for c in nb.cells if c.cell_type == "code"]
+            assert all(c.execution_count for c in code), f"{path} was not executed (make notebooks)"
+
+
+def test_a_hand_edited_notebook_is_caught(outputs, tmp_path):
+    """The drift check fails on purpose when fed a notebook edited by hand (on a copy)."""
+    target = next(o for o in outputs if o.path.name.startswith("00_") and "/zh/" in o.path.as_posix())
+    copy = tmp_path / target.path.name
+    shutil.copy(target.path, copy)
+    nb = nbformat.read(copy, as_version=4)
+    markdown = next(c for c in nb.cells if c.cell_type == "markdown")
+    markdown.source += "\n手工修改"
+    nbformat.write(nb, copy)
+    edited = build.Output(copy, target.notebook, target.execute)
+    assert len(build.drifted([edited])) == 1
+    assert build.drifted([build.Output(target.path, target.notebook, target.execute)]) == []
+
+
+def test_a_missing_translation_is_refused(tmp_path):
+    source = tmp_path / "99_broken.py"
+    source.write_text('# %% [markdown] lang="en"\n# Hello\n\n# %% [markdown] lang="zh"\n# 你好\n\n'
+                      '# %%\nprint(1)\n', encoding="utf-8")
+    with pytest.raises(build.SourceError, match="one cell per language"):
+        build.read_source(source)
+
+
+def test_a_code_cell_with_a_language_is_refused(tmp_path):
+    source = tmp_path / "99_broken.py"
+    source.write_text('# %% lang="en"\nprint(1)\n', encoding="utf-8")
+    with pytest.raises(build.SourceError, match="shared by every language"):
+        build.read_source(source)
+
+
+def test_student_version_replaces_the_solution_with_a_localized_stub():
+    code = "def f(x):\n    ### BEGIN SOLUTION\n    return x + 1\n    ### END SOLUTION\n"
+    student = build.strip_solutions(code, "zh")
+    assert "return x + 1" not in student
+    assert "    # 在此处编写你的代码\n    raise NotImplementedError()" in student
+    assert build.keep_solutions(code) == "def f(x):\n    return x + 1"
