@@ -1,0 +1,93 @@
+"""Ring all-reduce: reduce-scatter then all-gather around a ring (reference §1.3).
+
+Sources: Patarasuk & Yuan, "Bandwidth optimal all-reduce algorithms for clusters of
+workstations", JPDC 2009; TF ``tensorflow/python/distribute/all_reduce.py``
+(``build_ring_all_reduce``); NCCL's Ring algorithm. ``p - 1`` reduce-scatter steps and ``p - 1``
+all-gather steps of ``n/p`` each: ``T = 2(p-1)α + 2(p-1)/p·nβ + (p-1)/p·nγ``.
+
+Convention (NCCL's): after the reduce-scatter rank ``r`` owns the full sum of segment ``r``.
+The builders are vectorised over many rings at once (one row of ``groups`` per ring), which
+the hierarchical and torus algorithms use for their parallel rings.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .schedule import Round, Schedule, even_bounds, parallel, sequence
+
+
+def _ring_phase(groups: np.ndarray, lo, hi, reduce: bool) -> list:
+    """Rounds of a ring reduce-scatter (``reduce=True``) or all-gather over each row of ``groups``.
+
+    ``groups`` is ``(G, m)``: ``G`` rings of ``m`` ranks in ring order; ring ``g`` works on
+    ``[lo[g], hi[g])`` split into ``m`` segments; member ``i`` owns segment ``i`` at the end of
+    the reduce-scatter (and at the start of the all-gather).
+    """
+    groups = np.atleast_2d(np.asarray(groups, dtype=np.int64))
+    G, m = groups.shape
+    if m < 2:
+        return []
+    lo = np.broadcast_to(np.asarray(lo, dtype=np.int64), (G,))
+    hi = np.broadcast_to(np.asarray(hi, dtype=np.int64), (G,))
+    bounds = even_bounds(lo, hi, m)                      # (G, m + 1)
+    src = groups.ravel()
+    dst = np.roll(groups, -1, axis=1).ravel()
+    idx = np.arange(m)
+    rows = np.repeat(np.arange(G), m)
+    rounds = []
+    for step in range(m - 1):
+        seg = (idx - step - 1) % m if reduce else (idx - step) % m
+        seg = np.tile(seg, G)
+        rounds.append(Round(src, dst, bounds[rows, seg], bounds[rows, seg + 1], reduce))
+    return rounds
+
+
+def reduce_scatter_rounds(groups, lo, hi) -> list:
+    return _ring_phase(groups, lo, hi, True)
+
+
+def all_gather_rounds(groups, lo, hi) -> list:
+    return _ring_phase(groups, lo, hi, False)
+
+
+def ring_order(p: int, order=None) -> np.ndarray:
+    """The ring's rank order (identity unless ``order`` gives one, e.g. a machine's NVLink ring)."""
+    return np.arange(p, dtype=np.int64) if order is None else np.asarray(order, dtype=np.int64)
+
+
+def ring(p: int, length: int, order=None, bidirectional: bool = False) -> Schedule:
+    """Ring all-reduce of ``length`` elements over ``p`` ranks.
+
+    ``bidirectional=True`` runs two counter-rotating rings on the two halves of the buffer
+    (reference §1.3 variants): on full-duplex links the bandwidth term halves.
+    """
+    order = ring_order(p, order)
+    if bidirectional and p > 2:
+        half = length // 2
+        fwd = Schedule("ring", p, length,
+                       reduce_scatter_rounds(order, 0, half) + all_gather_rounds(order, 0, half))
+        bwd = Schedule("ring", p, length,
+                       reduce_scatter_rounds(order[::-1], half, length)
+                       + all_gather_rounds(order[::-1], half, length))
+        return parallel("ring", p, length, fwd, bwd, info={"order": order.tolist(), "bidirectional": True})
+    rounds = reduce_scatter_rounds(order, 0, length) + all_gather_rounds(order, 0, length)
+    return Schedule("ring", p, length, rounds, info={"order": order.tolist(), "segments":
+                    even_bounds(0, length, p).tolist()})
+
+
+def ring_reduce_scatter(p: int, length: int, order=None) -> Schedule:
+    """Ring reduce-scatter: rank ``order[i]`` ends with the sum of segment ``i``."""
+    order = ring_order(p, order)
+    return Schedule("ring", p, length, reduce_scatter_rounds(order, 0, length), "reduce_scatter",
+                    {"order": order.tolist()})
+
+
+def ring_all_gather(p: int, length: int, order=None) -> Schedule:
+    """Ring all-gather: rank ``order[i]`` contributes segment ``i``; every rank ends with all."""
+    order = ring_order(p, order)
+    return Schedule("ring", p, length, all_gather_rounds(order, 0, length), "all_gather",
+                    {"order": order.tolist()})
+
+
+__all__ = ["ring", "ring_reduce_scatter", "ring_all_gather", "reduce_scatter_rounds",
+           "all_gather_rounds", "sequence"]
