@@ -27,11 +27,11 @@
 # %% [markdown] lang="zh"
 # # 00 · 为什么要分布式训练？`tf.distribute` 全景图
 #
-# 在单个加速器上训练一个现代神经网络可能要花好几天。`tf.distribute.Strategy` 是 TensorFlow 用来把这项工作分布到多个 GPU、多台机器或 TPU 上的 API，而你的模型代码几乎不需要改动。本节课先给出全景图；之后的每节课都会在一台模拟机器上运行图中的一个区域。
+# 在单个加速器上训练一个现代神经网络可能要花好几天。`tf.distribute.Strategy` 是 TensorFlow 用来把这项工作分布到多个 GPU、多台机器或 TPU 上的 API，而你的模型代码几乎不需要改动。本节课先给出全景图；之后的每节课都会在一台模拟机器上实际运行其中的一部分。
 #
 # 你将看到：
-# 1. 用 NumPy 手动实现的**数据并行**：为什么多个副本能*精确地*算出单个设备所算出的梯度；
-# 2. **同步与异步**训练，以及掉队者分别会让两者付出什么代价；
+# 1. 用 NumPy 手动实现的**数据并行**：为什么多个副本算出的梯度能与单个设备算出的*完全*相同；
+# 2. **同步与异步**训练，以及掉队者（慢节点）分别会让两者付出什么代价；
 # 3. TensorFlow 提供的各种**策略**，以及每种策略支持哪些训练 API；
 # 4. 本课程的使用方式：`import sim.tf as tf`、模拟时钟，以及带自动检查的练习。
 #
@@ -47,12 +47,12 @@
 # Treinar uma rede moderna em um único acelerador pode levar dias. `tf.distribute.Strategy` é a API
 # do TensorFlow para distribuir esse trabalho entre várias GPUs, várias máquinas ou TPUs, enquanto o
 # código do seu modelo continua praticamente o mesmo. Esta lição apresenta o mapa; cada uma das lições
-# seguintes executa uma região dele em uma máquina simulada.
+# seguintes põe uma parte dele para rodar em uma máquina simulada.
 #
 # Você vai ver:
 # 1. o **paralelismo de dados**, construído à mão com NumPy: por que várias réplicas conseguem
 #    calcular *exatamente* o mesmo gradiente que um único dispositivo calcularia;
-# 2. o treinamento **síncrono e o assíncrono**, e quanto os retardatários custam a cada um deles;
+# 2. o treinamento **síncrono** e o **assíncrono**, e quanto os retardatários (*stragglers*) custam a cada um;
 # 3. as **estratégias** que o TensorFlow oferece e qual API de treinamento cada uma suporta;
 # 4. como este curso funciona: `import sim.tf as tf`, o relógio simulado e os exercícios com
 #    correção automática.
@@ -65,7 +65,7 @@
 # idênticas.
 #
 # O ponto delicado é o divisor. A perda do lote global é uma média sobre *todos* os seus exemplos,
-# então cada réplica precisa dividir a soma dos seus gradientes por exemplo pelo **tamanho do lote
+# então cada réplica precisa dividir a soma dos gradientes de cada exemplo pelo **tamanho do lote
 # global**, e não pelo tamanho da própria fatia. Assim, a soma sobre as réplicas é exatamente o
 # gradiente calculado em um único dispositivo. Vamos verificar isso em um modelo linear com o erro
 # quadrático médio.
@@ -155,10 +155,10 @@ print("equal to the single-device gradient?", bool(np.allclose(mean_of_means, si
 # - Treinamento **assíncrono** (`ParameterServerStrategy`): as variáveis ficam nos **servidores de
 #   parâmetros**; cada **worker** as lê, calcula um gradiente e envia a sua atualização assim que
 #   estiver pronto. Ninguém espera, mas o gradiente de um worker pode ter sido calculado com pesos
-#   que outros já alteraram (**defasagem**, ou *staleness*).
+#   que outros já alteraram (a chamada **defasagem**, *staleness* em inglês).
 #
 # A célula abaixo sorteia, com uma semente fixa, os tempos de etapa de 4 workers (algumas etapas
-# atrasam) e compara quantas atualizações cada regime conclui no mesmo tempo.
+# atrasam) e compara quantas atualizações cada modo conclui no mesmo tempo.
 
 # %%
 from sim.sync_vs_async import asynchronous_updates_by, step_times, synchronous_time
@@ -203,7 +203,7 @@ plt.show()
 # Which training API each supports, as TensorFlow's guide lists it:
 
 # %% [markdown] lang="zh"
-# 同步曲线上升得更快：每一步它都要为 4 个工作进程中最慢的那个买单。异步训练让所有工作进程一直保持忙碌，代价是梯度会陈旧。哪种方式*每秒*学到的更多，取决于模型和集群；后面关于参数服务器的几节课会对此进行测量。
+# 同步曲线上升得更快：每一步它都要等 4 个工作进程中最慢的那个完成。异步训练让所有工作进程一直保持忙碌，代价是梯度可能已经陈旧。哪种方式*每秒*学得更快，取决于模型和集群；后面关于参数服务器的几节课会对此进行测量。
 #
 # ## 3. 策略全景图
 #
@@ -220,14 +220,14 @@ plt.show()
 # TensorFlow 指南中列出的各策略所支持的训练 API：
 
 # %% [markdown] lang="pt"
-# A curva síncrona sobe mais rápido: a cada etapa, ela paga pelo mais lento dos quatro workers. O
+# A curva síncrona sobe mais rápido: a cada etapa, ela paga o preço do mais lento dos quatro workers. O
 # treinamento assíncrono mantém todos os workers ocupados, ao custo de gradientes defasados. Qual dos
 # dois aprende mais rápido *por segundo* depende do modelo e do cluster; as lições sobre servidores de
 # parâmetros medem isso.
 #
 # ## 3. O mapa das estratégias
 #
-# | Estratégia | Onde | Síncrona? | Onde ficam as variáveis |
+# | Estratégia | Onde roda | Síncrona? | Onde ficam as variáveis |
 # |---|---|---|---|
 # | estratégia padrão | um dispositivo, sem distribuição | — | nesse dispositivo |
 # | `OneDeviceStrategy` | um dispositivo escolhido | — | nesse dispositivo |
@@ -270,12 +270,12 @@ strategy_map.show()
 #   simulada** (por padrão, uma estação de trabalho com 4 GPUs ligadas a um mesmo switch PCIe); troque
 #   essa única linha por `import tensorflow as tf` e o mesmo código roda no TensorFlow de verdade, com
 #   os mesmos números.
-# - Cada chamada de uma estratégia avança um **relógio simulado**, e assim você vê quanto custa a
+# - Cada chamada à estratégia avança um **relógio simulado**, e assim você vê quanto custa a
 #   comunicação e desenha uma **linha do tempo** dos dispositivos e enlaces, sem precisar ter um
 #   cluster.
 # - Cada lição tem exercícios com um **verificador**: ele executa a sua função em vários casos e diz o
-#   que está certo, o que está errado e, muitas vezes, qual erro você cometeu. Veja aqui o verificador
-#   do exercício desta lição recebendo a "média das médias" de antes; ele explica o erro:
+#   que está certo, o que está errado e, muitas vezes, qual erro você cometeu. Abaixo, o verificador do
+#   exercício desta lição recebe a "média das médias" calculada acima e explica o erro:
 
 # %% tags=["raises-exception"]
 from sim.exercises.lesson00_data_parallel import check_data_parallel_gradient
@@ -303,7 +303,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 #
 # - 数据并行：每个副本都保存一份模型，处理全局批次中的一个分片，再由全归约合并梯度。只要除以**全局**批次大小，结果就与单设备训练完全相同。
 # - 同步策略在每一步都要等待最慢的副本；异步的参数服务器训练从不等待，但使用的是陈旧的权重。
-# - 下一节：第 01 课测量通信的开销。
+# - 接下来：第 01 课将测量通信的开销。
 #
 # **练习**：打开 `exercises/zh/00_data_parallel_gradient.ipynb`。
 
