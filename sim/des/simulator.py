@@ -1,0 +1,264 @@
+"""The discrete-event simulator: compute on devices and transfers over links, on SimPy.
+
+Compute: a device runs one task at a time, first come first served (one stream, like a GPU's
+default stream), for ``seconds`` or ``flops / peak_flops[dtype]``, times a straggler factor.
+Transfers: ``latency`` (sum of the hop latencies of the route) and then the bytes flow at the
+route's max-min fair share of bandwidth (see ``sim.des.flows``). So one transfer of ``S``
+bytes over one idle link takes exactly ``latency + S / bandwidth``, and ``k`` equal transfers
+sharing that link take ``latency + k * S / bandwidth``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import simpy
+
+from sim.des import failures as F
+from sim.des.flows import FlowNetwork
+from sim.des.stragglers import Stragglers
+from sim.des.trace import Trace, batch_record
+from sim.i18n import t
+
+
+class _Plan:
+    """Routing of one list of (src, dst) pairs, cached: collectives repeat the same pairs."""
+
+    def __init__(self, machine, pairs):
+        index = {l: i for i, l in enumerate(machine.links)}
+        self.src, self.dst, lat, rows = [], [], [], []
+        for s, d in pairs:
+            sd, dd = machine.device(s), machine.device(d)
+            hops = machine.route(sd, dd)
+            self.src.append(sd)
+            self.dst.append(dd)
+            lat.append(sum(link.latency for link, _ in hops))
+            rows.append([2 * index[link] + direction for link, direction in hops])
+        self.n = len(pairs)
+        lat = np.asarray(lat, dtype=np.float64)
+        self.zero = np.array([i for i, r in enumerate(rows) if not r], dtype=np.int64)
+        self.groups = []
+        routed = np.array([i for i, r in enumerate(rows) if r], dtype=np.int64)
+        for value in np.unique(lat[routed]) if routed.size else []:
+            local = routed[lat[routed] == value]
+            inc_f = np.concatenate([np.full(len(rows[i]), k) for k, i in enumerate(local)])
+            inc_r = np.concatenate([rows[i] for i in local]).astype(np.int64)
+            self.groups.append((float(value), local, inc_f.astype(np.int64), inc_r))
+        self.wheres = [f"{machine.display_name(a)}→{machine.display_name(b)}"
+                       for a, b in zip(self.src, self.dst)]
+        self.devices = set(self.src) | set(self.dst)
+
+
+class _TransferBatch:
+    """One ``transfers`` call: counts its flows down and fires its event when all are done."""
+
+    def __init__(self, sim, oid, event, record, n):
+        self.sim, self.oid, self.event, self.record, self.left = sim, oid, event, record, n
+        self.failed = False
+
+    def flows_done(self, local, now):
+        self.record.end[local] = now
+        self._count(len(local))
+
+    def flows_failed(self, local, now):
+        rec = self.record
+        rec.end[local] = now
+        if rec.status is None:
+            rec.status = ["ok"] * len(rec.end)
+        for i in np.atleast_1d(local).tolist():
+            rec.status[i] = "failed"
+        if not self.failed:
+            self.failed = True
+            self.event.fail(F.DeviceFailure(t("des.transfer_failed", label=rec.name or "transfer",
+                                                time=f"{now:.9g}")))
+        self._count(len(local))
+
+    def _count(self, k):
+        self.left -= k
+        if self.left == 0:
+            self.sim._network.owners.pop(self.oid, None)
+            if not self.failed:
+                self.event.succeed()
+
+
+class Simulator:
+    """A machine plus a SimPy environment: ``compute``, ``transfer``, ``transfers``, ``run``.
+
+    ``stragglers``: ``{device name or "*": factor or Slowdown}``; ``failures``: a list of
+    ``Failure(at, device=...)`` / ``Failure(at, host=...)``. Every random draw comes from
+    ``seed``: the same seed gives the same trace.
+    """
+
+    def __init__(self, machine, seed: int = 0, stragglers=None, failures=None, env=None):
+        if isinstance(machine, str):
+            from sim.hardware import preset
+            machine = preset(machine)
+        self.machine = machine
+        self.seed = seed
+        self.env = env if env is not None else simpy.Environment()
+        self.trace = Trace()
+        cap = np.repeat([link.bandwidth for link in machine.links], 2).astype(np.float64)
+        self._network = FlowNetwork(self.env, cap)
+        self._plans: dict = {}
+        self._next_owner = 0
+        self._free_at: dict = {}
+        self.stragglers = Stragglers(machine, stragglers, seed)
+        self._dead: set = set()
+        self._may_fail: set = set()
+        self._pending: dict = {}
+        for failure in failures or []:
+            self.add_failure(failure)
+
+    # ---- time -----------------------------------------------------------------------------
+    @property
+    def now(self) -> float:
+        return self.env.now
+
+    def run(self, until=None):
+        return self.env.run(until=until)
+
+    def process(self, generator):
+        return self.env.process(generator)
+
+    def timeout(self, delay: float, value=None):
+        return self.env.timeout(delay, value)
+
+    # ---- compute --------------------------------------------------------------------------
+    def compute(self, device, seconds: float | None = None, flops: float | None = None,
+                dtype: str = "float32", label: str = ""):
+        """Run a task on ``device`` (FIFO behind earlier tasks); returns a SimPy event."""
+        dev = self.machine.device(device)
+        duration = self._duration(dev, seconds, flops, dtype)
+        if self.stragglers:
+            duration *= self.stragglers.factor(dev)
+        now = self.env.now
+        start = max(now, self._free_at.get(dev, 0.0))
+        end = start + duration
+        self._free_at[dev] = end
+        where = self.machine.display_name(dev)
+        if dev in self._dead:
+            return self._failed_now("compute", label, where, dev)
+        if dev not in self._may_fail:   # fast path: one SimPy event, trace written when it ends
+            ev = self.env.timeout(end - now)
+            ev.callbacks.append(lambda _e: self.trace.add("compute", label, where, start, end))
+            return ev
+        ev = self.env.event()
+        task = [ev, start, end, label, where, True]
+        self._pending.setdefault(dev, []).append(task)
+        self.env.timeout(end - now).callbacks.append(lambda _e: self._compute_done(dev, task))
+        return ev
+
+    def _duration(self, dev, seconds, flops, dtype) -> float:
+        if (seconds is None) == (flops is None):
+            raise ValueError(t("des.compute_args"))
+        if seconds is not None:
+            if not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds >= 0):
+                raise ValueError(t("des.bad_seconds", value=seconds))
+            return float(seconds)
+        if not (isinstance(flops, (int, float)) and math.isfinite(flops) and flops >= 0):
+            raise ValueError(t("des.bad_flops", value=flops))
+        peak = dev.peak_flops.get(dtype)
+        if not peak:
+            raise ValueError(t("des.unknown_dtype", dtype=dtype, device=dev.name,
+                               known=", ".join(sorted(dev.peak_flops)) or "-"))
+        return float(flops) / peak
+
+    def _compute_done(self, dev, task) -> None:
+        ev, start, end, label, where, alive = task
+        if alive:
+            task[5] = False
+            self._pending[dev].remove(task)
+            self.trace.add("compute", label, where, start, end)
+            ev.succeed()
+
+    def _failed_now(self, kind, label, where, what):
+        ev = self.env.event()
+        now = self.env.now
+        self.trace.add(kind, label, where, now, now, "failed")
+        ev.fail(F.DeviceFailure(t("des.device_down", what=str(what), time=f"{now:.9g}")))
+        return ev
+
+    # ---- transfers ------------------------------------------------------------------------
+    def transfer(self, src, dst, nbytes: float, label: str = ""):
+        """Copy ``nbytes`` from ``src`` to ``dst`` over the route; returns a SimPy event."""
+        return self.transfers([(src, dst, nbytes)], label)
+
+    def transfers(self, items, label: str = ""):
+        """Start all ``(src, dst, nbytes)`` copies now; one SimPy event fires when all are done.
+
+        The fast path of collectives: routes are cached per list of pairs and the flows of the
+        whole batch are shared and advanced with NumPy (``sim.des.flows``).
+        """
+        items = list(items)
+        key = tuple([(s, d) for s, d, _ in items])
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _Plan(self.machine, key)
+        nbytes = np.fromiter((it[2] for it in items), dtype=np.float64, count=len(items))
+        if not (np.isfinite(nbytes).all() and (nbytes >= 0).all()):
+            bad = next(it for it in items if not (math.isfinite(it[2]) and it[2] >= 0))
+            raise ValueError(t("des.bad_nbytes", value=bad[2], src=bad[0], dst=bad[1]))
+        now = self.env.now
+        event = self.env.event()
+        record = batch_record(label, lambda: plan.wheres, now, nbytes)
+        self.trace.add_batch(record)
+        oid = self._next_owner
+        self._next_owner += 1
+        batch = _TransferBatch(self, oid, event, record, plan.n)
+        self._network.owners[oid] = batch
+        if self._dead and plan.devices & self._dead:
+            dead = np.array([a in self._dead or b in self._dead
+                             for a, b in zip(plan.src, plan.dst)])
+            batch.flows_failed(np.flatnonzero(dead), now)
+        if plan.zero.size:
+            batch.flows_done(plan.zero, now)
+        for latency, local, inc_f, inc_r in plan.groups:
+            if latency == 0:
+                self._start(oid, local, nbytes, inc_f, inc_r)
+            else:
+                self.env.timeout(latency).callbacks.append(
+                    lambda _e, a=(oid, local, nbytes, inc_f, inc_r): self._start(*a))
+        if plan.n == 0:
+            event.succeed()
+        return event
+
+    def _start(self, oid, local, nbytes, inc_f, inc_r) -> None:
+        batch = self._network.owners.get(oid)
+        if batch is None:
+            return
+        sizes = nbytes[local]
+        empty = sizes == 0
+        if empty.any():                    # nothing to send: done once the latency is paid
+            batch.flows_done(local[empty], self.env.now)
+            if empty.all():
+                return
+            local, sizes, inc_f, inc_r = FlowNetwork._subset(~empty, local, sizes, inc_f, inc_r)
+        self._network.add(oid, local, sizes, inc_f, inc_r)
+
+    # ---- failures -------------------------------------------------------------------------
+    def add_failure(self, failure: F.Failure) -> None:
+        """Schedule ``failure``; compute already submitted on a fast path is not affected."""
+        devs, nodes = F.failed_nodes(self.machine, failure)
+        self._may_fail.update(devs)
+        delay = max(0.0, failure.at - self.env.now)
+        self.env.timeout(delay).callbacks.append(lambda _e: self._fail(failure, devs, nodes))
+
+    def _fail(self, failure, devs, nodes) -> None:
+        now = self.env.now
+        what = (self.machine.display_name(devs[0]) if failure.device is not None
+                else f"host {failure.host}")
+        self.trace.add("failure", "down", what, now, now, "failed")
+        self._dead.update(devs)
+        for dev in devs:
+            for task in list(self._pending.get(dev, [])):
+                ev, start, end, label, where, alive = task
+                if alive:
+                    task[5] = False
+                    self.trace.add("compute", label, where, min(start, now), now, "failed")
+                    ev.fail(F.DeviceFailure(t("des.device_down", what=what, time=f"{now:.9g}")))
+            self._pending[dev] = []
+        mask = np.zeros(2 * len(self.machine.links), dtype=bool)
+        for i, link in enumerate(self.machine.links):
+            if link.a in nodes or link.b in nodes:
+                mask[2 * i:2 * i + 2] = True
+        self._network.fail_resources(mask)

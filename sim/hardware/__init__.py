@@ -1,0 +1,13 @@
+"""Simulated hardware: devices, links, machines as topology graphs, and cited presets.
+
+>>> from sim.hardware import preset
+>>> m = preset("workstation-4gpu")
+>>> m.route("/gpu:0", "/gpu:1")        # [(link, direction), ...]
+"""
+from sim.hardware.devices import SPECS, Device, DeviceSpec, full_name
+from sim.hardware.links import Link
+from sim.hardware.machine import Machine, Node
+from sim.hardware.presets import DEFAULT, preset, preset_names
+
+__all__ = ["Device", "DeviceSpec", "Link", "Machine", "Node", "SPECS", "DEFAULT", "full_name",
+           "preset", "preset_names"]

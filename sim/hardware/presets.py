@@ -1,0 +1,239 @@
+"""Ready-made machines with cited numbers; ``preset("dgx-a100")`` builds one.
+
+Device numbers: ``sim.hardware.devices`` (vendor data sheets). Link numbers:
+``sim.hardware.links`` (NCCL's modelled bandwidths and per-hop latencies, collectives.md
+§3.3-§3.5, and line rates from §4). Simplifications, stated once: the six (A100) or four (H100)
+NVSwitch chips of a DGX are one non-blocking crossbar node; a cluster's InfiniBand fat tree is
+one non-blocking switch node; in a DGX cluster GPU *k* reaches its own NIC *k* (rail-aligned
+GPUDirect RDMA) over a PCIe link, so a node's network bandwidth is the sum of its NICs: the
+per-node NIC cap that hierarchical all-reduce has to respect.
+"""
+from __future__ import annotations
+
+import itertools
+
+from sim.i18n import t
+from sim.hardware import devices as D
+from sim.hardware import links as L
+from sim.hardware.machine import Machine
+
+DEFAULT = "workstation-4gpu"
+
+# DGX-1V NVLink matrix (links per GPU pair), collectives.md §4 (nvidia-smi topo -m; rows sum to 6).
+DGX1_NVLINKS = {(0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 2, (1, 2): 2, (1, 3): 1, (1, 5): 2,
+                (2, 3): 2, (2, 6): 1, (3, 7): 1, (4, 5): 1, (4, 6): 1, (4, 7): 2, (5, 6): 2,
+                (5, 7): 1, (6, 7): 2}
+
+
+def workstation_4gpu(gpus: int = 4) -> Machine:
+    """The course's default machine: a desktop with 4 V100-PCIe GPUs under ONE PCIe Gen3 switch.
+
+    GPU <-> switch links are PCIe Gen3 x16 (12 GB/s, NCCL's model, collectives.md §3.5); the
+    switch reaches the CPU root complex over one shared x16 uplink, so four GPUs copying to
+    host memory at once get 3 GB/s each. GPU-to-GPU copies go through the switch (1 µs,
+    NCCL's PCIe hop, §3.3). GPUs: NVIDIA V100 PCIe data sheet (14 TFLOP/s fp32, 900 GB/s).
+    """
+    m = Machine("workstation-4gpu", job="localhost",
+                description=f"{gpus}x V100-PCIe under one PCIe Gen3 switch")
+    cpu = m.add_device("CPU", D.XEON_8380)
+    sw = m.add_node("pcie-switch", "switch", host=0)
+    m.connect(sw, cpu, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+    for _ in range(gpus):
+        m.connect(m.add_device("GPU", D.V100_PCIE), sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+    return m
+
+
+def dgx1_v100() -> Machine:
+    """NVIDIA DGX-1 with 8 V100-SXM2: the hybrid cube-mesh (collectives.md §4, DGX-1V matrix).
+
+    Each NVLink edge carries 20 GB/s per link per direction (NCCL sm70, §3.5), doubled edges
+    40 GB/s; 0.6 µs per NVLink hop (§3.3). GPU pairs (0,1), (2,3), (4,5), (6,7) share a PCIe
+    Gen3 switch with one EDR NIC; two switches per CPU socket; sockets joined by QPI (6 GB/s,
+    Broadwell, §3.5). GPUs without an NVLink edge talk over PCIe and QPI.
+    """
+    m = Machine("dgx1-v100", job="localhost", description="8x V100-SXM2, hybrid cube-mesh NVLink")
+    cpu0 = m.add_device("CPU", D.XEON_8380)
+    cpu1 = m.add_node("cpu-socket1", "cpu-root", host=0)
+    m.connect(cpu0, cpu1, L.QPI_BROADWELL, L.PCIE_HOP / 2, "qpi")
+    gpus = [m.add_device("GPU", D.V100_SXM2) for _ in range(8)]
+    for k in range(4):
+        sw = m.add_node(f"pcie-switch{k}", "switch", host=0)
+        m.connect(sw, cpu0 if k < 2 else cpu1, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+        for g in gpus[2 * k:2 * k + 2]:
+            m.connect(g, sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+        m.connect(m.add_node(f"nic{k}", "nic", host=0), sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+    for (a, b), count in DGX1_NVLINKS.items():
+        m.connect(gpus[a], gpus[b], L.NVLINK_V100, L.NVLINK_HOP, "nvlink", count=count)
+    return m
+
+
+def _dgx_node(m: Machine, host: int, gpu_spec, nvlinks: int, nvlink_bw: float, pcie_bw: float,
+              socket_bw: float, nic_bw: float, network: str | None) -> None:
+    """One DGX A100/H100: 8 GPUs on an NVSwitch crossbar, 4 PCIe switches, 2 sockets, 8 NICs."""
+    p = f"host{host}:"
+    cpu0 = m.add_device("CPU", D.XEON_8380, host=host)
+    cpu1 = m.add_node(p + "cpu-socket1", "cpu-root", host=host)
+    m.connect(cpu0, cpu1, socket_bw, L.PCIE_HOP / 2, "socket")
+    nvs = m.add_node(p + "nvswitch", "switch", host=host)
+    switches = [m.add_node(p + f"pcie-switch{k}", "switch", host=host) for k in range(4)]
+    for k, sw in enumerate(switches):
+        m.connect(sw, cpu0 if k < 2 else cpu1, pcie_bw, L.PCIE_HOP / 2, "pcie")
+    for k in range(8):
+        g = m.add_device("GPU", gpu_spec, host=host)
+        m.connect(g, nvs, nvlinks * nvlink_bw, L.NVLINK_HOP / 2, "nvswitch")
+        m.connect(g, switches[k // 2], pcie_bw, L.PCIE_HOP / 2, "pcie")
+        nic = m.add_node(p + f"nic{k}", "nic", host=host)
+        m.connect(g, nic, pcie_bw, L.PCIE_HOP / 2, "pcie")          # GPUDirect RDMA, rail k
+        m.connect(nic, switches[k // 2], pcie_bw, L.PCIE_HOP / 2, "pcie")  # the CPU's way out
+        if network:
+            m.connect(nic, network, nic_bw, L.NET_HOP / 2, "infiniband")
+
+
+_A100 = dict(gpu_spec=D.A100_SXM4, nvlinks=12, nvlink_bw=L.NVLINK_A100, pcie_bw=L.PCIE_GEN4_X16,
+             socket_bw=L.AMD_INTER_SOCKET, nic_bw=L.IB_HDR)
+_H100 = dict(gpu_spec=D.H100_SXM5, nvlinks=18, nvlink_bw=L.NVLINK_H100, pcie_bw=L.PCIE_GEN5_X16,
+             socket_bw=L.UPI_SAPPHIRE_RAPIDS, nic_bw=L.IB_NDR)
+
+
+def dgx_a100() -> Machine:
+    """NVIDIA DGX A100: 8 A100-SXM4-40GB, NVSwitch (every pair "NV12", collectives.md §4).
+
+    Per GPU 12 NVLinks x 20 GB/s = 240 GB/s per direction (NCCL sm80, §3.5), 0.6 µs GPU-to-GPU;
+    PCIe Gen4 (24 GB/s); two AMD sockets (16 GB/s); 8 HDR NICs (25 GB/s each).
+    """
+    m = Machine("dgx-a100", description="8x A100-SXM4, NVSwitch")
+    _dgx_node(m, 0, network=None, **_A100)
+    return m
+
+
+def dgx_h100() -> Machine:
+    """NVIDIA DGX H100: 8 H100-SXM5, NVSwitch (every pair "NV18", collectives.md §4).
+
+    Per GPU 18 NVLinks x 20.6 GB/s = 370.8 GB/s per direction (NCCL sm90, §3.5); PCIe Gen5
+    (48 GB/s); Sapphire Rapids UPI (22 GB/s); 8 NDR NICs (50 GB/s each).
+    """
+    m = Machine("dgx-h100", description="8x H100-SXM5, NVSwitch")
+    _dgx_node(m, 0, network=None, **_H100)
+    return m
+
+
+def _dgx_cluster(name: str, nodes: int, node_kw: dict) -> Machine:
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+        raise ValueError(t("hardware.bad_count", what="nodes", value=nodes))
+    m = Machine(name, job="worker", description=f"{nodes} nodes on InfiniBand, 8 NICs per node")
+    ib = m.add_node("ib-switch", "switch")
+    for host in range(nodes):
+        _dgx_node(m, host, network=ib, **node_kw)
+    return m
+
+
+def dgx_a100_cluster(nodes: int = 2) -> Machine:
+    """``nodes`` DGX A100 on HDR InfiniBand: 8 x 25 GB/s = 200 GB/s per node (the NIC cap);
+    2.7 µs per network hop (NCCL, collectives.md §3.3)."""
+    return _dgx_cluster("dgx-a100-cluster", nodes, _A100)
+
+
+def dgx_h100_cluster(nodes: int = 2) -> Machine:
+    """``nodes`` DGX H100 on NDR InfiniBand: 8 x 50 GB/s = 400 GB/s per node (the NIC cap)."""
+    return _dgx_cluster("dgx-h100-cluster", nodes, _H100)
+
+
+def cpu_cluster(nodes: int = 4, gbe: int = 10) -> Machine:
+    """``nodes`` CPU servers (Xeon Platinum 8380), one NIC each, on a 10 or 25 GbE switch.
+
+    Ethernet line rates from collectives.md §4 (1.25 / 3.125 GB/s); TCP host-to-host latency
+    25 µs (10-50 µs rule of thumb, §4, unverified).
+    """
+    rates = {10: L.ETH_10G, 25: L.ETH_25G}
+    if gbe not in rates:
+        raise ValueError(t("hardware.bad_choice", what="gbe", value=gbe, known="10, 25"))
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+        raise ValueError(t("hardware.bad_count", what="nodes", value=nodes))
+    m = Machine("cpu-cluster", job="worker", description=f"{nodes} CPU hosts on {gbe} GbE")
+    tor = m.add_node("eth-switch", "switch")
+    for host in range(nodes):
+        cpu = m.add_device("CPU", D.XEON_8380, host=host)
+        nic = m.add_node(f"host{host}:nic0", "nic", host=host)
+        m.connect(cpu, nic, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+        m.connect(nic, tor, rates[gbe], L.TCP_HOP / 2, "ethernet")
+    return m
+
+
+def tpu_v3_8() -> Machine:
+    """Cloud TPU v3-8: 4 chips x 2 cores = 8 TPU devices on one host (Cloud TPU v3 docs).
+
+    The 4 chips form a 2x2 torus; in a ring of 2 the wraparound doubles each neighbour pair's
+    links, so each pair has 2 ICI links of 82 GB/s (656 Gbit/s, Jouppi et al. CACM 2020,
+    collectives.md §4). The two cores of a chip share its HBM (900 GB/s) as their "link".
+    """
+    m = Machine("tpu-v3-8", job="worker", description="4 TPU v3 chips (8 cores), 2x2 ICI torus")
+    cpu = m.add_device("CPU", D.XEON_8380, transit=False)
+    chips = [m.add_node(f"chip{c}", "chip", host=0) for c in range(4)]
+    for chip in chips:
+        for _ in range(2):
+            m.connect(m.add_device("TPU", D.TPU_V3_CORE, transit=False), chip, 900e9, 0.0, "on-chip")
+        m.connect(cpu, chip, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
+    for a, b in ((0, 1), (2, 3), (0, 2), (1, 3)):
+        m.connect(chips[a], chips[b], L.ICI_V3, L.ICI_HOP, "ici", count=2)
+    return m
+
+
+def tpu_v4(shape: tuple[int, int, int] = (2, 2, 2)) -> Machine:
+    """A Cloud TPU v4 slice of ``shape`` chips (one TensorFlow device per chip, 4 chips per host).
+
+    Each chip links to its 6 neighbours (3-D torus): ICI 50 GB/s per link per direction
+    (2400 Gbit/s per chip over 6 links, Cloud TPU v4 docs; unverified in collectives.md §4).
+    A dimension wraps around only when its length is a multiple of 4 (whole 4x4x4 cubes joined
+    by optical switches form tori; smaller slices are meshes).
+    """
+    if len(shape) != 3 or any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in shape):
+        raise ValueError(t("hardware.bad_shape", value=shape))
+    X, Y, Z = shape
+    n = X * Y * Z
+    m = Machine("tpu-v4", job="worker", description=f"TPU v4 slice {X}x{Y}x{Z} ({n} chips)")
+    coords = list(itertools.product(range(Z), range(Y), range(X)))
+    chips = {}
+    for i, (z, y, x) in enumerate(coords):
+        host = i // 4
+        if i % 4 == 0:
+            cpu = m.add_device("CPU", D.XEON_8380, host=host, transit=False)
+        chips[(x, y, z)] = chip = m.add_device("TPU", D.TPU_V4_CHIP, host=host)
+        m.connect(cpu, chip, L.PCIE_GEN4_X16, L.PCIE_HOP / 2, "pcie")
+    for (x, y, z), chip in chips.items():
+        for dim, size in enumerate(shape):
+            c = [x, y, z]
+            if c[dim] + 1 < size:
+                c[dim] += 1
+            elif size >= 4 and size % 4 == 0:
+                c[dim] = 0
+            else:
+                continue
+            m.connect(chip, chips[tuple(c)], L.ICI_V4, L.ICI_HOP, "ici")
+    return m
+
+
+PRESETS = {
+    "workstation-4gpu": workstation_4gpu,
+    "dgx1-v100": dgx1_v100,
+    "dgx-a100": dgx_a100,
+    "dgx-h100": dgx_h100,
+    "cpu-cluster": cpu_cluster,
+    "dgx-a100-cluster": dgx_a100_cluster,
+    "dgx-h100-cluster": dgx_h100_cluster,
+    "tpu-v3-8": tpu_v3_8,
+    "tpu-v4": tpu_v4,
+}
+
+
+def preset_names() -> list[str]:
+    return list(PRESETS)
+
+
+def preset(name: str = DEFAULT, **kw) -> Machine:
+    """Build the preset machine ``name`` (see ``preset_names()``), e.g. ``preset("dgx-a100")``."""
+    try:
+        build = PRESETS[name]
+    except (KeyError, TypeError):
+        raise ValueError(t("hardware.unknown_preset", name=name,
+                           known=", ".join(PRESETS))) from None
+    return build(**kw)
