@@ -66,7 +66,7 @@ def test_a_missing_translation_is_refused(tmp_path):
     source = tmp_path / "99_broken.py"
     source.write_text('# %% [markdown] lang="en"\n# Hello\n\n# %% [markdown] lang="zh"\n# 你好\n\n'
                       '# %%\nprint(1)\n', encoding="utf-8")
-    with pytest.raises(build.SourceError, match="one cell per language"):
+    with pytest.raises(build.SourceError, match="same number of cells in every language"):
         build.read_source(source)
 
 

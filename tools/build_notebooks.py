@@ -82,14 +82,15 @@ def read_source(path: Path) -> nbformat.NotebookNode:
 
 
 def check_source(nb: nbformat.NotebookNode, path: Path) -> None:
-    """Every markdown cell has one language; every run of markdown has all three; code has none."""
+    """Every markdown cell has one language; each run of markdown has as many cells in each; code none."""
     run: list[str] = []
 
     def close_run(where: int) -> None:
-        if run and sorted(run) != sorted(LANGS):
+        counts = {lang: run.count(lang) for lang in LANGS}
+        if run and len(set(counts.values())) != 1:
             raise SourceError(
-                f"{path.name}: the markdown before cell {where} has languages {sorted(run)}; "
-                f"each run of markdown cells needs exactly one cell per language {list(LANGS)}")
+                f"{path.name}: the markdown before cell {where} has {counts} cells per language; "
+                "each run of markdown cells needs the same number of cells in every language")
         run.clear()
 
     for i, cell in enumerate(nb.cells):

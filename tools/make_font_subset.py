@@ -70,6 +70,7 @@ def main(path: str) -> None:
             record.string = "Noto Sans SC Course"
         elif record.nameID == 6:
             record.string = "NotoSansSC-Course"
+    font.recalcTimestamp = False  # same characters, same bytes: no churn in git
     OUT.parent.mkdir(parents=True, exist_ok=True)
     font.save(OUT)
     print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB, {len(text)} CJK characters)")
