@@ -1,0 +1,47 @@
+"""``tf.distribute.OneDeviceStrategy``: everything on one named device, through the strategy API.
+
+Unlike the default strategy it places variables and ``run`` on its device and sends the input
+through the distribution machinery (prefetch to the device, no split), so code tested under it
+exercises the same calls as a multi-device strategy.
+"""
+from __future__ import annotations
+
+from sim.distribute import _machine
+from sim.distribute.single_replica import SingleReplicaExtended
+from sim.distribute.strategy import Strategy
+
+
+class OneDeviceStrategy(Strategy):
+    """A distribution strategy for running on a single device."""
+
+    _tf_name = "tf.distribute.OneDeviceStrategy"
+
+    def __init__(self, device):
+        super().__init__(OneDeviceExtended(self, _machine.canonical(device)))
+
+    def __repr__(self):
+        return f"<tf.distribute.OneDeviceStrategy on {self.extended._device}>"
+
+
+class OneDeviceExtended(SingleReplicaExtended):
+    """Implementation of OneDeviceStrategy."""
+
+    def _create_variable(self, next_creator, **kwargs):
+        from sim.engine.device import device
+        kwargs.pop("colocate_with", None)
+        with device(self._device):
+            v = next_creator(**kwargs)
+        v._distribute_strategy = self._container_strategy()
+        return v
+
+    def _experimental_distribute_dataset(self, dataset, options):
+        from sim.distribute.input import distribute_dataset
+        return distribute_dataset(self, dataset, options)
+
+    def _distribute_datasets_from_function(self, dataset_fn, options):
+        from sim.distribute.input import distribute_datasets_from_function
+        return distribute_datasets_from_function(self, dataset_fn, options)
+
+    def _experimental_distribute_values_from_function(self, value_fn):
+        from sim.distribute.input import ValueContext
+        return value_fn(ValueContext(0, 1))

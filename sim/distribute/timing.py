@@ -1,0 +1,141 @@
+"""Simulated time of one step: per-replica compute, then collectives, on the simulated clock.
+
+Each replica's FLOPs and bytes (counted by ``sim.engine.counting``) become time on its device
+with the roofline rule ``max(flops / peak_flops, bytes / memory_bandwidth)`` (Williams et al.,
+"Roofline", CACM 2009). A collective is a barrier: it starts when the slowest replica arrives
+and every replica leaves when it ends. The step takes the time of the slowest replica; the
+clock advances by it and the step's events form a trace a timeline can draw.
+
+Read it as ``strategy.extended.last_step_time`` (seconds) and
+``strategy.extended.last_step_trace`` (TraceEvent list, times relative to the step start),
+or on the clock: ``sim.distribute.timing.clock()`` (``now``, ``last_step_seconds``, ``trace``).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class TraceEvent(NamedTuple):
+    """Same fields as sim.des.trace.TraceEvent: kind, name, where, start, end."""
+
+    kind: str
+    name: str
+    where: str
+    start: float
+    end: float
+    status: str = "ok"
+    nbytes: float = 0.0
+
+
+class _Clock:
+    """Fallback simulated clock, used until sim.runtime provides one."""
+
+    def __init__(self):
+        self.now, self.last_step_seconds, self.trace = 0.0, 0.0, []
+
+    def advance(self, seconds, what="step", where="", events=()):
+        start = self.now
+        self.trace.extend(e._replace(start=e.start + start, end=e.end + start) for e in events)
+        self.now += seconds
+        self.last_step_seconds = seconds
+        return self.now
+
+
+_clock = _Clock()
+_active: list = []   # StepTimers of running steps, innermost last
+
+
+def clock():
+    """The simulated clock (sim.runtime's when available)."""
+    try:
+        from sim.runtime import clock as runtime_clock
+    except ImportError:
+        return _clock
+    return runtime_clock()
+
+
+def _advance(seconds, what, where, events):
+    c = clock()
+    try:
+        c.advance(seconds, what, where, events=events)
+    except TypeError:
+        c.advance(seconds, what, where)
+
+
+def compute_seconds(device, flops, nbytes, dtype="float32"):
+    """Roofline time of ``flops`` and ``nbytes`` on ``device`` (a sim.hardware Device)."""
+    peak = device.peak_flops.get(dtype) or device.peak_flops.get("float32") or max(device.peak_flops.values())
+    return max(flops / peak, nbytes / device.memory_bandwidth)
+
+
+class StepTimer:
+    """Accounts one ``strategy.run``: compute per replica, collectives as barriers."""
+
+    def __init__(self, extended, devices, counter=None):
+        from sim.distribute._machine import device
+        self._extended = extended
+        self._devices = [device(d) for d in devices]
+        self.t = [0.0] * len(devices)
+        self.events: list = []
+        self._counter = counter
+        self._target = 0
+        self._mark = (0, 0)
+
+    def __enter__(self):
+        _active.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _active.remove(self)
+        if exc[0] is None:
+            self.finish()
+        return False
+
+    def charge_to(self, replica):
+        """Charge the work counted since the last call to the current target; switch target."""
+        c = self._counter
+        if c is not None:
+            flops, nbytes = c.flops - self._mark[0], c.bytes - self._mark[1]
+            if flops or nbytes:
+                self.compute(self._target, flops, nbytes)
+            self._mark = (c.flops, c.bytes)
+        self._target = replica if replica is not None else 0
+
+    def compute(self, replica, flops, nbytes, label="compute"):
+        dev = self._devices[replica]
+        seconds = compute_seconds(dev, flops, nbytes)
+        start = self.t[replica]
+        self.t[replica] = start + seconds
+        if self.events and self.events[-1].kind == "compute" and self.events[-1].where == dev.name \
+                and self.events[-1].end == start:
+            self.events[-1] = self.events[-1]._replace(end=start + seconds)
+        else:
+            self.events.append(TraceEvent("compute", label, dev.name, start, start + seconds))
+
+    def communicate(self, seconds, label, where, nbytes=0.0):
+        """A collective over all replicas: a barrier, then ``seconds`` on the links."""
+        self.charge_to(self._target)
+        start = max(self.t)
+        self.events.append(TraceEvent("transfer", label, where, start, start + seconds,
+                                      nbytes=float(nbytes)))
+        self.t = [start + seconds] * len(self.t)
+
+    def finish(self):
+        self.charge_to(self._target)
+        seconds = max(self.t) if self.t else 0.0
+        self._extended.last_step_time = seconds
+        self._extended.last_step_trace = tuple(self.events)
+        _advance(seconds, "step", ",".join(d.name for d in self._devices), self.events)
+
+
+def communicate(seconds, label, where, nbytes=0.0):
+    """Record a collective: in the running step if any, else directly on the clock."""
+    if _active:
+        _active[-1].communicate(seconds, label, where, nbytes)
+    elif seconds:
+        _advance(seconds, label, where,
+                 [TraceEvent("transfer", label, where, 0.0, seconds, nbytes=float(nbytes))])
+
+
+def current():
+    return _active[-1] if _active else None

@@ -1,0 +1,141 @@
+"""Distributed values: one component per replica (``PerReplica``) or equal components (``Mirrored``).
+
+``strategy.run`` gives replica r component r of every distributed argument (``select_replica``)
+and groups the replicas' results back (``regroup``), following TensorFlow's values.py and
+distribute_utils.py: identical objects stay unwrapped, components of one distributed variable
+become that variable again, anything else becomes a PerReplica.
+"""
+from __future__ import annotations
+
+from sim.engine import nest
+
+
+def current_replica_id():
+    """The local replica index of the running replica thread (0 in cross-replica context)."""
+    from sim.distribute.context import current_mode
+    ctx = current_mode().replica_context
+    if ctx is None:
+        return 0
+    return ctx._local_replica_id
+
+
+class DistributedValues:
+    """Base class for values with one component per replica (``tf.distribute.DistributedValues``)."""
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self):
+        return self._values
+
+    def _get(self):
+        """The component of the running replica (the primary one in cross-replica context)."""
+        return self._values[current_replica_id()]
+
+    def _get_on_device_or_primary(self):
+        return self._get()
+
+    @property
+    def _primary(self):
+        return self._values[0]
+
+    @property
+    def _devices(self):
+        return tuple(getattr(v, "device", None) for v in self._values)
+
+    def __str__(self):
+        body = ",\n".join("  %d: %s" % (i, v) for i, v in enumerate(self._values))
+        return "%s:{\n%s\n}" % (type(self).__name__, body)
+
+    def __repr__(self):
+        body = ",\n".join("  %d: %r" % (i, v) for i, v in enumerate(self._values))
+        return "%s:{\n%s\n}" % (type(self).__name__, body)
+
+
+class PerReplica(DistributedValues):
+    """Values that may differ per replica, e.g. a replica's slice of the batch or its loss."""
+
+
+class DistributedDelegate(DistributedValues):
+    """A distributed value that behaves like its current component in ops (TensorFlow's delegate)."""
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._get(), name)
+
+    def _as_tensor(self):
+        from sim.engine.tensor import convert_to_tensor
+        return convert_to_tensor(self._get())
+
+    def numpy(self):
+        return self._as_tensor().numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        a = np.asarray(self._as_tensor())
+        return a if dtype is None else a.astype(dtype)
+
+    def __float__(self):
+        return float(self._as_tensor())
+
+
+def _delegate(name):
+    def op(self, *args):
+        return getattr(self._get(), name)(*args)
+    op.__name__ = name
+    return op
+
+
+for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+           "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__", "__pow__", "__getitem__",
+           "__lt__", "__le__", "__gt__", "__ge__"):
+    setattr(DistributedDelegate, _n, _delegate(_n))
+
+
+class Mirrored(DistributedDelegate):
+    """Values equal on every replica, e.g. an all-reduced gradient (``Mirrored``)."""
+
+
+def value_container(x):
+    """The distributed variable a component belongs to, else ``x`` itself."""
+    return getattr(x, "_distributed_container", None) or x
+
+
+def select_replica(replica_id, structure):
+    """Component ``replica_id`` of every DistributedValues in ``structure``; others unchanged."""
+    def pick(x):
+        if isinstance(x, DistributedValues) and not _is_variable(x):
+            return x._values[replica_id]
+        return x
+    if not isinstance(structure, (list, tuple, dict)):
+        return pick(structure)
+    return nest.map_structure(pick, structure)
+
+
+def _is_variable(x):
+    return getattr(x, "_is_distributed_variable", False)
+
+
+def regroup(values, wrap_class=PerReplica, always_wrap=False):
+    """Group a list of per-replica nests into one nest of distributed values (TF's regroup)."""
+    v0 = values[0]
+    if isinstance(v0, (list, tuple)) and not hasattr(v0, "_fields") and not _is_variable(v0):
+        if any(len(v) != len(v0) for v in values[1:]):
+            raise ValueError("Replicas returned structures of different lengths: "
+                             f"{[len(v) for v in values]}")
+        return type(v0)(regroup(list(t), wrap_class, always_wrap) for t in zip(*values))
+    if isinstance(v0, tuple) and hasattr(v0, "_fields"):
+        return type(v0)(*[regroup(list(t), wrap_class, always_wrap) for t in zip(*values)])
+    if isinstance(v0, dict):
+        return type(v0)((k, regroup([v[k] for v in values], wrap_class, always_wrap)) for k in v0)
+    same = all(v is v0 for v in values[1:])
+    if same and _is_variable(v0):
+        return v0
+    if same and not always_wrap and value_container(v0) is v0:
+        return v0
+    container = value_container(v0)
+    if container is not v0 and all(value_container(v) is container for v in values):
+        return container
+    return wrap_class(values)
