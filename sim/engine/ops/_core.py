@@ -1,0 +1,133 @@
+"""What every op shares: input conversion, the result wrapper that counts and records, and
+the broadcasting rule for gradients.
+
+An op is written micrograd-style: compute the forward value with NumPy, then hand ``out`` the
+value, its inputs and one gradient function per input (None where there is no gradient).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import counting, tape
+from sim.engine.errors import InvalidArgumentError
+from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor
+
+_ndarray = np.ndarray
+
+
+def out(value, inputs, grad_fns, flops, dtype=None):
+    """Wrap an op's NumPy result in a Tensor; count its cost; let recording tapes record it."""
+    if type(value) is not _ndarray:
+        value = np.asarray(value)
+    t = Tensor(value, dtype)
+    if counting._active or tape._recording:
+        nbytes = value.nbytes
+        for x in inputs:
+            nbytes += x._v.nbytes
+        if counting._active:
+            counting.add(flops, nbytes)
+        if tape._recording and grad_fns is not None:
+            tape.record(t, inputs, grad_fns, flops, nbytes)
+    return t
+
+
+def tensor(x, dtype=None):
+    """Convert an op argument (Tensor, Variable, distributed variable, array, number)."""
+    return x if type(x) is Tensor and dtype is None else convert_to_tensor(x, dtype)
+
+
+def binary(x, y, op):
+    """Convert two operands as TensorFlow does: a non-tensor takes the tensor's dtype;
+    two tensors of different dtypes are an InvalidArgumentError."""
+    if type(x) is not Tensor:
+        x = _read(x)
+    if type(y) is not Tensor:
+        y = _read(y)
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x, _loose(x, y)) if type(y) is Tensor else convert_to_tensor(x)
+    if type(y) is not Tensor:
+        y = convert_to_tensor(y, _loose(y, x))
+    dx, dy = x._v.dtype, y._v.dtype
+    if dx != dy or x._dt is not y._dt:
+        check_numeric(x, op)
+        check_numeric(y, op)
+        from sim.i18n import t
+        a, b = x.dtype.name, y.dtype.name
+        raise InvalidArgumentError(
+            f"cannot compute {op} as input #1(zero-based) was expected to be a {_kind(a)} tensor "
+            f"but is a {_kind(b)} tensor [Op:{op}] " + t("engine.dtype_mismatch", a=a, b=b))
+    if dx.kind == "O":
+        check_numeric(x, op)
+    return x, y
+
+
+def _read(x):
+    if hasattr(x, "_as_tensor"):
+        return x._as_tensor()
+    if hasattr(x, "_engine_variable"):
+        return x._engine_variable()._as_tensor()
+    return x
+
+
+def _loose(value, other):
+    """The dtype a Python/NumPy operand is converted to next to tensor ``other``."""
+    d = other.dtype
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind == "f" and not d.is_floating:
+        return None  # let the dtype mismatch be reported
+    if isinstance(value, float) and d.is_integer and not value.is_integer():
+        return None
+    return d
+
+
+_KINDS = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64",
+          "float16": "half", "bool": "bool", "string": "string"}
+
+
+def _kind(name):
+    return _KINDS.get(name, name)
+
+
+def apply(fn, a, b, op):
+    """``fn(a, b)`` with NumPy broadcasting errors turned into TensorFlow's."""
+    try:
+        return fn(a, b)
+    except ValueError:
+        from sim.i18n import t
+        sa, sb = _dims(a.shape), _dims(b.shape)
+        raise InvalidArgumentError(f"Incompatible shapes: {sa} vs. {sb} [Op:{op}] "
+                                   + t("engine.broadcast", a=sa, b=sb)) from None
+
+
+def _dims(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def unbroadcast(g, shape):
+    """Sum a gradient back to ``shape``: the adjoint of NumPy broadcasting."""
+    if g.shape == shape:
+        return g
+    extra = g.ndim - len(shape)
+    if extra:
+        g = g.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and g.shape[i] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g.reshape(shape)
+
+
+def axes(axis, ndim, op="Sum"):
+    """Normalize a reduction ``axis`` (None, int, list, tensor) to a tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, Tensor):
+        axis = axis._v.tolist()
+    if isinstance(axis, (int, np.integer)):
+        axis = (axis,)
+    result = []
+    for a in axis:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1):
+            raise InvalidArgumentError(
+                f"Invalid reduction dimension {a} for input with {ndim} dimensions. [Op:{op}]")
+        result.append(a % ndim if ndim else 0)
+    return tuple(result)

@@ -1,0 +1,66 @@
+"""``tf.matmul`` (with transpose flags and batch dimensions) and ``tf.tensordot``."""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.errors import InvalidArgumentError
+from sim.engine.ops._core import binary, out, unbroadcast
+
+
+def _t(m):
+    return np.swapaxes(m, -1, -2)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    """C = op(A) @ op(B). Gradients: dA = g @ B^T, dB = A^T @ g (then undo the transposes)."""
+    x, y = binary(a, b, "MatMul")
+    av, bv = x._v, y._v
+    ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
+    if av.ndim < 2 or bv.ndim < 2:
+        raise InvalidArgumentError(
+            f"In[0] and In[1] has different ndims: {list(av.shape)} vs. {list(bv.shape)} "
+            f"[Op:MatMul] " + _fix(av.shape, bv.shape, ta, tb, rank=True))
+    A = _t(av) if ta else av
+    B = _t(bv) if tb else bv
+    if A.shape[-1] != B.shape[-2]:
+        raise InvalidArgumentError(
+            f"Matrix size-incompatible: In[0]: [{','.join(map(str, A.shape))}], "
+            f"In[1]: [{','.join(map(str, B.shape))}] [Op:MatMul] "
+            + _fix(av.shape, bv.shape, ta, tb))
+    v = A @ B
+
+    def grad_a(g):
+        dA = unbroadcast(g @ _t(B), A.shape)
+        return _t(dA) if ta else dA
+
+    def grad_b(g):
+        dB = unbroadcast(_t(A) @ g, B.shape)
+        return _t(dB) if tb else dB
+    return out(v, (x, y), (grad_a, grad_b), 2 * v.size * A.shape[-1], x._dt)
+
+
+def _fix(sa, sb, ta, tb, rank=False):
+    from sim.i18n import t
+    return t("engine.matmul_rank" if rank else "engine.matmul_shapes",
+             a=tuple(sa), b=tuple(sb), ta=ta, tb=tb)
+
+
+def tensordot(a, b, axes, name=None):
+    """``tf.tensordot`` for the common ``axes=1`` / ``axes=[[i],[j]]`` forms, via reshape+matmul."""
+    from sim.engine.ops import array
+    x, y = binary(a, b, "MatMul")
+    if isinstance(axes, int):
+        ax_a = list(range(x._v.ndim - axes, x._v.ndim))
+        ax_b = list(range(axes))
+    else:
+        ax_a, ax_b = [list(np.atleast_1d(v)) for v in axes]
+    ax_a = [i % x._v.ndim for i in ax_a]
+    ax_b = [i % y._v.ndim for i in ax_b]
+    free_a = [i for i in range(x._v.ndim) if i not in ax_a]
+    free_b = [i for i in range(y._v.ndim) if i not in ax_b]
+    k = int(np.prod([x._v.shape[i] for i in ax_a]))
+    xa = array.reshape(array.transpose(x, free_a + ax_a), [-1, k])
+    yb = array.reshape(array.transpose(y, ax_b + free_b), [k, -1])
+    shape = [x._v.shape[i] for i in free_a] + [y._v.shape[i] for i in free_b]
+    return array.reshape(matmul(xa, yb), shape)

@@ -1,0 +1,173 @@
+"""Elementwise math (``tf.math``): forward in NumPy, each input's gradient beside it."""
+from __future__ import annotations
+
+import math as _m
+
+import numpy as np
+
+from sim.engine import dtypes
+from sim.engine.ops._core import apply, binary, out, tensor, unbroadcast
+from sim.engine.tensor import Tensor, check_numeric
+
+
+def _bin(fn, op, ga, gb):
+    """A broadcasting binary op; ``ga(g, a, b, v)``/``gb`` give the unreduced gradients."""
+    def f(x, y, name=None):
+        x, y = binary(x, y, op)
+        a, b = x._v, y._v
+        v = apply(fn, a, b, op)
+        fa = None if ga is None else (lambda g: unbroadcast(ga(g, a, b, v), a.shape))
+        fb = None if gb is None else (lambda g: unbroadcast(gb(g, a, b, v), b.shape))
+        return out(v, (x, y), (fa, fb), v.size, x._dt)
+    f.__name__ = op
+    return f
+
+
+add = _bin(np.add, "AddV2", lambda g, a, b, v: g, lambda g, a, b, v: g)
+subtract = _bin(np.subtract, "Sub", lambda g, a, b, v: g, lambda g, a, b, v: -g)
+multiply = _bin(np.multiply, "Mul", lambda g, a, b, v: g * b, lambda g, a, b, v: g * a)
+_realdiv = _bin(np.true_divide, "RealDiv", lambda g, a, b, v: g / b, lambda g, a, b, v: -g * v / b)
+floordiv = _bin(np.floor_divide, "FloorDiv", None, None)
+floormod = _bin(np.mod, "FloorMod", lambda g, a, b, v: g, lambda g, a, b, v: -g * np.floor(a / b))
+maximum = _bin(np.maximum, "Maximum", lambda g, a, b, v: g * (a >= b), lambda g, a, b, v: g * (a < b))
+minimum = _bin(np.minimum, "Minimum", lambda g, a, b, v: g * (a <= b), lambda g, a, b, v: g * (a > b))
+squared_difference = _bin(lambda a, b: (a - b) ** 2, "SquaredDifference",
+                          lambda g, a, b, v: 2 * g * (a - b), lambda g, a, b, v: -2 * g * (a - b))
+
+
+def _pow_b(g, a, b, v):
+    safe = np.where(a > 0, a, 1)
+    return g * v * np.log(safe) * (a > 0)
+
+
+pow = _bin(np.power, "Pow", lambda g, a, b, v: g * b * np.power(a, b - 1), _pow_b)  # noqa: A001
+
+
+def divide(x, y, name=None):
+    """``x / y``: integer tensors divide to float64 as in TensorFlow (truediv)."""
+    x, y = binary(x, y, "RealDiv")
+    if x._v.dtype.kind in "iu":
+        ft = dtypes.float64 if x._v.dtype.itemsize >= 4 else dtypes.float32
+        x, y = cast(x, ft), cast(y, ft)
+    return _realdiv(x, y)
+
+
+truediv = divide
+realdiv = _realdiv
+mod = floormod
+
+
+def _cmp(fn, op):
+    def f(x, y, name=None):
+        x, y = binary(x, y, op)
+        return out(apply(fn, x._v, y._v, op), (x, y), None, max(x._v.size, y._v.size))
+    f.__name__ = op
+    return f
+
+
+equal, not_equal = _cmp(np.equal, "Equal"), _cmp(np.not_equal, "NotEqual")
+greater, greater_equal = _cmp(np.greater, "Greater"), _cmp(np.greater_equal, "GreaterEqual")
+less, less_equal = _cmp(np.less, "Less"), _cmp(np.less_equal, "LessEqual")
+logical_and, logical_or = _cmp(np.logical_and, "LogicalAnd"), _cmp(np.logical_or, "LogicalOr")
+logical_xor = _cmp(np.logical_xor, "LogicalXor")
+
+
+def logical_not(x, name=None):
+    x = tensor(x)
+    return out(np.logical_not(x._v), (x,), None, x._v.size)
+
+
+def _unary(fn, op, grad, cost=1):
+    """An elementwise op; ``grad(g, a, v)`` is the input gradient."""
+    def f(x, name=None):
+        x = tensor(x)
+        if x._v.dtype.kind == "O":
+            check_numeric(x, op)
+        a = x._v
+        v = fn(a)
+        return out(v, (x,), (None if grad is None else (lambda g: grad(g, a, v)),),
+                   cost * v.size, x._dt)
+    f.__name__ = op
+    return f
+
+
+negative = _unary(np.negative, "Neg", lambda g, a, v: -g)
+exp = _unary(np.exp, "Exp", lambda g, a, v: g * v)
+log = _unary(np.log, "Log", lambda g, a, v: g / a)
+log1p = _unary(np.log1p, "Log1p", lambda g, a, v: g / (1 + a))
+sqrt = _unary(np.sqrt, "Sqrt", lambda g, a, v: g * 0.5 / v)
+rsqrt = _unary(lambda a: 1 / np.sqrt(a), "Rsqrt", lambda g, a, v: -0.5 * g * v ** 3)
+square = _unary(np.square, "Square", lambda g, a, v: 2 * g * a)
+abs = _unary(np.abs, "Abs", lambda g, a, v: g * np.sign(a))  # noqa: A001
+sign = _unary(np.sign, "Sign", lambda g, a, v: np.zeros_like(g))
+reciprocal = _unary(lambda a: 1 / a, "Reciprocal", lambda g, a, v: -g * v * v)
+sin = _unary(np.sin, "Sin", lambda g, a, v: g * np.cos(a))
+cos = _unary(np.cos, "Cos", lambda g, a, v: -g * np.sin(a))
+tanh = _unary(np.tanh, "Tanh", lambda g, a, v: g * (1 - v * v), cost=4)
+floor = _unary(np.floor, "Floor", None)
+ceil = _unary(np.ceil, "Ceil", None)
+round = _unary(np.rint, "Round", None)  # noqa: A001 - banker's rounding, as TensorFlow
+is_nan = _unary(np.isnan, "IsNan", None)
+is_finite = _unary(np.isfinite, "IsFinite", None)
+is_inf = _unary(np.isinf, "IsInf", None)
+
+
+def _sigmoid(a):
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+sigmoid = _unary(_sigmoid, "Sigmoid", lambda g, a, v: g * v * (1 - v), cost=4)
+softplus = _unary(lambda a: np.logaddexp(0, a).astype(a.dtype, copy=False), "Softplus",
+                  lambda g, a, v: g * _sigmoid(a), cost=4)
+_erf = np.vectorize(_m.erf, otypes=[np.float64])
+erf = _unary(lambda a: _erf(a).astype(a.dtype), "Erf",
+             lambda g, a, v: g * 2 / np.sqrt(np.pi) * np.exp(-a * a))
+
+
+def cast(x, dtype, name=None):
+    """``tf.cast``: change dtype; gradients flow between float dtypes only."""
+    x = tensor(x)
+    dt = dtypes.as_dtype(dtype)
+    if x.dtype is dt:
+        return x
+    a = x._v
+    if dt is dtypes.string or a.dtype.kind == "O":
+        raise NotImplementedError("Cast string to/from number is not supported. Use "
+                                  "tf.strings.to_number.")
+    if dt.is_integer and a.dtype.kind == "f":
+        v = np.trunc(a).astype(dt.as_numpy_dtype)
+    else:
+        v = a.astype(dt.as_numpy_dtype)
+    if dt is dtypes.bfloat16:
+        from sim.engine.tensor import round_bfloat16
+        v = round_bfloat16(v)
+    both_float = dt.is_floating and a.dtype.kind == "f"
+    return out(v, (x,), ((lambda g: g.astype(a.dtype)) if both_float else None,), v.size,
+               dt if dt is dtypes.bfloat16 else None)
+
+
+def add_n(inputs, name=None):
+    """``tf.add_n``: the sum of a list of same-shaped tensors."""
+    xs = [tensor(i) for i in inputs]
+    if not xs:
+        raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape")
+    v = xs[0]._v
+    for x in xs[1:]:
+        if x._v.shape != v.shape:
+            raise ValueError(f"Shapes {xs[0].shape} and {x.shape} are incompatible")
+        v = v + x._v
+    return out(v, tuple(xs), tuple(_ident for _ in xs), v.size * (len(xs) - 1), xs[0]._dt)
+
+
+def _ident(g):
+    return g
+
+
+def scalar_mul(scalar, x, name=None):
+    return multiply(x, scalar)
+
+
+def _is_tensorish(x):
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor")

@@ -1,0 +1,157 @@
+"""``tf.GradientTape``: reverse-mode autodiff by recording ops, then walking them backwards.
+
+While a tape is recording, every op whose input the tape tracks appends one record:
+``(output, inputs, grad_fns, flops, nbytes)``. ``grad_fns[i](g)`` is the gradient with respect
+to ``inputs[i]`` given the output gradient ``g`` (NumPy arrays), written next to the op's
+forward in ``sim/engine/ops``. ``gradient`` walks the records in reverse and calls only the
+grad_fns of inputs the tape tracks, so the gradient of a constant input (the batch) is never
+computed. Variables are tracked by identity; reading one records an identity op.
+Higher-order gradients are not supported: grad_fns compute on NumPy arrays.
+"""
+from __future__ import annotations
+
+import enum
+from contextlib import contextmanager
+
+import numpy as np
+
+from sim.engine import counting, nest
+from sim.engine.tensor import Tensor
+
+_recording: list = []   # tapes currently recording, innermost last
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+def record(out, inputs, grad_fns, flops, nbytes):
+    """Called by every op: append a record to each recording tape that tracks an input."""
+    for tape in _recording:
+        ids = tape._ids
+        for x in inputs:
+            if id(x) in ids:
+                tape._records.append((out, inputs, grad_fns, flops, nbytes))
+                ids[id(out)] = out
+                break
+
+
+def on_variable_read(var, read):
+    """Called when a Variable is read: tapes that watch it (or all trainable reads) track it."""
+    for tape in _recording:
+        ids = tape._ids
+        if id(var) not in ids:
+            if not (tape._watch_accessed and var.trainable):
+                continue
+            ids[id(var)] = var
+            tape._variables.append(var)
+        tape._records.append((read, (var,), (_identity,), 0, 0))
+        ids[id(read)] = read
+
+
+def _identity(g):
+    return g
+
+
+def _resolve(x):
+    """A distributed variable stands for its current replica's engine Variable."""
+    return x._engine_variable() if hasattr(x, "_engine_variable") else x
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (``tf.GradientTape``)."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._ids: dict = {}        # id -> object, the tensors/variables this tape tracks
+        self._records: list = []
+        self._variables: list = []
+        self._used = False
+
+    def __enter__(self):
+        _recording.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        if self in _recording:
+            _recording.remove(self)
+        return False
+
+    def watch(self, tensor):
+        """Track ``tensor`` (a tensor, variable or nest of them) so gradients flow to it."""
+        for x in nest.flatten(tensor):
+            x = _resolve(x)
+            if id(x) not in self._ids:
+                self._ids[id(x)] = x
+                if hasattr(x, "_as_tensor"):
+                    self._variables.append(x)
+
+    def watched_variables(self):
+        return tuple(self._variables)
+
+    @contextmanager
+    def stop_recording(self):
+        """Ops inside this block are not recorded on this tape."""
+        if self not in _recording:
+            raise RuntimeError("Tape.stop_recording() was called while the tape was not recording.")
+        i = _recording.index(self)
+        _recording.remove(self)
+        try:
+            yield
+        finally:
+            _recording.insert(i, self)
+
+    def reset(self):
+        """Forget everything recorded so far (the tape keeps recording)."""
+        self._ids, self._records, self._variables = {}, [], []
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of targets)/d(sources), with the structure of ``sources``."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
+                               "of gradients (or jacobians)")
+        self._used = True
+        grads: dict = {}
+        targets = nest.flatten(target)
+        outs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
+        for tg, og in zip(targets, outs):
+            tg = _resolve(tg)
+            if hasattr(tg, "_as_tensor") and id(tg) not in self._ids:
+                continue
+            v = tg._v if isinstance(tg, Tensor) else tg._value
+            seed = np.ones_like(v) if og is None else np.asarray(og, dtype=v.dtype)
+            _accumulate(grads, id(tg), seed)
+        ids = self._ids
+        counters = counting._active
+        for out, inputs, grad_fns, flops, nbytes in reversed(self._records):
+            g = grads.get(id(out))
+            if g is None:
+                continue
+            for x, fn in zip(inputs, grad_fns):
+                if fn is not None and id(x) in ids:
+                    _accumulate(grads, id(x), fn(g))
+                    if counters and flops:
+                        counting.add(flops, nbytes)
+        return nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients), sources)
+
+
+def _accumulate(grads, key, g):
+    prev = grads.get(key)
+    grads[key] = g if prev is None else prev + g
+
+
+def _result(grads, src, unconnected):
+    g = grads.get(id(src))
+    is_var = hasattr(src, "_as_tensor")
+    ref = src._value if is_var else src._v
+    if g is None:
+        if unconnected in (UnconnectedGradients.ZERO, "zero"):
+            return Tensor(np.zeros_like(ref))
+        return None
+    if ref.dtype.kind not in "f":
+        return None
+    return Tensor(np.asarray(g, dtype=ref.dtype).reshape(ref.shape))

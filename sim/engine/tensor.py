@@ -1,0 +1,230 @@
+"""``tf.Tensor`` over a NumPy array, and the conversion rules of ``tf.constant``.
+
+A Tensor is immutable: an op makes a new one. It holds only its array (``_v``) and, for
+bfloat16, a dtype tag; gradients are the tape's business (tape.py), so a Tensor stays cheap.
+Operators (``+``, ``@``, indexing...) are attached by ``sim.engine.ops`` to avoid an import
+cycle. Conversion follows TensorFlow: Python floats -> float32, Python ints -> int32, NumPy
+arrays keep their dtype.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import dtypes
+from sim.engine.errors import InvalidArgumentError
+from sim.engine.shape import TensorShape
+
+
+class Tensor:
+    """An immutable n-dimensional array with a TensorFlow dtype (``tf.Tensor``)."""
+
+    __slots__ = ("_v", "_dt", "__weakref__")
+    __array_priority__ = 100
+    __array_ufunc__ = None  # make NumPy defer to Tensor's reflected operators
+
+    def __init__(self, value, dtype=None):
+        self._v = value
+        self._dt = dtype
+
+    # -- what a tensor is -------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dt or dtypes.of_numpy(self._v.dtype)
+
+    @property
+    def shape(self):
+        return TensorShape(self._v.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def ndim(self):
+        return self._v.ndim
+
+    @property
+    def device(self):
+        from sim.engine.device import current_device_name
+        return current_device_name()
+
+    def numpy(self):
+        """The value as a NumPy array (a copy, so the tensor stays immutable)."""
+        v = self._v
+        return v.copy() if v.ndim else v[()]
+
+    def __array__(self, dtype=None, copy=None):
+        return self._v if dtype is None else self._v.astype(dtype)
+
+    def __float__(self):
+        return float(self._v)
+
+    def __int__(self):
+        return int(self._v)
+
+    def __index__(self):
+        if self.dtype.is_integer and self._v.ndim == 0:
+            return int(self._v)
+        raise TypeError("Only integer scalar tensors can be used as an index.")
+
+    def __bool__(self):
+        return bool(self._v)
+
+    def __len__(self):
+        if not self._v.ndim:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._v.shape[0]
+
+    def __iter__(self):
+        if not self._v.ndim:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (self[i] for i in range(self._v.shape[0]))
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self):
+        return _Ref(self)
+
+    experimental_ref = ref
+
+    # -- printing as TensorFlow does --------------------------------------------------
+    def _numpy_text(self, is_repr):
+        v = self._v
+        if self._dt is dtypes.bfloat16:
+            v = v.astype(np.float32)
+        if v.ndim == 0:
+            x = v[()]
+            text = repr(x) if isinstance(x, bytes) else str(x)
+        else:
+            text = repr(v) if is_repr else str(v)
+        return "\n" + text if "\n" in text else text
+
+    def __repr__(self):
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={self._numpy_text(True)}>"
+
+    def __str__(self):
+        return f"tf.Tensor({self._numpy_text(False)}, shape={self.shape}, dtype={self.dtype.name})"
+
+
+class _Ref:
+    """``tensor.ref()``: a hashable handle (by identity) that gives the tensor back with deref()."""
+
+    __slots__ = ("_t",)
+
+    def __init__(self, t):
+        self._t = t
+
+    def deref(self):
+        return self._t
+
+    def __hash__(self):
+        return id(self._t)
+
+    def __eq__(self, other):
+        return isinstance(other, _Ref) and other._t is self._t
+
+
+_PY_DEFAULT = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}
+
+
+def _to_numpy(value, dtype):
+    """A NumPy array for ``value`` with TensorFlow's dtype rules; clear errors for bad input."""
+    from sim.i18n import t
+    np_in = isinstance(value, (np.ndarray, np.generic))
+    if dtype is not None and dtype is dtypes.string:
+        return np.asarray(value, dtype=object)
+    try:
+        arr = np.asarray(value) if dtype is None else np.asarray(value, dtype=dtype.as_numpy_dtype)
+    except ValueError as e:
+        if "inhomogeneous" in str(e) or "sequence" in str(e):
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor. "
+                             + t("engine.ragged")) from None
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}. "
+                        + t("engine.bad_value", value=repr(value)[:60], dtype=dtype.name)) from None
+    kind = arr.dtype.kind
+    if kind in "US":
+        return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr) \
+            if arr.ndim else np.array(arr[()].encode() if kind == "U" else arr[()], dtype=object)
+    if kind == "O":
+        if arr.size and all(isinstance(x, (bytes, str)) for x in arr.flat):
+            return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
+        first = next((x for x in arr.flat if not isinstance(x, (int, float, bool))), None)
+        raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                         f"{type(first).__name__}). " + t("engine.object_dtype", type=type(first).__name__))
+    if dtype is None and not np_in:
+        target = _PY_DEFAULT.get(arr.dtype)
+        if target is not None:
+            if target is np.int32 and arr.size and (arr.max() > 2**31 - 1 or arr.min() < -2**31):
+                target = np.int64
+            arr = arr.astype(target)
+    elif dtype is not None and dtype.is_integer and not np_in and isinstance(value, float) \
+            and not float(value).is_integer():
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if dtype is dtypes.bfloat16:
+        arr = round_bfloat16(arr)
+    return arr
+
+
+def round_bfloat16(arr):
+    """Round float32 values to the nearest bfloat16 (kept in float32 storage)."""
+    a = np.ascontiguousarray(arr, dtype=np.float32)
+    bits = a.view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return bits.astype(np.uint32).view(np.float32).reshape(a.shape)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """``tf.convert_to_tensor``: Tensors pass through, Variables are read, the rest converted."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    tp = type(value)
+    if tp is not Tensor:
+        if hasattr(value, "_as_tensor"):
+            value = value._as_tensor()
+        elif hasattr(value, "_engine_variable"):
+            value = value._engine_variable()._as_tensor()
+        elif isinstance(value, Tensor):
+            pass
+        else:
+            if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+                hint = dtypes.as_dtype(dtype_hint)
+                arr = _to_numpy(value, None)
+                if arr.dtype.kind in "iuf" and hint.is_floating or arr.dtype == hint.as_numpy_dtype:
+                    return Tensor(arr.astype(hint.as_numpy_dtype), hint if hint is dtypes.bfloat16 else None)
+                return Tensor(arr)
+            return Tensor(_to_numpy(value, dtype), dtype if dtype is dtypes.bfloat16 else None)
+    if dtype is not None and value.dtype is not dtype:
+        raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                         f"{value.dtype.name}: {value!r}")
+    return value
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """``tf.constant``: a tensor from a value, optionally cast (``dtype``) and broadcast (``shape``)."""
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor") or hasattr(value, "_engine_variable"):
+        value = convert_to_tensor(value).numpy()
+    dt = None if dtype is None else dtypes.as_dtype(dtype)
+    arr = _to_numpy(value, dt)
+    if shape is not None:
+        shape = tuple(int(d) for d in shape)
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
+                            f"{value!r} (converted from {value!r}) has {arr.size} elements, but "
+                            f"got `shape` {shape} with {int(np.prod(shape))} elements).")
+    return Tensor(arr, dt if dt is dtypes.bfloat16 else None)
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor") or hasattr(x, "_engine_variable")
+
+
+def check_numeric(t, op):
+    """Raise TensorFlow's error when a string tensor reaches a math op."""
+    if t._v.dtype.kind == "O":
+        from sim.i18n import t as tr
+        raise InvalidArgumentError(f"Value for attr 'T' of string is not in the list of allowed "
+                                   f"values [Op:{op}]. " + tr("engine.string_math", op=op))
