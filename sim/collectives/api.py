@@ -1,0 +1,35 @@
+"""``all_reduce``: what strategies call. One schedule: summed on the arrays, timed on the machine."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .algorithms import build
+from .executor import execute, stack_inputs
+
+
+def all_reduce(arrays: Sequence, algorithm: str = "nccl", machine=None, devices=None, *,
+               gamma: float = 0.0, simulator=None, **options):
+    """Sum ``arrays`` (one per device) with ``algorithm``; return ``(results, seconds)``.
+
+    ``machine`` (a Machine or preset name; default: ``sim.runtime.current_machine()`` when it
+    exists, else the course's default preset) and ``devices`` (names or Devices, one per array;
+    default: the machine's first GPUs) place the ranks. ``seconds`` is the simulated time.
+    """
+    buf, shape, dtype = stack_inputs(arrays)
+    p, length = buf.shape
+    if machine is None:
+        try:
+            from sim.runtime import current_machine
+            machine = current_machine()
+        except ImportError:
+            machine = "workstation-4gpu"
+    if isinstance(machine, str):
+        from sim.hardware import preset
+        machine = preset(machine)
+    from .replay import replay, resolve_ranks
+
+    ranks = resolve_ranks(machine, devices, p)
+    schedule = build(algorithm, p, length, machine=machine, ranks=ranks, itemsize=dtype.itemsize, **options)
+    results = execute(schedule, arrays)
+    seconds = replay(schedule, machine, length * dtype.itemsize, ranks, gamma=gamma, simulator=simulator)
+    return results, seconds
