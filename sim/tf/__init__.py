@@ -28,6 +28,7 @@ from sim.engine.ops.reduce import (argmax, argmin, reduce_all, reduce_any,  # no
                                    reduce_prod, reduce_std, reduce_sum, reduce_variance)
 from sim.engine.shape import TensorShape  # noqa: F401
 from sim.engine.tape import GradientTape, UnconnectedGradients  # noqa: F401
+from sim.engine.spec import TensorSpec  # noqa: F401
 from sim.engine.tensor import Tensor, constant, convert_to_tensor, is_tensor  # noqa: F401
 from sim.engine.variable import (Variable, VariableAggregation,  # noqa: F401
                                  VariableSynchronization, name_scope, variable_creator_scope)

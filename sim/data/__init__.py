@@ -1,0 +1,11 @@
+"""``tf.data``: datasets as chains of Python generators over engine tensors.
+
+``dataset.py`` holds the Dataset API and its inspection hooks for the distribute layer,
+``sources.py`` the sources, ``transforms.py`` the transformations, ``options.py``
+``tf.data.Options`` and ``AutoShardPolicy``.
+"""
+from __future__ import annotations
+
+from sim.data.dataset import Dataset, Iterator, Optional  # noqa: F401
+from sim.data.options import (AUTOTUNE, INFINITE_CARDINALITY, SHARD_HINT,  # noqa: F401
+                              UNKNOWN_CARDINALITY, AutoShardPolicy, DistributeOptions, Options)
