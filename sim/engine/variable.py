@@ -165,7 +165,7 @@ class Variable(metaclass=_VariableMeta):
 
     def _update(self, delta, ufunc):
         d = convert_to_tensor(delta)._v
-        new = ufunc(self._value, d).astype(self._value.dtype, copy=False)
+        new = np.asarray(ufunc(self._value, d), dtype=self._value.dtype)
         if new.shape != self._value.shape:
             raise ValueError(f"Shapes {self._value.shape} and {d.shape} are incompatible")
         self._value = new
