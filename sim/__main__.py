@@ -1,0 +1,19 @@
+"""``python -m sim <command> ...``: a small dispatcher to ``sim/cli/<command>.py``."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS = {"allreduce": "sim.cli.allreduce"}
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+        print("usage: python -m sim <command> [options]\ncommands: " + ", ".join(sorted(COMMANDS)))
+        return 0 if not argv or argv[0] in ("-h", "--help") else 2
+    return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:]) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
