@@ -11,3 +11,11 @@ from sim.distribute.reduce_op import ReduceOp
 
 __all__ = ["ReduceOp", "get_replica_context", "get_strategy", "has_strategy",
            "in_cross_replica_context"]
+
+
+def __getattr__(name):
+    # tf.nn's loss scaling lives here (sim.tf.nn re-exports it); imported lazily.
+    if name in ("compute_average_loss", "scale_regularization_loss"):
+        from sim.distribute import loss_scaling
+        return getattr(loss_scaling, name)
+    raise AttributeError(f"module 'sim.distribute' has no attribute {name!r}")

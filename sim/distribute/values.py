@@ -100,7 +100,8 @@ class Mirrored(DistributedDelegate):
 
 def value_container(x):
     """The distributed variable a component belongs to, else ``x`` itself."""
-    return getattr(x, "_distributed_container", None) or x
+    c = getattr(x, "_distributed_container", None)
+    return x if c is None else c
 
 
 def select_replica(replica_id, structure):

@@ -1,0 +1,162 @@
+"""Running ``fn`` on every replica in lockstep threads, as TensorFlow's mirrored_run.py does.
+
+One thread per replica. The coordinator (the caller's thread) lets the replicas run one at a
+time, in replica order, until each finishes or reaches a ``merge_call``; a merge_call is a
+barrier: when every replica has reached it, the merge function runs once in cross-replica
+context with the replicas' arguments grouped, then each replica resumes with its own part of
+the result. Because only one thread runs at a time, results are deterministic, and the FLOPs
+counted between two hand-offs belong to the replica that ran (timing.StepTimer.charge_to).
+Threads are kept per strategy and reused, so a step costs a few lock hand-offs, not threads.
+"""
+from __future__ import annotations
+
+import _thread
+import threading
+
+from sim.distribute import context
+from sim.distribute.errors import explain
+from sim.distribute.values import regroup, select_replica
+
+
+class _Aborted(BaseException):
+    """Raised inside a paused replica when another replica failed (TF's coordinator stop)."""
+
+
+class ReplicaThread(threading.Thread):
+    """A persistent replica thread: runs one job per ``strategy.run``, pausing at merge_calls."""
+
+    def __init__(self, pool, index):
+        super().__init__(daemon=True, name=f"replica-{index}")
+        self._pool = pool
+        self._go = _thread.allocate_lock()
+        self._go.acquire()
+        self.job = None
+        self.reset()
+
+    def reset(self):
+        self.done = False
+        self.error = None
+        self.result = None
+        self.abort = False
+        self.merge_fn = None
+        self.merge_args = self.merge_kwargs = None
+        self.merge_result = None
+        self.vars_created = 0
+
+    def run(self):
+        while True:
+            self._go.acquire()
+            job = self.job
+            if job is None:
+                return
+            fn, args, kwargs, ctx = job
+            if not self.abort:
+                context.push_mode(context.replica_mode(ctx))
+                try:
+                    self.result = fn(*args, **kwargs)
+                except _Aborted:
+                    pass
+                except BaseException as e:  # re-raised by the coordinator
+                    self.error = e
+                finally:
+                    context.pop_mode()
+            self.done = True
+            self.job = None
+            self._pool.back.release()
+
+    def merge_call(self, merge_fn, args, kwargs):
+        self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        self._pool.back.release()
+        self._go.acquire()
+        if self.abort:
+            raise _Aborted()
+        return self.merge_result
+
+    def step(self):
+        """Let this thread run until it pauses or finishes (called by the coordinator)."""
+        self._go.release()
+        self._pool.back.acquire()
+
+
+class ThreadPool:
+    """The replica threads of one strategy."""
+
+    def __init__(self, n):
+        self.back = _thread.allocate_lock()
+        self.back.acquire()
+        self.busy = False
+        self.threads = [ReplicaThread(self, i) for i in range(n)]
+        for t in self.threads:
+            t.start()
+
+    def close(self):
+        for t in self.threads:
+            t.job = None
+            t._go.release()
+
+
+def run_replicas(extended, fn, args, kwargs, timer):
+    """Call ``fn`` on every replica of ``extended``; return the regrouped results."""
+    from sim.distribute.replica_context import ReplicaContext
+    strategy = extended._container_strategy()
+    pool = extended._take_pool()
+    threads = pool.threads
+    n = len(threads)
+    try:
+        extended._shared_variables = []
+        for r, t in enumerate(threads):
+            t.reset()
+            ctx = ReplicaContext(strategy, r)
+            ctx._thread = t
+            t.job = (fn, select_replica(r, args), select_replica(r, kwargs), ctx)
+        while True:
+            for r, t in enumerate(threads):
+                timer.charge_to(r)
+                t.step()
+                if t.error is not None:
+                    timer.charge_to(None)
+                    _abort(threads)
+                    raise t.error
+            timer.charge_to(None)
+            finished = [t.done for t in threads]
+            if all(finished):
+                break
+            if any(finished):
+                _abort(threads)
+                raise RuntimeError(explain(
+                    "merge_call called while defining a new graph or a tf.function. This can often "
+                    "happen if the function `fn` passed to `strategy.run()` contains a nested "
+                    "`@tf.function`, and the nested `@tf.function` contains a synchronization point, "
+                    "such as aggregating gradients (e.g, optimizer.apply_gradients), or if the "
+                    "function `fn` uses a control flow statement which contains a synchronization "
+                    "point in the body. Such behaviors are not yet supported.",
+                    "merge_call_mismatch", done=finished.index(True)))
+            merge_fn = threads[0].merge_fn
+            margs = regroup([t.merge_args for t in threads])
+            mkwargs = regroup([t.merge_kwargs for t in threads])
+            extended._tag_devices(margs)
+            context.push_mode(context.cross_replica_mode(strategy))
+            try:
+                result = merge_fn(strategy, *margs, **mkwargs)
+            except BaseException:
+                _abort(threads)
+                raise
+            finally:
+                context.pop_mode()
+                timer.charge_to(None)
+            for r, t in enumerate(threads):
+                t.merge_result = select_replica(r, result)
+        return regroup([t.result for t in threads])
+    finally:
+        for t in threads:
+            t.job = None
+            t.merge_result = t.merge_args = t.merge_kwargs = t.result = None
+        extended._release_pool(pool)
+
+
+def _abort(threads):
+    """Unblock every replica that has not finished; they stop without running further."""
+    for t in threads:
+        if not t.done:
+            t.abort = True
+            t.step()
