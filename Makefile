@@ -9,6 +9,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 COURSE_LANG ?= en
 LAB_FLAGS ?=
+# JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOKS := notebooks/en notebooks/zh notebooks/pt exercises/en/solutions exercises/zh/solutions exercises/pt/solutions
 NBVAL := -p no:python -p no:cacheprovider --nbval --nbval-current-env \
          --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
@@ -26,7 +28,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab $(LAB_FLAGS) notebooks/$(COURSE_LANG)/index.ipynb
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" \
+	    --LabApp.default_url=/lab/tree/notebooks/$(COURSE_LANG)/index.ipynb $(LAB_FLAGS)
 
 test: unit nbtest
 

@@ -246,12 +246,13 @@ def drifted(outputs: list[Output]) -> list[str]:
     """Committed notebooks whose inputs differ from what their source builds."""
     problems = []
     for out in outputs:
+        shown = out.path.relative_to(ROOT) if out.path.is_relative_to(ROOT) else out.path
         if not out.path.exists():
-            problems.append(f"{out.path.relative_to(ROOT)}: missing (run `make notebooks`)")
+            problems.append(f"{shown}: missing (run `make notebooks`)")
             continue
         committed = nbformat.read(out.path, as_version=4)
         if inputs_of(committed) != inputs_of(out.notebook):
-            problems.append(f"{out.path.relative_to(ROOT)}: differs from its source "
+            problems.append(f"{shown}: differs from its source "
                             "(edit the source in notebooks/src or exercises/src, then `make notebooks`)")
     return problems
 
