@@ -1,0 +1,54 @@
+"""``tf.distribute.experimental.CentralStorageStrategy``: one copy of each variable, many replicas.
+
+Variables live once on the parameter device (the CPU, or the only GPU); computation is
+replicated on the compute devices; gradients are reduced to the parameter device and applied
+once (§8.2). Built on MirroredStrategy's replica threads, with AggregatingVariables and
+ReductionToOneDevice to the parameter device (TensorFlow's ParameterServerStrategyExtended in
+local mode).
+"""
+from __future__ import annotations
+
+from sim.distribute import _machine
+from sim.distribute.cross_device_ops import ReductionToOneDevice
+from sim.distribute.mirrored import MirroredExtended, resolve_devices
+from sim.distribute.strategy import Strategy
+
+
+class CentralStorageStrategy(Strategy):
+    """A one-machine strategy that puts all variables on a single device."""
+
+    _tf_name = "tf.distribute.experimental.CentralStorageStrategy"
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        super().__init__(CentralStorageExtended(self, compute_devices, parameter_device))
+
+    def __repr__(self):
+        return f"<{self._tf_name} on {len(self.extended._devices)} device(s)>"
+
+
+class CentralStorageExtended(MirroredExtended):
+    """Implementation of CentralStorageStrategy."""
+
+    def __init__(self, container_strategy, compute_devices=None, parameter_device=None):
+        devices = resolve_devices(compute_devices)
+        if parameter_device is None:
+            gpus = _machine.local_devices("GPU")
+            parameter_device = gpus[0] if len(gpus) == 1 else (_machine.local_devices("CPU") or devices)[0]
+        self._parameter_device = _machine.canonical(parameter_device)
+        super().__init__(container_strategy, devices,
+                         ReductionToOneDevice(reduce_to_device=self._parameter_device))
+
+    @property
+    def parameter_devices(self):
+        return (self._parameter_device,)
+
+    def _make_variable(self, next_creator, kwargs, sync, agg, devices):
+        from sim.distribute.variables import AggregatingVariable
+        from sim.engine.device import device
+        kwargs = dict(kwargs)
+        kwargs.pop("colocate_with", None)
+        kwargs["synchronization"], kwargs["aggregation"] = sync, agg
+        with device(self._parameter_device):
+            v = next_creator(**kwargs)
+        v._device_name = self._parameter_device
+        return AggregatingVariable(self._container_strategy(), [v], agg)
