@@ -21,7 +21,7 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
-        return self.python_function(*args, **kwargs)
+        return _as_tensors(self.python_function(*args, **kwargs))
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -36,6 +36,20 @@ class Function:
 
     def __repr__(self):
         return f"<sim.tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+def _as_tensors(result):
+    """Python numbers and arrays returned by a tf.function come back as tensors, as in TF."""
+    import numpy as np
+
+    from sim.engine import nest
+    from sim.engine.tensor import convert_to_tensor
+
+    def conv(x):
+        if isinstance(x, (int, float, np.ndarray, np.generic)) and not isinstance(x, bool):
+            return convert_to_tensor(x)
+        return x
+    return nest.map_structure(conv, result) if result is not None else None
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

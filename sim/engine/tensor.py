@@ -167,10 +167,11 @@ def _to_numpy(value, dtype):
 
 def round_bfloat16(arr):
     """Round float32 values to the nearest bfloat16 (kept in float32 storage)."""
-    a = np.ascontiguousarray(arr, dtype=np.float32)
+    shape = np.shape(arr)
+    a = np.array(arr, dtype=np.float32, order="C").reshape(-1)
     bits = a.view(np.uint32).astype(np.uint64)
     bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    return bits.astype(np.uint32).view(np.float32).reshape(a.shape)
+    return bits.astype(np.uint32).view(np.float32).reshape(shape)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
