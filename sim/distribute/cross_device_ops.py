@@ -61,8 +61,12 @@ def reduce_non_distributed_value(reduce_op, value, destinations, num_replicas_in
 
 
 def _mirrored(values, devices):
+    """One component per device; each device gets its own Tensor object (its own copy)."""
     if len(values) == 1:
         return values[0]
+    from sim.engine.tensor import Tensor
+    values = [Tensor(v._v, v._dt) if type(v) is Tensor and i and v is values[0] else v
+              for i, v in enumerate(values)]
     m = Mirrored(values)
     m._device_names = tuple(devices)
     return m

@@ -126,9 +126,13 @@ class MirroredExtended(StrategyExtended):
             t.vars_created += 1
             if ctx._local_replica_id > 0:
                 return self._shared_variables[k]
-            v = self._create_variable(next_creator, **_in_cross_replica(kwargs))
+            v = self._create_cross_replica(next_creator, kwargs)
             self._shared_variables.append(v)
             return v
+        return self._create_cross_replica(next_creator, kwargs)
+
+    def _create_cross_replica(self, next_creator, kwargs):
+        from sim.distribute.variables import check_variable_args
         sync, agg = check_variable_args(kwargs)
         colocate = self._colocate_with[-1] if self._colocate_with else None
         devices = getattr(colocate, "_device_names", None) or self._devices
@@ -245,6 +249,3 @@ class MirroredExtended(StrategyExtended):
                              for i in range(len(self._devices)))
         return (value,)
 
-
-def _in_cross_replica(kwargs):
-    return dict(kwargs)
