@@ -1,0 +1,316 @@
+# %% [markdown] lang="en"
+# # 02 · All-reduce, step by step
+#
+# After every step of synchronous data-parallel training each replica holds its own gradient,
+# and every replica needs the **sum**. That operation is the all-reduce. In this lesson each
+# algorithm is written once, as a *schedule* (rounds of "device A sends this chunk to device B,
+# who adds it or copies it"), and used twice: NumPy runs it on real arrays (the result must be
+# the exact sum) and the simulator replays it on a machine (the time).
+
+# %% [markdown] lang="zh"
+# # 02 · 一步一步看全归约
+#
+# 在同步数据并行训练中，每一步结束时每个副本都持有自己的梯度，而每个副本都需要它们的**总和**。
+# 这个操作就是全归约（all-reduce）。本课中的每个算法只写一次，写成一个*调度*（若干轮“设备 A 把这个数据块发给设备 B，
+# B 把它加上或复制下来”），然后用两次：NumPy 在真实数组上执行它（结果必须恰好是总和），模拟器在一台机器上重放它（得到时间）。
+
+# %% [markdown] lang="pt"
+# # 02 · All-reduce, passo a passo
+#
+# Ao fim de cada etapa do treinamento síncrono com paralelismo de dados, cada réplica tem o seu
+# gradiente, e todas precisam da **soma**. Essa operação é o all-reduce. Nesta lição cada algoritmo
+# é escrito uma vez, como um *cronograma* (rodadas de "o dispositivo A envia este bloco ao
+# dispositivo B, que o soma ou o copia"), e usado duas vezes: o NumPy o executa em arrays reais (o
+# resultado tem de ser exatamente a soma) e o simulador o reproduz numa máquina (o tempo).
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+from sim.collectives import build, execute
+from sim.collectives.replay import replay
+
+schedule = build("ring", 4, 8)
+for k, rnd in enumerate(schedule.rounds):
+    print(k, [(tr.src, tr.dst, tr.chunk, tr.op) for tr in rnd.transfers()])
+
+# %% [markdown] lang="en"
+# Four devices, eight numbers each: the buffer is cut into four segments of two. In the first
+# three rounds (the **reduce-scatter**) every device sends one segment to its neighbour, who adds
+# it; in the last three (the **all-gather**) the finished segments travel around the ring.
+# Running the schedule on arrays gives the sum on every device:
+
+# %% [markdown] lang="zh"
+# 4 个设备，每个设备 8 个数：缓冲区被切成 4 个数据段，每段 2 个数。前三轮（**归约-分散**，reduce-scatter）
+# 中每个设备把一个数据段发给下一个设备，后者把它加上；后三轮（**全收集**，all-gather）中已经求和完毕的数据段沿环传递。
+# 在数组上执行这个调度，每个设备都得到总和：
+
+# %% [markdown] lang="pt"
+# Quatro dispositivos, oito números cada: o buffer é cortado em quatro segmentos de dois. Nas três
+# primeiras rodadas (o **reduce-scatter**) cada dispositivo envia um segmento ao vizinho, que o
+# soma; nas três últimas (o **all-gather**) os segmentos prontos dão a volta no anel. Executar o
+# cronograma nos arrays dá a soma em todos os dispositivos:
+
+# %%
+arrays = [np.arange(8) * (r + 1) for r in range(4)]
+results = execute(schedule, arrays)
+print(results[0], results[3])
+print(np.array_equal(results[2], sum(arrays)))
+
+# %% [markdown] lang="en"
+# ## The ring, one picture per step
+#
+# Each cell is one segment on one device; the digits say whose contributions it already holds,
+# the arrows are the messages of that step. After the reduce-scatter each device owns one fully
+# summed segment (dark); the all-gather copies those around.
+
+# %% [markdown] lang="zh"
+# ## 环形算法，每步一张图
+#
+# 每个格子是某个设备上的一个数据段；数字表示它已经包含了哪些设备的贡献，箭头是这一步发送的消息。
+# 归约-分散结束后，每个设备拥有一个完全求和的数据段（深色）；全收集再把它们复制到各处。
+
+# %% [markdown] lang="pt"
+# ## O anel, uma figura por etapa
+#
+# Cada célula é um segmento num dispositivo; os dígitos dizem de quem são as contribuições que ela
+# já contém, e as setas são as mensagens daquela etapa. Depois do reduce-scatter cada dispositivo
+# tem um segmento totalmente somado (escuro); o all-gather o copia para os outros.
+
+# %%
+from sim.plots.collectives import draw_ring_steps, ring_animation_html
+
+draw_ring_steps(4)
+plt.show()
+
+# %% [markdown] lang="en"
+# The same steps as an animation for the classroom (press play):
+
+# %% [markdown] lang="zh"
+# 同样的步骤做成动画，方便课堂演示（点击播放）：
+
+# %% [markdown] lang="pt"
+# As mesmas etapas em animação, para a sala de aula (aperte play):
+
+# %% tags=["nbval-ignore-output"]
+from IPython.display import HTML
+
+HTML(ring_animation_html(4))
+
+# %% [markdown] lang="en"
+# ## How long does it take?
+#
+# In the α-β model a message of `m` bytes costs `α + m·β`. The ring makes `2(p−1)` steps of
+# `n/p` bytes: `T = 2(p−1)·α + 2(p−1)/p·n·β`. The simulator replays the schedule on a machine
+# (routes, link bandwidths, sharing) and on a machine without contention it gives exactly that:
+
+# %% [markdown] lang="zh"
+# ## 要花多长时间？
+#
+# 在 α-β 模型中，`m` 字节的消息耗时 `α + m·β`。环形算法走 `2(p−1)` 步，每步 `n/p` 字节：
+# `T = 2(p−1)·α + 2(p−1)/p·n·β`。模拟器在机器上重放调度（路由、链路带宽、带宽共享）；在没有争用的机器上，它给出的正是这个结果：
+
+# %% [markdown] lang="pt"
+# ## Quanto tempo leva?
+#
+# No modelo α-β uma mensagem de `m` bytes custa `α + m·β`. O anel faz `2(p−1)` etapas de `n/p`
+# bytes: `T = 2(p−1)·α + 2(p−1)/p·n·β`. O simulador reproduz o cronograma numa máquina (rotas,
+# largura de banda dos enlaces, compartilhamento) e, numa máquina sem contenção, dá exatamente isso:
+
+# %%
+from sim.hardware import preset
+from sim.collectives.cost import closed_form
+
+machine = preset("dgx-a100")
+gpus = machine.gpus
+hops = machine.route(gpus[0], gpus[1])
+alpha = sum(link.latency for link, _ in hops)
+beta = 1 / min(link.bandwidth for link, _ in hops)
+n = 256 * 2**20
+simulated = replay(build("ring", 8, n), machine, n)
+formula = closed_form("ring", 8, n, alpha, beta)
+print(f"simulated {simulated * 1e3:.3f} ms, closed form {formula * 1e3:.3f} ms")
+
+# %% [markdown] lang="en"
+# ## Every algorithm, every size
+#
+# | algorithm | steps (α) | bytes per device (β × n) | where it comes from |
+# |---|---|---|---|
+# | `reduce_to_one` | 2 | 2 (p−1) on a shared root port | TensorFlow's `ReductionToOneDevice` |
+# | `ring` | 2(p−1) | 2(p−1)/p | NCCL Ring, Patarasuk & Yuan 2009 |
+# | `recursive_doubling` | lg p | lg p | MPICH |
+# | `halving_doubling` | 2 lg p | 2(p−1)/p | Rabenseifner, TF `build_recursive_hd_all_reduce` |
+# | `binomial_tree` | 2 lg p | 2 lg p | MPICH |
+# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | NCCL Tree (Sanders, Speck & Träff 2009) |
+# | `hierarchical`, `hierarchical_reduce`, `torus` | 2(g−1) + 2(N−1) | split between levels | Horovod, TF hybrid, TPU 2-D torus |
+# | `hierarchical_copy` | 4 | 2·p/2 | TensorFlow's `HierarchicalCopyAllReduce` (DGX-1) |
+# | `nccl` | — | — | NCCL's tuning model picks ring or tree |
+#
+# Small messages are ruled by the α column (few steps win: reduce-to-one, recursive doubling);
+# large ones by the β column (ring and halving-doubling send the least and win). The simulator
+# shows where the lines cross on each machine:
+
+# %% [markdown] lang="zh"
+# ## 每种算法，每种大小
+#
+# | 算法 | 步数（α） | 每个设备收发的字节（β × n） | 出处 |
+# |---|---|---|---|
+# | `reduce_to_one` | 2 | 根设备端口共享时为 2 (p−1) | TensorFlow 的 `ReductionToOneDevice` |
+# | `ring` | 2(p−1) | 2(p−1)/p | NCCL Ring，Patarasuk & Yuan 2009 |
+# | `recursive_doubling` | lg p | lg p | MPICH |
+# | `halving_doubling` | 2 lg p | 2(p−1)/p | Rabenseifner，TF `build_recursive_hd_all_reduce` |
+# | `binomial_tree` | 2 lg p | 2 lg p | MPICH |
+# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | NCCL Tree（Sanders、Speck & Träff 2009） |
+# | `hierarchical`、`hierarchical_reduce`、`torus` | 2(g−1) + 2(N−1) | 分摊到两个层级 | Horovod、TF 混合算法、TPU 二维环面 |
+# | `hierarchical_copy` | 4 | 2·p/2 | TensorFlow 的 `HierarchicalCopyAllReduce`（DGX-1） |
+# | `nccl` | — | — | 由 NCCL 的调优模型在 ring 和 tree 之间选择 |
+#
+# 小消息由 α 列决定（步数少的算法胜出：reduce-to-one、递归倍增）；大消息由 β 列决定（ring 和 halving-doubling
+# 发送的数据最少，因而胜出）。模拟器会显示在每台机器上这些曲线在哪里相交：
+
+# %% [markdown] lang="pt"
+# ## Todos os algoritmos, todos os tamanhos
+#
+# | algoritmo | etapas (α) | bytes por dispositivo (β × n) | origem |
+# |---|---|---|---|
+# | `reduce_to_one` | 2 | 2 (p−1) com a porta da raiz compartilhada | `ReductionToOneDevice` do TensorFlow |
+# | `ring` | 2(p−1) | 2(p−1)/p | NCCL Ring, Patarasuk & Yuan 2009 |
+# | `recursive_doubling` | lg p | lg p | MPICH |
+# | `halving_doubling` | 2 lg p | 2(p−1)/p | Rabenseifner, `build_recursive_hd_all_reduce` do TF |
+# | `binomial_tree` | 2 lg p | 2 lg p | MPICH |
+# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | NCCL Tree (Sanders, Speck & Träff 2009) |
+# | `hierarchical`, `hierarchical_reduce`, `torus` | 2(g−1) + 2(N−1) | dividido entre os níveis | Horovod, híbrido do TF, toro 2-D das TPUs |
+# | `hierarchical_copy` | 4 | 2·p/2 | `HierarchicalCopyAllReduce` do TensorFlow (DGX-1) |
+# | `nccl` | — | — | o modelo de ajuste do NCCL escolhe entre ring e tree |
+#
+# Mensagens pequenas são governadas pela coluna α (poucas etapas vencem: reduce-to-one, recursive
+# doubling); as grandes, pela coluna β (ring e halving-doubling enviam o mínimo e vencem). O
+# simulador mostra onde as curvas se cruzam em cada máquina:
+
+# %%
+from sim.collectives.compare import compare, fastest, sizes_between
+from sim.plots.collectives import draw_comparison
+from sim.i18n import t
+
+sizes = sizes_between(1024, 2**30, 16)
+fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
+for ax, name in zip(axes, ["dgx-a100", "dgx-a100-cluster"]):
+    m = preset(name)
+    rows, skipped = compare(m, sizes)
+    draw_comparison(rows, ax, title=t("collectives.compare_title", machine=name, p=len(m.gpus)))
+    for size in (sizes[0], sizes[-1]):
+        best = fastest(rows, size)
+        print(name, size, best["algorithm"], round(best["time_us"], 1))
+plt.show()
+
+# %% [markdown] lang="en"
+# Inside one DGX A100 every GPU reaches every other at full speed through the NVSwitch, so a
+# large all-reduce is limited by how many bytes each GPU sends: ring, halving-doubling and the
+# torus tie at the bandwidth optimum `2(p−1)/p·n`. On two nodes the flat ring crosses the
+# network through one GPU's NIC, while `hierarchical` keeps most bytes on NVLink and lets all
+# eight NICs of a node work at once. Halving-doubling does the same here without being told: its
+# large first exchanges stay inside a node and its last, small ones cross the network on every NIC
+# at once. Both are about six times faster than the flat ring for 1 GiB. Tiny messages go to the
+# algorithms with the fewest steps.
+#
+# ## Contention on a shared PCIe switch
+#
+# The course's default workstation has four GPUs under **one** PCIe switch. The ring never puts
+# two messages on one link direction, so it matches its formula. Reduce-to-one sends three
+# copies into the root's single PCIe link at once: they share it, and the step takes three times
+# as long as with separate links: the `2(p−1)·n·β` of the reference, not `2·n·β`.
+
+# %% [markdown] lang="zh"
+# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：
+# ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，扁平的环要经过某一个 GPU 的网卡跨网络传输，
+# 而 `hierarchical` 把大部分字节留在 NVLink 上，并让一个节点的全部 8 块网卡同时工作。halving-doubling 在这里不经安排也做到了同样的事：
+# 它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。对 1 GiB 的消息，两者都比扁平的环快约六倍。极小的消息则属于步数最少的算法。
+#
+# ## 共享 PCIe 交换机上的争用
+#
+# 课程默认的工作站有 4 个 GPU，挂在**同一个** PCIe 交换机下。环形算法从不把两条消息放在同一条链路的同一方向上，所以它与公式吻合。
+# reduce-to-one 则同时把三份副本送进根设备唯一的 PCIe 链路：它们共享这条链路，这一步的耗时是独立链路时的三倍，
+# 即参考资料中的 `2(p−1)·n·β`，而不是 `2·n·β`。
+
+# %% [markdown] lang="pt"
+# Dentro de um DGX A100 cada GPU alcança qualquer outra a toda velocidade pelo NVSwitch, então um
+# all-reduce grande é limitado pelos bytes que cada GPU envia: ring, halving-doubling e o toro
+# empatam no ótimo de banda `2(p−1)/p·n`. Com dois nós, o anel plano atravessa a rede pela placa
+# de rede de uma só GPU, enquanto `hierarchical` mantém a maior parte dos bytes no NVLink e põe as
+# oito placas de rede do nó para trabalhar ao mesmo tempo. O halving-doubling faz o mesmo aqui sem
+# que ninguém peça: suas primeiras trocas, as grandes, ficam dentro do nó, e as últimas, pequenas,
+# atravessam a rede por todas as placas ao mesmo tempo. Os dois são cerca de seis vezes mais rápidos
+# que o anel plano para 1 GiB. As mensagens minúsculas ficam com os algoritmos de menos etapas.
+#
+# ## Contenção num switch PCIe compartilhado
+#
+# A estação de trabalho padrão do curso tem quatro GPUs sob **um único** switch PCIe. O anel nunca
+# põe duas mensagens no mesmo sentido de um enlace, então bate com a sua fórmula. O reduce-to-one
+# manda três cópias ao mesmo tempo para o único enlace PCIe da raiz: elas o compartilham, e a
+# etapa leva três vezes mais do que com enlaces separados: o `2(p−1)·n·β` da referência, não `2·n·β`.
+
+# %%
+ws = preset("workstation-4gpu")
+hops = ws.route(ws.gpus[0], ws.gpus[1])
+alpha = sum(link.latency for link, _ in hops)
+beta = 1 / min(link.bandwidth for link, _ in hops)
+n = 64 * 2**20
+for name in ("ring", "reduce_to_one"):
+    sim_t = replay(build(name, 4, n), ws, n)
+    separate = closed_form(name, 4, n, alpha, beta, shared_port=False)
+    shared = closed_form(name, 4, n, alpha, beta, shared_port=True)
+    print(f"{name:14s} simulated {sim_t * 1e3:7.2f} ms | separate links {separate * 1e3:7.2f} ms"
+          f" | shared root port {shared * 1e3:7.2f} ms")
+
+# %% [markdown] lang="en"
+# ## What NCCL would pick
+#
+# NCCL does not measure: it predicts each (algorithm, protocol) with its own model
+# (`src/graph/tuning.cc`) and takes the fastest. On one node it mostly picks the ring; the
+# low-latency protocols (LL, LL128) win for small messages.
+
+# %% [markdown] lang="zh"
+# ## NCCL 会选什么
+#
+# NCCL 并不实测：它用自己的模型（`src/graph/tuning.cc`）预测每种（算法，协议）组合的时间，然后选最快的。
+# 在单个节点上它大多选择 ring；小消息时低延迟协议（LL、LL128）胜出。
+
+# %% [markdown] lang="pt"
+# ## O que o NCCL escolheria
+#
+# O NCCL não mede: ele prevê cada par (algoritmo, protocolo) com o seu próprio modelo
+# (`src/graph/tuning.cc`) e fica com o mais rápido. Num único nó ele quase sempre escolhe o anel;
+# os protocolos de baixa latência (LL, LL128) vencem nas mensagens pequenas.
+
+# %%
+from sim.collectives import nccl_model
+
+for name in ("dgx-a100", "workstation-4gpu"):
+    topo = nccl_model.topology_of(preset(name))
+    for size in (1024, 2**20, 2**28):
+        alg, proto, us = nccl_model.choose(topo, size)
+        print(f"{name:17s} {size:>10d} B -> {alg}/{proto} ({us:.1f} us predicted)")
+
+# %% [markdown] lang="en"
+# ## Try it yourself
+#
+# Change the machine, the number of devices, the message size and the algorithm: the plot is
+# redrawn and the fastest algorithm at that size is named. The same numbers come from the
+# command line: `python -m sim allreduce --machine dgx-a100 --algorithm all`.
+
+# %% [markdown] lang="zh"
+# ## 自己动手试试
+#
+# 改变机器、设备数、消息大小和算法：图会重新绘制，并标出该大小下最快的算法。
+# 命令行也能给出同样的数字：`python -m sim allreduce --machine dgx-a100 --algorithm all`。
+
+# %% [markdown] lang="pt"
+# ## Experimente
+#
+# Mude a máquina, o número de dispositivos, o tamanho da mensagem e o algoritmo: o gráfico é
+# redesenhado e o algoritmo mais rápido naquele tamanho aparece indicado. Os mesmos números saem
+# da linha de comando: `python -m sim allreduce --machine dgx-a100 --algorithm all`.
+
+# %% tags=["nbval-ignore-output"]
+from sim.plots.collectives import comparison_widget
+
+comparison_widget()
