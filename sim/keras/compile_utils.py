@@ -1,0 +1,210 @@
+"""What ``Model.compile`` builds: the loss container and the metrics container (tf-keras
+compile_utils), with the distribution rules of §4.4.
+
+Per replica, a SUM_OVER_BATCH_SIZE/AUTO loss is the local-batch mean times 1/N (so the SUM
+all-reduce of gradients gives the global mean), regularisation losses are add_n'ed and
+scaled by 1/N, each loss is multiplied by its weight; the "loss" metric is a Mean of the
+unscaled loss weighted by the local batch size, so the logged loss is the global mean.
+"""
+from __future__ import annotations
+
+import sim.tf as tf
+
+from sim.keras import distribute_utils, losses as losses_mod, metrics as metrics_mod
+
+
+def match_dtype_and_rank(y_t, y_p, sw):
+    """(batch,) labels against (batch, k) predictions become (batch, 1); dtypes follow y_pred."""
+    y_t = tf.convert_to_tensor(y_t)
+    if len(y_t.shape) == 1 and len(y_p.shape) == 2:
+        y_t = tf.expand_dims(y_t, axis=-1)
+    if sw is not None:
+        sw = tf.convert_to_tensor(sw)
+        if len(sw.shape) == 1 and len(y_p.shape) == 2:
+            sw = tf.expand_dims(sw, axis=-1)
+    if (y_t.dtype.is_floating and y_p.dtype.is_floating) or (y_t.dtype.is_integer and y_p.dtype.is_integer):
+        if y_t.dtype != y_p.dtype:
+            y_t = tf.cast(y_t, y_p.dtype)
+    if sw is not None and sw.dtype != y_p.dtype:
+        sw = tf.cast(sw, y_p.dtype)
+    return y_t, y_p, sw
+
+
+def _flat(x):
+    if isinstance(x, dict):
+        return [x[k] for k in sorted(x)]
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    return [x]
+
+
+def _loss_object(loss):
+    if loss is None:
+        return None
+    obj = losses_mod.get(loss)
+    if not isinstance(obj, losses_mod.Loss):
+        name = loss if isinstance(loss, str) else getattr(obj, "__name__", "loss")
+        obj = losses_mod.LossFunctionWrapper(obj, name=name)
+    obj._allow_sum_over_batch_size = True
+    return obj
+
+
+class LossesContainer:
+    """The compiled loss: ``__call__(y_true, y_pred, sample_weight, regularization_losses)``."""
+
+    def __init__(self, losses, loss_weights=None, output_names=None):
+        self._user_losses = losses
+        self._user_loss_weights = loss_weights
+        self._output_names = output_names
+        self._loss_metric = metrics_mod.Mean(name="loss")
+        self._losses = None
+        self._weights = None
+
+    @property
+    def metrics(self):
+        return [self._loss_metric]
+
+    def _build(self, y_pred):
+        outputs = _flat(y_pred)
+        user = self._user_losses
+        if isinstance(user, dict) and self._output_names:
+            losses = [user.get(n) for n in self._output_names]
+        elif isinstance(user, (list, tuple)):
+            losses = list(user)
+        else:
+            losses = [user] * len(outputs)
+        self._losses = [_loss_object(l) for l in losses]
+        w = self._user_loss_weights
+        if isinstance(w, dict) and self._output_names:
+            self._weights = [w.get(n, 1.0) for n in self._output_names]
+        elif isinstance(w, (list, tuple)):
+            self._weights = list(w)
+        else:
+            self._weights = [None] * len(outputs)
+
+    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        if self._losses is None:
+            self._build(y_pred)
+        y_trues, y_preds = _flat(y_true), _flat(y_pred)
+        sws = _flat(sample_weight) if sample_weight is not None else [None] * len(y_preds)
+        if len(sws) == 1 and len(y_preds) > 1:
+            sws = sws * len(y_preds)
+        n = distribute_utils.get_strategy().num_replicas_in_sync
+        loss_values, metric_values = [], []
+        batch_dim = None
+        for y_t, y_p, sw, loss_obj, weight in zip(y_trues, y_preds, sws, self._losses, self._weights):
+            if y_t is None or loss_obj is None:
+                continue
+            y_t, y_p, sw = match_dtype_and_rank(y_t, y_p, sw)
+            loss_value = loss_obj(y_t, y_p, sample_weight=sw)
+            metric_value = loss_value
+            if loss_obj.reduction == losses_mod.Reduction.SUM:
+                # Correct for the Mean loss metric counting each replica as a batch.
+                metric_value = metric_value * float(n)
+            if batch_dim is None:
+                batch_dim = int(y_t.shape[0])
+            if weight is not None:
+                loss_value = loss_value * weight
+                metric_value = metric_value * weight
+            if loss_obj.reduction in (losses_mod.Reduction.SUM_OVER_BATCH_SIZE, losses_mod.Reduction.AUTO) and n > 1:
+                loss_value = loss_value * (1.0 / n)
+            loss_values.append(loss_value)
+            metric_values.append(metric_value)
+        if regularization_losses:
+            reg = tf.add_n([tf.cast(r, loss_values[0].dtype) if loss_values else r
+                            for r in regularization_losses]) if len(regularization_losses) > 1 \
+                else tf.convert_to_tensor(regularization_losses[0])
+            metric_values.append(reg)
+            loss_values.append(reg * (1.0 / n) if n > 1 else reg)
+        if not loss_values:
+            return tf.zeros(())
+        total_metric = metric_values[0] if len(metric_values) == 1 else tf.add_n(metric_values)
+        self._loss_metric.update_state(total_metric, sample_weight=batch_dim or 1)
+        return loss_values[0] if len(loss_values) == 1 else tf.add_n(loss_values)
+
+    def reset_state(self):
+        self._loss_metric.reset_state()
+
+
+class _AutoAccuracy:
+    """'accuracy' resolved on first use by the shapes, as Keras: binary when y_pred has one
+    column, sparse when labels are indices, categorical otherwise."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.fn = None
+        self.__name__ = kind
+
+    def __call__(self, y_true, y_pred):
+        if self.fn is None:
+            t_rank, p_rank = len(y_true.shape), len(y_pred.shape)
+            t_last = y_true.shape[-1] if t_rank else None
+            p_last = y_pred.shape[-1] if p_rank else None
+            binary = p_last == 1
+            sparse = t_rank < p_rank or (t_last == 1 and p_last is not None and p_last > 1)
+            if self.kind == "accuracy":
+                self.fn = (metrics_mod.binary_accuracy if binary else
+                           metrics_mod.sparse_categorical_accuracy if sparse else
+                           metrics_mod.categorical_accuracy)
+            else:
+                self.fn = (metrics_mod.binary_crossentropy if binary else
+                           metrics_mod._sparse_ce_metric if sparse else
+                           metrics_mod.categorical_crossentropy)
+        return self.fn(y_true, y_pred)
+
+
+def _metric_object(metric):
+    if isinstance(metric, metrics_mod.Metric):
+        return metric
+    if metric in ("accuracy", "acc"):
+        return metrics_mod.MeanMetricWrapper(_AutoAccuracy("accuracy"), name=metric)
+    if metric in ("crossentropy", "ce"):
+        return metrics_mod.MeanMetricWrapper(_AutoAccuracy("crossentropy"), name=metric)
+    obj = metrics_mod.get(metric)
+    if isinstance(obj, metrics_mod.Metric):
+        return obj
+    name = metric if isinstance(metric, str) else getattr(obj, "__name__", "metric")
+    return metrics_mod.MeanMetricWrapper(obj, name=name)
+
+
+class MetricsContainer:
+    """The compiled metrics, created at compile time (inside the strategy scope)."""
+
+    def __init__(self, metrics=None, weighted_metrics=None, output_names=None):
+        self._user_metrics = metrics
+        self._user_weighted_metrics = weighted_metrics
+        self._metrics = [_metric_object(m) for m in _flat_metrics(metrics)]
+        self._weighted = [_metric_object(m) for m in _flat_metrics(weighted_metrics)]
+
+    @property
+    def metrics(self):
+        return self._metrics + self._weighted
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_t = _flat(y_true)[0]
+        y_p = _flat(y_pred)[0]
+        if y_t is None:
+            return
+        y_t, y_p, sw = match_dtype_and_rank(y_t, y_p, sample_weight)
+        for m in self._metrics:
+            m.update_state(y_t, y_p)
+        for m in self._weighted:
+            m.update_state(y_t, y_p, sample_weight=sw)
+
+    def reset_state(self):
+        for m in self.metrics:
+            m.reset_state()
+
+
+def _flat_metrics(metrics):
+    if metrics is None:
+        return []
+    if isinstance(metrics, dict):
+        out = []
+        for k in metrics:
+            v = metrics[k]
+            out.extend(v if isinstance(v, (list, tuple)) else [v])
+        return out
+    if isinstance(metrics, (list, tuple)):
+        return list(metrics)
+    return [metrics]

@@ -1,0 +1,370 @@
+"""The Keras ``Layer``: weights created on first call, named like Keras ("dense/kernel:0").
+
+Weights are plain ``tf.Variable``s, so a strategy scope (through tf.variable_creator_scope)
+turns them into distributed variables without Keras knowing. Sub-layers and variables set as
+attributes are tracked (as Keras does) so models find every weight.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+import sim.tf as tf
+
+from sim.keras import _errors, backend, initializers, regularizers
+
+_call_depth = [0]
+
+
+def is_variable(v) -> bool:
+    return isinstance(v, tf.Variable) or (
+        hasattr(v, "assign") and hasattr(v, "trainable") and hasattr(v, "read_value")
+        and not isinstance(v, Layer))
+
+
+def shape_tuple(x) -> tuple:
+    shape = x.shape
+    dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
+    return tuple(None if d is None else int(d) for d in dims)
+
+
+def is_symbolic(x) -> bool:
+    from sim.keras.layers.input_layer import KerasTensor
+
+    if isinstance(x, KerasTensor):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(is_symbolic(v) for v in x)
+    if isinstance(x, dict):
+        return any(is_symbolic(v) for v in x.values())
+    return False
+
+
+class Layer:
+    """Base layer: override ``build(input_shape)`` and ``call(inputs)``."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
+        object.__setattr__(self, "_tracked_layers", [])
+        object.__setattr__(self, "_tracked_vars", [])
+        self._trainable_weights = []
+        self._non_trainable_weights = []
+        self._callable_losses = []
+        self._eager_losses = []
+        self._trainable = bool(trainable)
+        self._name = name or backend.unique_object_name(backend.to_snake_case(type(self).__name__))
+        self._dtype = str(getattr(dtype, "name", dtype)) if dtype is not None else backend.floatx()
+        self.built = False
+        self.supports_masking = False
+        self._input_last_dim = None
+        self._min_ndim = None
+        self._build_input_shape = None
+        self._output_shape = None
+        self._inbound_nodes = []
+        self.activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
+        batch_input_shape = kwargs.pop("batch_input_shape", None)
+        input_shape = kwargs.pop("input_shape", None)
+        input_dim = kwargs.pop("input_dim", None)
+        batch_size = kwargs.pop("batch_size", None)
+        if input_shape is None and input_dim is not None:
+            input_shape = (input_dim,)
+        if input_shape is not None and batch_input_shape is None:
+            batch_input_shape = (batch_size,) + tuple(input_shape)
+        self._batch_input_shape = tuple(batch_input_shape) if batch_input_shape else None
+        for k in ("autocast", "input_length", "weights"):
+            kwargs.pop(k, None)
+        if kwargs:
+            raise TypeError(f"Keyword argument not understood: {sorted(kwargs)[0]!r} "
+                            f"(layer {type(self).__name__}).")
+        params = inspect.signature(self.call).parameters
+        self._call_accepts_training = "training" in params or any(
+            p.kind == p.VAR_KEYWORD for p in params.values())
+
+    # ------------------------------------------------------------ attributes & tracking
+
+    def __setattr__(self, name, value):
+        if not name.startswith("__"):
+            tracked = self.__dict__.get("_tracked_layers")
+            if tracked is not None:
+                if isinstance(value, Layer) and value is not self:
+                    if all(value is not t for t in tracked):
+                        tracked.append(value)
+                elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Layer) for v in value):
+                    for v in value:
+                        if all(v is not t for t in tracked):
+                            tracked.append(v)
+                elif is_variable(value) and not isinstance(value, Layer):
+                    tv = self.__dict__["_tracked_vars"]
+                    if all(value is not t for t in tv):
+                        tv.append(value)
+        object.__setattr__(self, name, value)
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for layer in self._tracked_layers:
+            layer.trainable = value
+
+    def _flatten_layers(self, include_self=True):
+        seen = set()
+        out = []
+
+        def visit(layer):
+            if id(layer) in seen:
+                return
+            seen.add(id(layer))
+            out.append(layer)
+            for sub in layer._sublayers():
+                visit(sub)
+
+        visit(self)
+        return out if include_self else out[1:]
+
+    def _sublayers(self):
+        return self._tracked_layers
+
+    # ------------------------------------------------------------ weights
+
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=None, constraint=None, use_resource=None,
+                   synchronization=None, aggregation=None, **kwargs):
+        shape = tuple(int(s) for s in (shape or ()))
+        dtype = str(getattr(dtype, "name", dtype)) if dtype is not None else self._dtype
+        if initializer is None:
+            initializer = "glorot_uniform" if np.dtype(dtype).kind == "f" else "zeros"
+        init = initializers.get(initializer)
+        sync = synchronization or tf.VariableSynchronization.AUTO
+        if trainable is None:
+            trainable = sync != tf.VariableSynchronization.ON_READ
+        value = init(shape, dtype=dtype)
+        var = tf.Variable(value, trainable=trainable, name=f"{self._name}/{name}",
+                          dtype=getattr(tf, dtype),
+                          synchronization=sync,
+                          aggregation=aggregation or tf.VariableAggregation.NONE)
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        reg = regularizers.get(regularizer)
+        if reg is not None:
+            self._callable_losses.append(lambda r=reg, v=var: r(v))
+        return var
+
+    def _own_weights(self):
+        own = self._trainable_weights + self._non_trainable_weights
+        extra = [v for v in self._tracked_vars if all(v is not w for w in own)]
+        return own, extra
+
+    @property
+    def trainable_weights(self):
+        if not self.trainable:
+            return []
+        own, extra = self._own_weights()
+        out = list(self._trainable_weights) + [v for v in extra if getattr(v, "trainable", True)]
+        for layer in self._sublayers():
+            out += layer.trainable_weights
+        return _dedupe(out)
+
+    @property
+    def non_trainable_weights(self):
+        own, extra = self._own_weights()
+        if self.trainable:
+            out = list(self._non_trainable_weights) + [v for v in extra if not getattr(v, "trainable", True)]
+            for layer in self._sublayers():
+                out += layer.non_trainable_weights
+        else:
+            out = own + extra
+            for layer in self._sublayers():
+                out += layer.weights
+        return _dedupe(out)
+
+    @property
+    def weights(self):
+        return _dedupe(self.trainable_weights + self.non_trainable_weights)
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    def get_weights(self):
+        return [np.array(backend.get_value(v)) for v in self.weights]
+
+    def set_weights(self, weights):
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                f"You called `set_weights(weights)` on layer \"{self.name}\" with a weight list of "
+                f"length {len(weights)}, but the layer was expecting {len(params)} weights.")
+        for v, w in zip(params, weights):
+            w = np.asarray(w)
+            if tuple(v.shape) != w.shape:
+                raise ValueError(
+                    f"Layer {self.name} weight shape {tuple(v.shape)} is not compatible with "
+                    f"provided weight shape {w.shape}.")
+            v.assign(w)
+
+    def count_params(self):
+        if not self.built and not self.weights:
+            raise ValueError(
+                f"You tried to call `count_params` on layer {self.name}, but the layer isn't "
+                "built. You can build it manually via: "
+                f"`{self.name}.build(batch_input_shape)`.")
+        return backend.count_params(self.weights)
+
+    # ------------------------------------------------------------ losses
+
+    def add_loss(self, loss):
+        if callable(loss):
+            self._callable_losses.append(loss)
+        else:
+            self._eager_losses.append(loss)
+
+    @property
+    def losses(self):
+        out = []
+        for layer in self._flatten_layers():
+            out.extend(layer._eager_losses)
+            out.extend(fn() for fn in layer._callable_losses)
+        return out
+
+    def _clear_losses(self):
+        for layer in self._flatten_layers():
+            if layer._eager_losses:
+                layer._eager_losses = []
+
+    # ------------------------------------------------------------ calling
+
+    def build(self, input_shape):
+        self._build_input_shape = input_shape
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        shapes = _map(shape_tuple, inputs)
+        self.build(shapes)
+        self._build_input_shape = shapes
+        self.built = True
+
+    def _check_input(self, inputs):
+        dim = self._input_last_dim
+        if dim is None or not hasattr(inputs, "shape"):
+            return
+        shape = inputs.shape
+        if len(shape) and shape[-1] is not None and int(shape[-1]) != dim:
+            raise ValueError(_errors.msg(
+                "input_shape_mismatch",
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
+                f"of input shape to have value {dim}, but received input with shape "
+                f"{_fmt_shape(shape_tuple(inputs))}",
+                layer=self.name, expected=dim, got=_fmt_shape(shape_tuple(inputs))))
+        if self._min_ndim and len(shape) < self._min_ndim:
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
+                f"min_ndim={self._min_ndim}, found ndim={len(shape)}. Full shape received: "
+                f"{_fmt_shape(shape_tuple(inputs))}")
+
+    def __call__(self, inputs, *args, **kwargs):
+        if is_symbolic(inputs):
+            from sim.keras.layers.input_layer import call_symbolic
+
+            return call_symbolic(self, inputs, args, kwargs)
+        inputs = _to_tensors(inputs, self._dtype)
+        if not self.built:
+            self._maybe_build(inputs)
+        self._check_input(inputs)
+        if not self._call_accepts_training:
+            kwargs.pop("training", None)
+        outer = _call_depth[0] == 0
+        if outer:
+            self._clear_losses()
+        _call_depth[0] += 1
+        try:
+            outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            _call_depth[0] -= 1
+        if self.activity_regularizer is not None:
+            reg = self.activity_regularizer(outputs)
+            self._eager_losses.append(reg / float(shape_tuple(outputs)[0] or 1))
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        """The output shape, by running ``call`` on zeros (as Keras traces symbolically)."""
+        dummy = _map(lambda s: tf.zeros([1 if d is None else d for d in s]), input_shape,
+                     leaf=is_shape)
+        if not self.built:
+            self._maybe_build(dummy)
+        out = self.call(dummy) if not self._call_accepts_training else self.call(dummy, training=False)
+        return _map(lambda t: (None,) + shape_tuple(t)[1:], out)
+
+    # ------------------------------------------------------------ config
+
+    def get_config(self):
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__module__.replace('sim.keras', 'keras')}.{type(self).__name__} name={self.name}>"
+
+
+def _dedupe(vs):
+    seen, out = set(), []
+    for v in vs:
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out
+
+
+def _fmt_shape(shape):
+    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def is_shape(s) -> bool:
+    return isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
+
+
+def _map(fn, x, leaf=None):
+    """Apply ``fn`` to the leaves of a dict/list/tuple nest (``leaf`` says what a leaf is)."""
+    if leaf is not None and leaf(x):
+        return fn(x)
+    if isinstance(x, dict):
+        return {k: _map(fn, v, leaf) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_map(fn, v, leaf) for v in x)
+    return fn(x)
+
+
+def _to_tensors(x, dtype):
+    """NumPy inputs become tensors; floating inputs are cast to the layer's dtype (autocast)."""
+    if isinstance(x, dict):
+        return {k: _to_tensors(v, dtype) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_tensors(v, dtype) for v in x)
+    if isinstance(x, (np.ndarray, np.generic, float, int)):
+        arr = np.asarray(x)
+        if arr.dtype.kind == "f" and arr.dtype != np.dtype(dtype):
+            arr = arr.astype(dtype)
+        return tf.convert_to_tensor(arr)
+    dt = getattr(x, "dtype", None)
+    if dt is not None and getattr(dt, "is_floating", False) and dt.name != dtype:
+        return tf.cast(x, dtype)
+    return x

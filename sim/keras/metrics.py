@@ -1,0 +1,314 @@
+"""Streaming metrics (``tf.keras.metrics``) whose state survives distribution.
+
+State variables are created with ``synchronization=ON_READ, aggregation=SUM`` (§5): each
+replica accumulates its own part and a cross-replica read sums them, so ``Mean`` gives
+Σ total / Σ count over all replicas. ``result()`` called inside a replica goes through
+``merge_call`` (as tf-keras' result_wrapper) so every replica reports the global value.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import sim.tf as tf
+
+from sim.keras import _errors, backend, distribute_utils, losses as losses_mod
+
+
+class Metric:
+    """Base class: ``update_state``, ``result``, ``reset_state`` over tf.Variables."""
+
+    def __init__(self, name=None, dtype=None, **kwargs):
+        self.name = name or backend.to_snake_case(type(self).__name__)
+        self._dtype = dtype or backend.floatx()
+        self._variables = []
+        self.stateful = True
+        self.built = True
+
+    @property
+    def dtype(self):
+        return getattr(tf, str(getattr(self._dtype, "name", self._dtype)))
+
+    def add_weight(self, name, shape=(), initializer="zeros", dtype=None):
+        dtype = dtype or self.dtype
+        value = np.zeros(tuple(shape), dtype=str(getattr(dtype, "name", dtype)))
+        strategy = distribute_utils.get_strategy()
+        sync = tf.VariableSynchronization.ON_READ
+        if distribute_utils.is_tpu_strategy(strategy):
+            sync = tf.VariableSynchronization.ON_WRITE
+        v = tf.Variable(value, trainable=False, name=name, dtype=dtype, synchronization=sync,
+                        aggregation=tf.VariableAggregation.SUM)
+        self._variables.append(v)
+        return v
+
+    @property
+    def variables(self):
+        return list(self._variables)
+
+    weights = variables
+
+    @property
+    def trainable_weights(self):
+        return []
+
+    @property
+    def non_trainable_weights(self):
+        return list(self._variables)
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError
+
+    def result(self):
+        """The metric value, synchronised across replicas when called inside one."""
+        if (distribute_utils.has_strategy() and not distribute_utils.in_cross_replica_context()
+                and distribute_utils.get_strategy().num_replicas_in_sync > 1):
+            ctx = distribute_utils.get_replica_context()
+            return ctx.merge_call(lambda strategy: self._result())
+        return self._result()
+
+    def _result(self):
+        raise NotImplementedError
+
+    def reset_state(self):
+        for v in self._variables:
+            v.assign(np.zeros(tuple(v.shape), dtype=_np_dtype(v.dtype)))
+
+    def reset_states(self):
+        self.reset_state()
+
+    def get_config(self):
+        return {"name": self.name, "dtype": str(self._dtype)}
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+def _np_dtype(dtype):
+    return np.dtype(str(getattr(dtype, "name", dtype)))
+
+
+def _n(x) -> float:
+    return float(np.prod(tuple(int(d) for d in x.shape))) if len(x.shape) else 1.0
+
+
+class Reduce(Metric):
+    """Sum or mean of values (optionally weighted), the base of Mean and Sum."""
+
+    def __init__(self, reduction, name, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.reduction = reduction
+        self.total = self.add_weight("total")
+        if reduction != "sum":
+            self.count = self.add_weight("count")
+
+    def update_state(self, values, sample_weight=None):
+        values = tf.cast(values, self.dtype)
+        if sample_weight is None:
+            num_values = _n(values)
+        else:
+            sw = tf.cast(sample_weight, self.dtype)
+            if len(sw.shape) == len(values.shape) + 1 and sw.shape[-1] == 1:
+                sw = tf.squeeze(sw, axis=-1)
+            while 0 < len(sw.shape) < len(values.shape):
+                sw = tf.expand_dims(sw, -1)
+            if tuple(sw.shape) != tuple(values.shape):
+                sw = sw * tf.ones_like(values)
+            values = values * sw
+            num_values = tf.reduce_sum(sw)
+        self.total.assign_add(tf.reduce_sum(values))
+        if self.reduction != "sum":
+            self.count.assign_add(num_values)
+
+    def _result(self):
+        if self.reduction == "sum":
+            return tf.identity(self.total)
+        total = tf.convert_to_tensor(self.total)
+        count = tf.convert_to_tensor(self.count)
+        # divide_no_nan: an empty metric reads 0, not NaN.
+        return total / count if float(count.numpy()) != 0.0 else total * 0.0
+
+
+class Mean(Reduce):
+    def __init__(self, name="mean", dtype=None):
+        super().__init__("weighted_mean", name=name, dtype=dtype)
+
+
+class Sum(Reduce):
+    def __init__(self, name="sum", dtype=None):
+        super().__init__("sum", name=name, dtype=dtype)
+
+
+class MeanMetricWrapper(Mean):
+    """Mean of ``fn(y_true, y_pred)``: accuracies, mse... as streaming metrics."""
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = tf.convert_to_tensor(y_pred)
+        y_true = tf.convert_to_tensor(y_true)
+        if len(y_true.shape) != len(y_pred.shape) and self._fn not in _NO_SQUEEZE:
+            y_pred, y_true = losses_mod.squeeze_or_expand(y_pred, y_true)
+        matches = self._fn(y_true, y_pred, **self._fn_kwargs)
+        return super().update_state(matches, sample_weight=sample_weight)
+
+    def get_config(self):
+        config = dict(self._fn_kwargs)
+        config.update(super().get_config())
+        return config
+
+
+# ---------------------------------------------------------------- metric functions
+
+
+def accuracy(y_true, y_pred):
+    if y_true.dtype != y_pred.dtype:
+        y_pred = tf.cast(y_pred, y_true.dtype)
+    return tf.cast(tf.equal(y_true, y_pred), backend.floatx())
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    y_pred = tf.cast(y_pred > threshold, y_pred.dtype)
+    return tf.reduce_mean(tf.cast(tf.equal(tf.cast(y_true, y_pred.dtype), y_pred), backend.floatx()), axis=-1)
+
+
+def categorical_accuracy(y_true, y_pred):
+    return tf.cast(tf.equal(tf.argmax(y_true, axis=-1), tf.argmax(y_pred, axis=-1)), backend.floatx())
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    if len(y_true.shape) == len(y_pred.shape) and y_true.shape[-1] == 1:
+        y_true = tf.squeeze(y_true, axis=-1)
+    pred = tf.argmax(y_pred, axis=-1)
+    if pred.dtype != y_true.dtype:
+        pred = tf.cast(pred, y_true.dtype)
+    return tf.cast(tf.equal(y_true, pred), backend.floatx())
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    true = np.argmax(np.asarray(backend.get_value(y_true)), axis=-1)
+    top = np.argsort(-np.asarray(backend.get_value(y_pred)), axis=-1, kind="stable")[..., :k]
+    return tf.convert_to_tensor((top == true[..., None]).any(-1).astype(backend.floatx()))
+
+
+_NO_SQUEEZE = (sparse_categorical_accuracy,)
+
+mean_squared_error = mse = losses_mod.mean_squared_error
+mean_absolute_error = mae = losses_mod.mean_absolute_error
+binary_crossentropy = losses_mod.binary_crossentropy
+categorical_crossentropy = losses_mod.categorical_crossentropy
+sparse_categorical_crossentropy = losses_mod.sparse_categorical_crossentropy
+
+
+def _sparse_ce_metric(y_true, y_pred, from_logits=False):
+    return losses_mod.sparse_categorical_crossentropy(y_true, y_pred, from_logits=from_logits)
+
+
+_NO_SQUEEZE = _NO_SQUEEZE + (_sparse_ce_metric,)
+
+
+class Accuracy(MeanMetricWrapper):
+    def __init__(self, name="accuracy", dtype=None):
+        super().__init__(accuracy, name, dtype=dtype)
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(binary_accuracy, name, dtype=dtype, threshold=threshold)
+
+
+class CategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, name="categorical_accuracy", dtype=None):
+        super().__init__(categorical_accuracy, name, dtype=dtype)
+
+
+class SparseCategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, name="sparse_categorical_accuracy", dtype=None):
+        super().__init__(sparse_categorical_accuracy, name, dtype=dtype)
+
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
+        super().__init__(top_k_categorical_accuracy, name, dtype=dtype, k=k)
+
+
+class MeanSquaredError(MeanMetricWrapper):
+    def __init__(self, name="mean_squared_error", dtype=None):
+        super().__init__(losses_mod.mean_squared_error, name, dtype=dtype)
+
+
+class MeanAbsoluteError(MeanMetricWrapper):
+    def __init__(self, name="mean_absolute_error", dtype=None):
+        super().__init__(losses_mod.mean_absolute_error, name, dtype=dtype)
+
+
+class RootMeanSquaredError(Mean):
+    def __init__(self, name="root_mean_squared_error", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = tf.convert_to_tensor(y_pred)
+        y_true = tf.cast(y_true, y_pred.dtype)
+        y_pred, y_true = losses_mod.squeeze_or_expand(y_pred, y_true)
+        return super().update_state(tf.square(y_pred - y_true), sample_weight)
+
+    def _result(self):
+        return tf.sqrt(super()._result())
+
+
+class BinaryCrossentropy(MeanMetricWrapper):
+    def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False, label_smoothing=0.0):
+        super().__init__(losses_mod.binary_crossentropy, name, dtype=dtype, from_logits=from_logits,
+                         label_smoothing=label_smoothing)
+
+
+class CategoricalCrossentropy(MeanMetricWrapper):
+    def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False, label_smoothing=0.0):
+        super().__init__(losses_mod.categorical_crossentropy, name, dtype=dtype,
+                         from_logits=from_logits, label_smoothing=label_smoothing)
+
+
+class SparseCategoricalCrossentropy(MeanMetricWrapper):
+    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False):
+        super().__init__(_sparse_ce_metric, name, dtype=dtype, from_logits=from_logits)
+
+
+_FUNCTIONS = {
+    "accuracy": accuracy, "acc": accuracy, "binary_accuracy": binary_accuracy,
+    "categorical_accuracy": categorical_accuracy,
+    "sparse_categorical_accuracy": sparse_categorical_accuracy,
+    "top_k_categorical_accuracy": top_k_categorical_accuracy,
+    "mean_squared_error": mean_squared_error, "mse": mean_squared_error,
+    "mean_absolute_error": mean_absolute_error, "mae": mean_absolute_error,
+    "binary_crossentropy": binary_crossentropy, "categorical_crossentropy": categorical_crossentropy,
+    "sparse_categorical_crossentropy": _sparse_ce_metric,
+}
+_CLASSES = {c.__name__: c for c in (
+    Mean, Sum, Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
+    TopKCategoricalAccuracy, MeanSquaredError, MeanAbsoluteError, RootMeanSquaredError,
+    BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy)}
+
+
+def get(identifier):
+    if isinstance(identifier, Metric) or callable(identifier) and not isinstance(identifier, type):
+        return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Metric):
+        return identifier()
+    if isinstance(identifier, str):
+        if identifier in _FUNCTIONS:
+            return _FUNCTIONS[identifier]
+        if identifier in _CLASSES:
+            return _CLASSES[identifier]()
+    raise ValueError(_errors.msg(
+        "unknown_name", f"Unknown metric function: '{identifier}'. Please ensure you are using a "
+        "`keras.utils.custom_object_scope` and that this object is included in the scope.",
+        kind="metric", name=identifier, known=_errors.known_list(_FUNCTIONS)))
+
+
+def serialize(metric):
+    return getattr(metric, "name", None) or getattr(metric, "__name__", str(metric))

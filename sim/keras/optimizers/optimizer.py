@@ -1,0 +1,249 @@
+"""The optimizer base class: gradient aggregation and the per-variable update (§4.5).
+
+``apply_gradients`` inside ``strategy.run`` (replica context): drop None gradients, SUM
+all-reduce the rest across replicas (unless told not to), then ``merge_call`` into
+cross-replica context and apply each update once per variable through
+``strategy.extended.update(var, fn, args=(grad,), group=False)``, so every mirror gets the
+same update. Subclasses write only ``_update_step(var, grad, lr, slots)`` with tf ops.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import sim.tf as tf
+
+from sim.keras import _errors, backend, distribute_utils as du
+from sim.keras.optimizers import schedules
+
+
+class _VariablesList(list):
+    """``optimizer.variables`` is a property in Keras 2.11+ and a method in legacy: both work."""
+
+    def __call__(self):
+        return self
+
+
+_SLOT_SCOPE_TEXT = (
+    "Trying to create optimizer slot variable under the scope for tf.distribute.Strategy ({}), "
+    "which is different from the scope used for the original variable ({}). Make sure the slot "
+    "variables are created under the same strategy scope. This may happen if you're restoring "
+    "from a checkpoint outside the scope."
+)
+
+
+def filter_empty_gradients(grads_and_vars):
+    """Drop (None, var) pairs; all None is an error (TF's text)."""
+    grads_and_vars = tuple(grads_and_vars)
+    if not grads_and_vars:
+        return grads_and_vars
+    filtered = tuple((g, v) for g, v in grads_and_vars if g is not None)
+    if not filtered:
+        variable = ([v.name for _, v in grads_and_vars],)
+        raise ValueError(_errors.msg(
+            "no_gradients",
+            f"No gradients provided for any variable: {variable}. "
+            f"Provided `grads_and_vars` is {grads_and_vars}."))
+    if len(filtered) < len(grads_and_vars):
+        missing = [v.name for g, v in grads_and_vars if g is None]
+        warnings.warn(
+            f"Gradients do not exist for variables {missing} when minimizing the loss. If you're "
+            "using `model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
+    return filtered
+
+
+class Optimizer:
+    """Base optimizer (Keras 2.11+ semantics; the legacy module subclasses it)."""
+
+    _slot_names: tuple = ()
+
+    def __init__(self, name, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, jit_compile=True, **kwargs):
+        if "lr" in kwargs:
+            learning_rate = kwargs.pop("lr")
+        self._decay = float(kwargs.pop("decay", 0.0) or 0.0)
+        kwargs.pop("is_legacy_optimizer", None)
+        if kwargs:
+            raise TypeError(f"{sorted(kwargs)} are not valid arguments for {type(self).__name__}; "
+                            "see the TensorFlow documentation of tf.keras.optimizers.")
+        if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.")
+        self.name = name
+        self._learning_rate = learning_rate
+        self.weight_decay = weight_decay
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.jit_compile = jit_compile
+        self._iterations = None
+        self._slots: dict[int, dict] = {}  # id(var or component) -> {slot name: slot var}
+        self._slot_vars = _VariablesList()
+        self._built_vars: list = []
+        self._distribution_strategy = du.get_strategy() if du.has_strategy() else None
+
+    # ------------------------------------------------------------ hyperparameters
+
+    @property
+    def learning_rate(self):
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self._learning_rate = value if isinstance(value, schedules.LearningRateSchedule) \
+            else float(backend.get_value(value))
+
+    lr = learning_rate
+
+    def _current_lr(self, step: int):
+        lr = self._learning_rate
+        if isinstance(lr, schedules.LearningRateSchedule):
+            lr = lr.value(step)
+        elif callable(lr):
+            lr = backend.get_value(lr())
+        lr = float(lr)
+        if self._decay:
+            lr = lr / (1.0 + self._decay * step)
+        return lr
+
+    @property
+    def iterations(self):
+        if self._iterations is None:
+            self._iterations = tf.Variable(
+                np.int64(0), trainable=False, name="iteration", dtype=tf.int64,
+                aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+        return self._iterations
+
+    @iterations.setter
+    def iterations(self, value):
+        self.iterations.assign(value)
+
+    @property
+    def variables(self):
+        return _VariablesList([self.iterations] + list(self._slot_vars))
+
+    def get_weights(self):
+        return [np.asarray(backend.get_value(v)) for v in self.variables]
+
+    def set_weights(self, weights):
+        params = self.variables
+        if len(params) != len(weights):
+            raise ValueError(_errors.msg("optimizer_weights_mismatch", got=len(weights),
+                                         expected=len(params)))
+        for v, w in zip(params, weights):
+            v.assign(np.asarray(w))
+
+    # ------------------------------------------------------------ slots
+
+    def build(self, var_list):
+        """Create the slot variables of every new variable (in the variable's strategy)."""
+        self.iterations  # noqa: B018  (created in the current scope)
+        for var in var_list:
+            if id(var) in self._slots:
+                continue
+            strategy = du.get_strategy()
+            if not strategy.extended.variable_created_in_scope(var):
+                raise ValueError(_errors.msg("slot_scope", _SLOT_SCOPE_TEXT.format(strategy, var)))
+            slots = {}
+            for slot in self._slot_names:
+                base = var.name.split(":")[0]
+                sv = tf.Variable(np.zeros(tuple(var.shape), dtype=np.dtype(var.dtype.name)),
+                                 trainable=False, name=f"{base}/{slot}", dtype=var.dtype)
+                slots[slot] = sv
+                self._slot_vars.append(sv)
+            self._slots[id(var)] = slots
+            self._built_vars.append(var)
+            # Map each local component to the matching slot component, so the update fn
+            # (called once per mirror by extended.update) finds its own slot copy.
+            comps = du.local_results(strategy, var)
+            slot_comps = {k: du.local_results(strategy, sv) for k, sv in slots.items()}
+            for i, c in enumerate(comps):
+                if id(c) != id(var):
+                    self._slots[id(c)] = {k: sc[min(i, len(sc) - 1)] for k, sc in slot_comps.items()}
+
+    def get_slot(self, var, slot_name):
+        return self._slots[id(var)][slot_name]
+
+    def get_slot_names(self):
+        return list(self._slot_names)
+
+    # ------------------------------------------------------------ applying gradients
+
+    def minimize(self, loss, var_list, tape=None):
+        var_list = list(var_list() if callable(var_list) and not isinstance(var_list, list) else var_list)
+        if tape is None:
+            with tf.GradientTape() as tape:
+                loss = loss() if callable(loss) else loss
+        grads = tape.gradient(loss, var_list)
+        return self.apply_gradients(zip(grads, var_list))
+
+    def _clip(self, grads):
+        if self.clipvalue is not None:
+            grads = [tf.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        if self.clipnorm is not None:
+            grads = [tf.clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm is not None:
+            grads, _ = tf.clip_by_global_norm(grads, self.global_clipnorm)
+        return list(grads)
+
+    def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False, **kwargs):
+        aggregate = not skip_gradients_aggregation and kwargs.pop("experimental_aggregate_gradients", True)
+        grads_and_vars = filter_empty_gradients(grads_and_vars)
+        if not grads_and_vars:
+            return self.iterations
+        grads = [g for g, _ in grads_and_vars]
+        variables = [v for _, v in grads_and_vars]
+        if du.in_cross_replica_context():
+            # Called outside strategy.run: no replicas to aggregate.
+            grads = self._clip(grads)
+            return self._distributed_apply(du.get_strategy(), list(zip(grads, variables)))
+        ctx = du.get_replica_context()
+        if aggregate and ctx.num_replicas_in_sync > 1:
+            grads = list(ctx.all_reduce(du.sum_op(), grads))
+        grads = self._clip(grads)
+        return ctx.merge_call(self._distributed_apply, args=(list(zip(grads, variables)),))
+
+    def _distributed_apply(self, strategy, grads_and_vars):
+        """Cross-replica: build slots, then one ``extended.update`` per variable."""
+        variables = [v for _, v in grads_and_vars]
+        if any(id(v) not in self._slots for v in variables):
+            self.build(variables)
+        step = int(backend.get_value(self.iterations))
+        lr = self._current_lr(step)
+        self._prepare_step(step + 1)
+        update = strategy.extended.update
+        for g, v in grads_and_vars:
+            update(v, self._apply_one, args=(g, lr), group=False)
+        self.iterations.assign_add(1)
+        return self.iterations
+
+    def _prepare_step(self, t: int) -> None:
+        """Per-step scalars shared by all variables (Adam's bias corrections)."""
+
+    def _apply_one(self, var, grad, lr):
+        if self.weight_decay:
+            var.assign_sub(var * (self.weight_decay * lr))
+        self._update_step(var, grad, lr, self._slots[id(var)])
+
+    def _update_step(self, var, grad, lr, slots):
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ config
+
+    def get_config(self):
+        lr = self._learning_rate
+        if isinstance(lr, schedules.LearningRateSchedule):
+            lr = schedules.serialize(lr)
+        config = {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                  "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
+                  "clipvalue": self.clipvalue, "jit_compile": self.jit_compile,
+                  "is_legacy_optimizer": False}
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config.pop("is_legacy_optimizer", None)
+        lr = config.get("learning_rate")
+        if isinstance(lr, dict):
+            config["learning_rate"] = schedules.deserialize(lr)
+        return cls(**config)

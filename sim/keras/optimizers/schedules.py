@@ -1,0 +1,141 @@
+"""Learning-rate schedules (``tf.keras.optimizers.schedules``): step -> learning rate.
+
+The optimizer calls the schedule with its ``iterations`` count before each update, as Keras
+does; values are computed in float32 like TensorFlow's.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import sim.tf as tf
+
+
+class LearningRateSchedule:
+    def __call__(self, step):
+        return tf.constant(np.float32(self.value(step)), dtype=tf.float32)
+
+    def value(self, step) -> float:
+        raise NotImplementedError
+
+    def get_config(self):
+        raise NotImplementedError
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def _step(step) -> float:
+    return float(np.asarray(step.numpy() if hasattr(step, "numpy") else step))
+
+
+class ExponentialDecay(LearningRateSchedule):
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def value(self, step):
+        p = np.float32(_step(step)) / np.float32(self.decay_steps)
+        if self.staircase:
+            p = np.floor(p)
+        return np.float32(self.initial_learning_rate) * np.float32(self.decay_rate) ** np.float32(p)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
+                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+
+
+class PiecewiseConstantDecay(LearningRateSchedule):
+    def __init__(self, boundaries, values, name=None):
+        if len(boundaries) != len(values) - 1:
+            raise ValueError(
+                "The length of boundaries should be 1 less than the length of values")
+        self.boundaries = list(boundaries)
+        self.values = list(values)
+        self.name = name
+
+    def value(self, step):
+        s = _step(step)
+        for b, v in zip(self.boundaries, self.values):
+            if s <= b:
+                return np.float32(v)
+        return np.float32(self.values[-1])
+
+    def get_config(self):
+        return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
+
+
+class InverseTimeDecay(LearningRateSchedule):
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def value(self, step):
+        p = np.float32(_step(step)) / np.float32(self.decay_steps)
+        if self.staircase:
+            p = np.floor(p)
+        return np.float32(self.initial_learning_rate) / (np.float32(1.0) + np.float32(self.decay_rate) * p)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
+                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+
+
+class PolynomialDecay(LearningRateSchedule):
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
+                 cycle=False, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.end_learning_rate = end_learning_rate
+        self.power = power
+        self.cycle = cycle
+        self.name = name
+
+    def value(self, step):
+        s = _step(step)
+        steps = float(self.decay_steps)
+        if self.cycle:
+            steps = steps * max(1.0, math.ceil(s / steps)) if s > 0 else steps
+        else:
+            s = min(s, steps)
+        frac = 1.0 - s / steps
+        return np.float32((self.initial_learning_rate - self.end_learning_rate) * frac ** self.power
+                          + self.end_learning_rate)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
+                "end_learning_rate": self.end_learning_rate, "power": self.power,
+                "cycle": self.cycle, "name": self.name}
+
+
+class CosineDecay(LearningRateSchedule):
+    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name=None):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.alpha = alpha
+        self.name = name
+
+    def value(self, step):
+        s = min(_step(step), float(self.decay_steps))
+        cosine = 0.5 * (1.0 + math.cos(math.pi * s / self.decay_steps))
+        return np.float32(self.initial_learning_rate * ((1 - self.alpha) * cosine + self.alpha))
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
+                "alpha": self.alpha, "name": self.name}
+
+
+def serialize(schedule):
+    return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
+
+
+def deserialize(config):
+    return globals()[config["class_name"]].from_config(config["config"])
