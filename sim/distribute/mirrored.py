@@ -69,6 +69,8 @@ class MirroredExtended(StrategyExtended):
         self._shared_variables = []
         self._host_device = (_machine.local_devices("CPU") or self._devices)[0]
         logger.info("Using MirroredStrategy with devices %s", self._devices)
+        if len(self._devices) > 1:      # start the replica threads now, not in the first step
+            self._release_pool(self._take_pool())
 
     # -- threads ----------------------------------------------------------------------------
     def _take_pool(self):
@@ -203,26 +205,27 @@ class MirroredExtended(StrategyExtended):
     # -- updates ----------------------------------------------------------------------------
     def _update(self, var, fn, args, kwargs, group):
         from sim.distribute import timing
-        from sim.engine.device import device
-        components = getattr(var, "values", None) if getattr(var, "_is_distributed_variable", False) \
-            else (var,)
+        components = var.values if getattr(var, "_is_distributed_variable", False) else (var,)
         timer = timing.current()
         updates = []
-        context.push_mode(context.cross_replica_mode(self._container_strategy()))
+        strategy = self._container_strategy()
+        mode = context.current_mode()
+        pushed = mode.cross_replica_context is not strategy
+        if pushed:
+            context.push_mode(context.cross_replica_mode(strategy))
         try:
             for i, v in enumerate(components):
                 if timer is not None:
                     timer.charge_to(i if len(components) > 1 else None)
-                with device(getattr(v, "_device_name", None) or self._devices[0]):
-                    updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
+                updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
             if timer is not None:
                 timer.charge_to(None)
         finally:
-            context.pop_mode()
+            if pushed:
+                context.pop_mode()
         if len(updates) == 1:
             return updates[0]
-        out = regroup(updates, Mirrored)
-        return out
+        return regroup(updates, Mirrored)
 
     # -- input ------------------------------------------------------------------------------
     def _experimental_distribute_dataset(self, dataset, options):

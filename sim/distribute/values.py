@@ -106,13 +106,20 @@ def value_container(x):
 
 def select_replica(replica_id, structure):
     """Component ``replica_id`` of every DistributedValues in ``structure``; others unchanged."""
-    def pick(x):
-        if isinstance(x, DistributedValues) and not _is_variable(x):
-            return x._values[replica_id]
-        return x
-    if not isinstance(structure, (list, tuple, dict)):
-        return pick(structure)
-    return nest.map_structure(pick, structure)
+    if isinstance(structure, DistributedValues):
+        if getattr(structure, "_is_distributed_variable", False):
+            return structure
+        return structure._values[replica_id]
+    tp = type(structure)
+    if tp is tuple or tp is list:
+        return tp([select_replica(replica_id, x) for x in structure])
+    if tp is dict:
+        return {k: select_replica(replica_id, v) for k, v in structure.items()}
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return tp(*[select_replica(replica_id, x) for x in structure])
+    if isinstance(structure, (list, tuple, dict)):
+        return nest.map_structure(lambda x: select_replica(replica_id, x), structure)
+    return structure
 
 
 def _is_variable(x):
