@@ -6,7 +6,8 @@ barrier: when every replica has reached it, the merge function runs once in cros
 context with the replicas' arguments grouped, then each replica resumes with its own part of
 the result. Because only one thread runs at a time, results are deterministic, and the FLOPs
 counted between two hand-offs belong to the replica that ran (timing.StepTimer.charge_to).
-Threads are kept per strategy and reused, so a step costs a few lock hand-offs, not threads.
+Threads are kept per strategy and reused, and a replica that pauses hands the turn straight to
+the next replica (the last one wakes the coordinator), so a round costs N+1 thread switches.
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ class ReplicaThread(threading.Thread):
         self._pool = pool
         self._go = _thread.allocate_lock()
         self._go.acquire()
+        self.index = index
+        self.next = None       # the replica that runs after this one in a round (None: coordinator)
         self.job = None
         self.reset()
 
@@ -62,11 +65,20 @@ class ReplicaThread(threading.Thread):
                     context.pop_mode()
             self.done = True
             self.job = None
-            self._pool.back.release()
+            self._handoff()
+
+    def _handoff(self):
+        """Give the turn to the next replica, or back to the coordinator."""
+        pool, nxt = self._pool, self.next
+        if nxt is None or self.error is not None or pool.aborting:
+            pool.back.release()
+        else:
+            pool.timer.charge_to(nxt.index)
+            nxt._go.release()
 
     def merge_call(self, merge_fn, args, kwargs):
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
-        self._pool.back.release()
+        self._handoff()
         self._go.acquire()
         if self.abort:
             raise _Aborted()
@@ -85,7 +97,11 @@ class ThreadPool:
         self.back = _thread.allocate_lock()
         self.back.acquire()
         self.busy = False
+        self.aborting = False
+        self.timer = None
         self.threads = [ReplicaThread(self, i) for i in range(n)]
+        for a, b in zip(self.threads, self.threads[1:]):
+            a.next = b
         for t in self.threads:
             t.start()
 
@@ -104,25 +120,25 @@ def run_replicas(extended, fn, args, kwargs, timer):
     n = len(threads)
     try:
         extended._shared_variables = []
+        pool.timer = timer
         for r, t in enumerate(threads):
             t.reset()
             ctx = ReplicaContext(strategy, r)
             ctx._thread = t
             t.job = (fn, select_replica(r, args), select_replica(r, kwargs), ctx)
         while True:
-            for r, t in enumerate(threads):
-                timer.charge_to(r)
-                t.step()
-                if t.error is not None:
-                    timer.charge_to(None)
-                    _abort(threads)
-                    raise t.error
+            timer.charge_to(0)
+            threads[0].step()          # runs every replica in turn, up to its next pause
             timer.charge_to(None)
+            failed = next((t for t in threads if t.error is not None), None)
+            if failed is not None:
+                _abort(pool)
+                raise failed.error
             finished = [t.done for t in threads]
             if all(finished):
                 break
             if any(finished):
-                _abort(threads)
+                _abort(pool)
                 raise RuntimeError(explain(
                     "merge_call called while defining a new graph or a tf.function. This can often "
                     "happen if the function `fn` passed to `strategy.run()` contains a nested "
@@ -139,7 +155,7 @@ def run_replicas(extended, fn, args, kwargs, timer):
             try:
                 result = merge_fn(strategy, *margs, **mkwargs)
             except BaseException:
-                _abort(threads)
+                _abort(pool)
                 raise
             finally:
                 context.pop_mode()
@@ -151,12 +167,17 @@ def run_replicas(extended, fn, args, kwargs, timer):
         for t in threads:
             t.job = None
             t.merge_result = t.merge_args = t.merge_kwargs = t.result = None
+        pool.timer = None
         extended._release_pool(pool)
 
 
-def _abort(threads):
+def _abort(pool):
     """Unblock every replica that has not finished; they stop without running further."""
-    for t in threads:
-        if not t.done:
-            t.abort = True
-            t.step()
+    pool.aborting = True
+    try:
+        for t in pool.threads:
+            if not t.done:
+                t.abort = True
+                t.step()
+    finally:
+        pool.aborting = False
