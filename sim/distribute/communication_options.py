@@ -25,13 +25,16 @@ class CommunicationOptions:
 
     def __init__(self, bytes_per_pack=0, timeout_seconds=None,
                  implementation=CommunicationImplementation.AUTO):
+        from sim.distribute.errors import explain
         if bytes_per_pack < 0:
-            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
-        if isinstance(implementation, str):
-            implementation = CommunicationImplementation(implementation.upper())
+            raise ValueError(explain(f"Argument `bytes_per_pack` must be >=0, Received "
+                                     f"{bytes_per_pack}.", "bytes_per_pack"))
+        if isinstance(implementation, str) and implementation.upper() in CommunicationImplementation.__members__:
+            implementation = CommunicationImplementation[implementation.upper()]
         if not isinstance(implementation, CommunicationImplementation):
-            raise ValueError("Argument `implementation` must be instance of "
-                             "`tf.distribute.experimental.CommunicationImplementation`.")
+            raise ValueError(explain("Argument `implementation` must be instance of "
+                                     "`tf.distribute.experimental.CommunicationImplementation`.",
+                                     "implementation"))
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
