@@ -59,6 +59,9 @@ class LossesContainer:
         self._loss_metric = metrics_mod.Mean(name="loss")
         self._losses = None
         self._weights = None
+        for loss in _flat(losses):
+            if isinstance(loss, str):
+                losses_mod.get(loss)  # an unknown name fails at compile, not mid-fit
 
     @property
     def metrics(self):
