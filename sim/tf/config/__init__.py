@@ -102,8 +102,12 @@ def list_logical_devices(device_type=None):
 def experimental_connect_to_cluster(cluster_spec_or_resolver, job_name="localhost", task_index=0,
                                     protocol=None, make_master_device_default=True,
                                     cluster_device_filters=None):
-    """Remember the cluster (the simulated machine is already 'connected')."""
+    """Remember the cluster; a TPUClusterResolver also makes its simulated TPU the current machine."""
     _state["cluster"] = cluster_spec_or_resolver
+    from sim.distribute import tpu
+
+    if isinstance(cluster_spec_or_resolver, tpu.TPUClusterResolver):
+        tpu.experimental_connect_to_cluster(cluster_spec_or_resolver)
 
 
 def experimental_connect_to_host(remote_host=None, job_name="worker"):

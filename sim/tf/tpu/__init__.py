@@ -1,0 +1,2 @@
+"""tf.tpu: only what TPUStrategy needs (tf.tpu.experimental)."""
+from sim.tf.tpu import experimental  # noqa: F401
