@@ -50,6 +50,7 @@ BINARY = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
     "div": lambda a, b: a / (b * b + 1), "maximum": tf.maximum, "minimum": tf.minimum,
     "squared_difference": tf.math.squared_difference,
+    "divide_no_nan": lambda a, b: tf.math.divide_no_nan(a, b * b + 1),
     "sigmoid_ce": lambda a, b: tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.sigmoid(b), logits=a),
     "softmax_ce": lambda a, b: tf.nn.softmax_cross_entropy_with_logits(labels=tf.nn.softmax(b), logits=a),
 }
@@ -105,3 +106,8 @@ def test_gradient_counts_backward_flops():
         tape.gradient(y, w)
     assert fwd.flops == 2 * 8 * 4 * 5
     assert bwd.flops == fwd.flops  # only dW: the batch needs no gradient
+
+
+def test_divide_no_nan_is_zero_where_the_divisor_is_zero():
+    got = tf.math.divide_no_nan(tf.constant([1.0, 2.0, 0.0]), tf.constant([2.0, 0.0, 0.0]))
+    assert got.numpy().tolist() == [0.5, 0.0, 0.0]

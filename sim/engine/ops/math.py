@@ -52,6 +52,15 @@ def divide(x, y, name=None):
     return _realdiv(x, y)
 
 
+def _safe(b):
+    return np.where(b == 0, 1, b)
+
+
+# tf.math.divide_no_nan: 0 where the divisor is 0 (how metrics and compute_average_loss avoid NaN).
+divide_no_nan = _bin(lambda a, b: np.where(b == 0, 0, a / _safe(b)).astype(np.result_type(a, b)),
+                     "DivNoNan", lambda g, a, b, v: np.where(b == 0, 0, g / _safe(b)),
+                     lambda g, a, b, v: np.where(b == 0, 0, -g * v / _safe(b)))
+
 truediv = divide
 realdiv = _realdiv
 mod = floormod
