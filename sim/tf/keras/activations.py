@@ -1,6 +1,5 @@
 """``tf.keras.activations`` (TensorFlow names; implemented in sim.keras.activations)."""
-from sim.keras.activations import *  # noqa: F401,F403
-from sim.keras.activations import __dict__ as _d
+from sim.tf.keras._reexport import reexport
 
-globals().update({k: v for k, v in _d.items() if not k.startswith("__")})
-del _d
+reexport(globals(), "sim.keras.activations")
+del reexport

@@ -1,6 +1,5 @@
 """``tf.keras.metrics`` (TensorFlow names; implemented in sim.keras.metrics)."""
-from sim.keras.metrics import *  # noqa: F401,F403
-from sim.keras.metrics import __dict__ as _d
+from sim.tf.keras._reexport import reexport
 
-globals().update({k: v for k, v in _d.items() if not k.startswith("__")})
-del _d
+reexport(globals(), "sim.keras.metrics")
+del reexport
