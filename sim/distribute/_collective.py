@@ -42,27 +42,3 @@ def all_reduce(buffers, algorithm, devices, **options):
     seconds = replay_seconds(schedule, key, machine, tuple(devices), length * itemsize)
     return [np.asarray(r) for r in results], seconds
 
-
-def reduce_then_copy_seconds(sources, root, destinations, nbytes):
-    """Seconds to copy ``nbytes`` from each source to ``root``, then from ``root`` to each destination.
-
-    This is TF's ReductionToOneDevice (collectives.md §1.2): a gather to one device, add_n there,
-    then a broadcast by copy. The root may be a device outside the replicas (the host CPU).
-    """
-    from sim.collectives.primitives import broadcast, reduce
-    from sim.distribute._machine import current_machine
-    machine = current_machine()
-    total = 0.0
-    gather = tuple(d for d in sources if d != root)
-    if gather:
-        ranks = gather + (root,)
-        key = ("gather", ranks, nbytes, id(machine))
-        sched = _schedules.get(key) or _schedules.setdefault(key, reduce(len(ranks), 1, root=len(ranks) - 1))
-        total += replay_seconds(sched, key, machine, ranks, nbytes)
-    scatter = tuple(d for d in destinations if d != root)
-    if scatter:
-        ranks = (root,) + scatter
-        key = ("bcast", ranks, nbytes, id(machine))
-        sched = _schedules.get(key) or _schedules.setdefault(key, broadcast(len(ranks), 1, root=0))
-        total += replay_seconds(sched, key, machine, ranks, nbytes)
-    return total

@@ -5,6 +5,11 @@ replicated on the compute devices; gradients are reduced to the parameter device
 once (§8.2). Built on MirroredStrategy's replica threads, with AggregatingVariables and
 ReductionToOneDevice to the parameter device (TensorFlow's ParameterServerStrategyExtended in
 local mode).
+
+Cost on the simulated clock (collectives.md §1.8, ``g = 1``): each step every replica copies
+the variables it reads from the parameter device (all replicas at once, so on one PCIe switch
+they share its uplink: ``latency + N·P·W / B_uplink``), the gradients go to the parameter
+device (ReductionToOneDevice's gather) and the update runs there once, on its FLOPs.
 """
 from __future__ import annotations
 
@@ -37,6 +42,11 @@ class CentralStorageExtended(MirroredExtended):
         self._parameter_device = _machine.canonical(parameter_device)
         super().__init__(container_strategy, devices,
                          ReductionToOneDevice(reduce_to_device=self._parameter_device))
+
+    def _step_timer(self, counter):
+        """A step timer with the parameter device as a lane: reads from it, the update on it."""
+        from sim.distribute import timing
+        return timing.StepTimer(self, self._devices, counter, self._parameter_device)
 
     @property
     def parameter_devices(self):

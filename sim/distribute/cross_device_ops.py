@@ -1,7 +1,8 @@
 """TensorFlow's cross-device ops: how MirroredStrategy combines the replicas' values.
 
 * ``ReductionToOneDevice``: copy every component to one device, ``add_n`` there, divide for
-  MEAN, copy the result to every destination (collectives.md §1.2). Per tensor, no packing.
+  MEAN, copy the result to every destination (collectives.md §1.2). Per tensor, no packing;
+  the copies of each phase run at once on the simulated machine (``_copies``).
 * ``NcclAllReduce`` / ``HierarchicalCopyAllReduce`` (``AllReduceCrossDeviceOps``): pack the
   gradients (``num_packs``), all-reduce each pack with NCCL's algorithm or the DGX-1 copy tree
   (§1.7), unpack. They fall back to ReductionToOneDevice when the destinations are not the
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.distribute import _collective, _ops, packing, timing
+from sim.distribute import _collective, _copies, _ops, packing, timing
 from sim.distribute.errors import explain
 from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.values import DistributedValues, Mirrored, PerReplica
@@ -155,10 +156,19 @@ class ReductionToOneDevice(CrossDeviceOps):
             total = (total / len(arrays)).astype(arrays[0].dtype, copy=False)
         sources = devices_of(per_replica_value)
         if all(sources) and all(dests):
-            seconds = _collective.reduce_then_copy_seconds(sources, root, dests, arrays[0].nbytes)
-            timing.communicate(seconds, "ReductionToOneDevice", root, arrays[0].nbytes)
+            _time_reduce_then_copy(sources, root, dests, arrays[0].nbytes)
         result = _ops.like(total, per_replica_value.values[0])
         return _mirrored([result] * len(dests), dests)
+
+
+def _time_reduce_then_copy(sources, root, dests, nbytes):
+    """TF's ReductionToOneDevice on the clock: every source copies to ``root`` at once (they
+    share the links, collectives.md §1.2), then ``root`` copies the sum to every destination."""
+    for label, items in (("ReductionToOneDevice", [(s, root, nbytes) for s in sources]),
+                         ("ReductionToOneDevice/copy", [(root, d, nbytes) for d in dests])):
+        seconds, events = _copies.concurrent(items, label)
+        if seconds:
+            timing.communicate(seconds, label, root, nbytes, events)
 
 
 class AllReduceCrossDeviceOps(CrossDeviceOps):

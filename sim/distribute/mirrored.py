@@ -106,14 +106,18 @@ class MirroredExtended(StrategyExtended):
             if outer is not None:
                 with ctx:
                     return fn(*args, **kwargs)
-            with counting() as c, timing.StepTimer(self, self._devices, c):
+            with counting() as c, self._step_timer(c):
                 with ctx:
                     return fn(*args, **kwargs)
         from sim.distribute.replica_run import run_replicas
         if outer is not None:
             return self._tag_devices(run_replicas(self, fn, args, kwargs, outer))
-        with counting() as c, timing.StepTimer(self, self._devices, c) as timer:
+        with counting() as c, self._step_timer(c) as timer:
             return self._tag_devices(run_replicas(self, fn, args, kwargs, timer))
+
+    def _step_timer(self, counter):
+        from sim.distribute import timing
+        return timing.StepTimer(self, self._devices, counter)
 
     # -- variables --------------------------------------------------------------------------
     def _create_variable(self, next_creator, **kwargs):
@@ -216,7 +220,7 @@ class MirroredExtended(StrategyExtended):
         try:
             for i, v in enumerate(components):
                 if timer is not None:
-                    timer.charge_to(i if len(components) > 1 else None)
+                    timer.charge_to(i if len(components) > 1 else timer.update_lane)
                 updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
             if timer is not None:
                 timer.charge_to(None)

@@ -71,11 +71,22 @@ def compute_seconds(device, flops, nbytes, dtype="float32"):
 class StepTimer:
     """Accounts one ``strategy.run``: compute per replica, collectives as barriers."""
 
-    def __init__(self, extended, devices, counter=None):
+    def __init__(self, extended, devices, counter=None, parameter_device=None):
         from sim.distribute._machine import device
         self._extended = extended
         self._devices = [device(d) for d in devices]
-        self.t = [0.0] * len(devices)
+        self._replicas = len(self._devices)
+        self.update_lane = 0          # where a single-copy update runs (the parameter device)
+        self.reads = None             # replica -> {id(var): bytes} read from the parameter device
+        self._parameter_device = None
+        if parameter_device is not None:
+            param = device(parameter_device)
+            self._parameter_device = param.name
+            if param not in self._devices:
+                self._devices.append(param)
+            self.update_lane = self._devices.index(param)
+            self.reads = {}
+        self.t = [0.0] * len(self._devices)
         self.events: list = []
         self._counter = counter
         self._target = 0
@@ -97,7 +108,8 @@ class StepTimer:
         if c is not None:
             flops, nbytes = c.flops - self._mark[0], c.bytes - self._mark[1]
             if flops or nbytes:
-                self.compute(self._target, flops, nbytes)
+                self.compute(self._target, flops, nbytes,
+                             "update" if self._target >= self._replicas else "compute")
             self._mark = (c.flops, c.bytes)
         self._target = replica if replica is not None else 0
 
@@ -106,34 +118,71 @@ class StepTimer:
         seconds = compute_seconds(dev, flops, nbytes)
         start = self.t[replica]
         self.t[replica] = start + seconds
-        if self.events and self.events[-1].kind == "compute" and self.events[-1].where == dev.name \
-                and self.events[-1].end == start:
+        last = self.events[-1] if self.events else None
+        if last is not None and last.kind == "compute" and last.where == dev.name \
+                and last.end == start and last.name == label:
             self.events[-1] = self.events[-1]._replace(end=start + seconds)
         else:
             self.events.append(TraceEvent("compute", label, dev.name, start, start + seconds))
 
-    def communicate(self, seconds, label, where, nbytes=0.0):
-        """A collective over all replicas: a barrier, then ``seconds`` on the links."""
+    def communicate(self, seconds, label, where, nbytes=0.0, events=None):
+        """A collective over all replicas: a barrier, then ``seconds`` on the links.
+
+        ``events``: the collective's own transfer events (times from its start), shown instead
+        of one summary event so a timeline names every link that carried bytes.
+        """
         self.charge_to(self._target)
         start = max(self.t)
-        self.events.append(TraceEvent("transfer", label, where, start, start + seconds,
-                                      nbytes=float(nbytes)))
+        if events:
+            self.events.extend(_shifted(events, start))
+        else:
+            self.events.append(TraceEvent("transfer", label, where, start, start + seconds,
+                                          nbytes=float(nbytes)))
         self.t = [start + seconds] * len(self.t)
+
+    def note_read(self, var):
+        """A replica read ``var`` (one copy on the parameter device): it is copied this step."""
+        from sim.distribute.context import current_mode
+        ctx = current_mode().replica_context
+        if ctx is None or var._distribute_strategy.extended is not self._extended:
+            return
+        per = self.reads.get(ctx._local_replica_id)
+        if per is None:
+            per = self.reads[ctx._local_replica_id] = {}
+        if id(var) not in per:
+            per[id(var)] = var._values[0]._value.nbytes
+
+    def _prepend_reads(self):
+        """Every replica copies the variables it read from the parameter device, all at once,
+        before its compute: the phase shifts the rest of the step."""
+        from sim.distribute import _copies
+        items = [(self._parameter_device, self._devices[r].name, sum(per.values()))
+                 for r, per in sorted(self.reads.items())]
+        seconds, events = _copies.concurrent(items, "read_variables")
+        if seconds:
+            self.events = list(events) + _shifted(self.events, seconds)
+            self.t = [x + seconds for x in self.t]
 
     def finish(self):
         self.charge_to(self._target)
+        if self.reads:
+            self._prepend_reads()
         seconds = max(self.t) if self.t else 0.0
         self._extended.last_step_time = seconds
         self._extended.last_step_trace = tuple(self.events)
         _advance(seconds, "step", ",".join(d.name for d in self._devices), self.events)
 
 
-def communicate(seconds, label, where, nbytes=0.0):
+def _shifted(events, dt):
+    return [e._replace(start=e.start + dt, end=e.end + dt) for e in events]
+
+
+def communicate(seconds, label, where, nbytes=0.0, events=None):
     """Record a collective: in the running step if any, else directly on the clock."""
     if _active:
-        _active[-1].communicate(seconds, label, where, nbytes)
+        _active[-1].communicate(seconds, label, where, nbytes, events)
     elif seconds:
-        _advance(seconds, label, where,
+        _advance(seconds, label, where, list(events) if events else
                  [TraceEvent("transfer", label, where, 0.0, seconds, nbytes=float(nbytes))])
 
 

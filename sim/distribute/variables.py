@@ -12,7 +12,7 @@ engine ops and GradientTape work on the right copy (the engine's distributed-var
 """
 from __future__ import annotations
 
-from sim.distribute import context
+from sim.distribute import context, timing
 from sim.distribute.errors import explain
 from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.values import DistributedDelegate, PerReplica, current_replica_id
@@ -177,6 +177,8 @@ class AggregatingVariable(DistributedVariable):
     """One variable for all replicas (CentralStorage); replica writes are aggregated first."""
 
     def _engine_variable(self):
+        if timing._active and timing._active[-1].reads is not None:
+            timing._active[-1].note_read(self)     # a replica reading it pays a copy this step
         return self._values[0]
 
     def _write(self, op, value):
