@@ -72,3 +72,21 @@ def test_communication_time_on_clock():
     assert t > 0 and abs(timing.clock().now - before - t) < 1e-15
     kinds = {e.kind for e in s.extended.last_step_trace}
     assert kinds == {"compute", "transfer"}
+
+
+def test_step_events_are_des_trace_events_on_the_runtime_clock():
+    import sim.runtime
+    from sim.des.trace import TraceEvent
+    from sim.distribute import timing
+    assert timing.clock() is sim.runtime.clock() and timing.TraceEvent is TraceEvent
+    assert not hasattr(timing, "_Clock")
+    s = tf.distribute.MirroredStrategy()
+    start = sim.runtime.clock().now
+    s.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.ones((1000,))))
+    trace = s.extended.last_step_trace
+    assert trace and all(type(e) is TraceEvent for e in trace)
+    on_clock = sim.runtime.clock().last_step_trace()
+    assert [(e.kind, e.where) for e in on_clock] == [(e.kind, e.where) for e in trace]
+    assert [e.start for e in on_clock] == pytest.approx([e.start + start for e in trace],
+                                                        rel=0, abs=1e-15)
+    assert sim.runtime.clock().steps[-1].end == pytest.approx(start + s.extended.last_step_time)

@@ -36,9 +36,7 @@ def _simulate(machine, items, label):
     if not items:
         return 0.0, ()
     from sim.des import Simulator
-    from sim.des.trace import TraceEvent
     sim = Simulator(machine)
     sim.transfers(items, label)
     sim.run()
-    events = tuple(TraceEvent(*e) for e in sim.trace.events)
-    return float(sim.now), events
+    return float(sim.now), tuple(sim.trace.events)

@@ -1,37 +1,13 @@
-"""The simulated machine the strategies run on (``sim.runtime``'s current machine).
+"""The simulated machine the strategies run on: ``sim.runtime``'s current machine.
 
-Until sim.runtime exists we keep a fallback here with the course default preset, so the
-strategies work either way; ``use_machine`` switches it (TPU connection uses this).
+``use_machine`` switches it (TPU connection uses this); the helpers turn device names into
+TensorFlow's full names on that machine.
 """
 from __future__ import annotations
 
-_fallback = None
+from sim.runtime import current_machine, use_machine
 
-
-def current_machine():
-    try:
-        from sim.runtime import current_machine as runtime_machine
-    except ImportError:
-        global _fallback
-        if _fallback is None:
-            from sim.hardware import DEFAULT, preset
-            _fallback = preset(DEFAULT)
-        return _fallback
-    return runtime_machine()
-
-
-def use_machine(machine):
-    """Make ``machine`` (a Machine or a preset name) the current one."""
-    try:
-        from sim.runtime import use_machine as runtime_use
-    except ImportError:
-        global _fallback
-        if isinstance(machine, str):
-            from sim.hardware import preset
-            machine = preset(machine)
-        _fallback = machine
-        return machine
-    return runtime_use(machine)
+__all__ = ["canonical", "current_machine", "device", "local_devices", "use_machine"]
 
 
 def local_devices(device_type, host=0):

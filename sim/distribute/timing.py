@@ -8,58 +8,21 @@ clock advances by it and the step's events form a trace a timeline can draw.
 
 Read it as ``strategy.extended.last_step_time`` (seconds) and
 ``strategy.extended.last_step_trace`` (TraceEvent list, times relative to the step start),
-or on the clock: ``sim.distribute.timing.clock()`` (``now``, ``last_step_seconds``, ``trace``).
+or on the clock: ``sim.runtime.clock()`` (``now``, ``last_step_seconds``, ``trace``); the
+events are ``sim.des.trace.TraceEvent`` rows, like a simulator's.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from sim.des.trace import TraceEvent
+from sim.runtime import clock
 
+__all__ = ["StepTimer", "TraceEvent", "clock", "communicate", "compute_seconds", "current"]
 
-class TraceEvent(NamedTuple):
-    """Same fields as sim.des.trace.TraceEvent: kind, name, where, start, end."""
-
-    kind: str
-    name: str
-    where: str
-    start: float
-    end: float
-    status: str = "ok"
-    nbytes: float = 0.0
-
-
-class _Clock:
-    """Fallback simulated clock, used until sim.runtime provides one."""
-
-    def __init__(self):
-        self.now, self.last_step_seconds, self.trace = 0.0, 0.0, []
-
-    def advance(self, seconds, what="step", where="", events=()):
-        start = self.now
-        self.trace.extend(e._replace(start=e.start + start, end=e.end + start) for e in events)
-        self.now += seconds
-        self.last_step_seconds = seconds
-        return self.now
-
-
-_clock = _Clock()
 _active: list = []   # StepTimers of running steps, innermost last
 
 
-def clock():
-    """The simulated clock (sim.runtime's when available)."""
-    try:
-        from sim.runtime import clock as runtime_clock
-    except ImportError:
-        return _clock
-    return runtime_clock()
-
-
 def _advance(seconds, what, where, events):
-    c = clock()
-    try:
-        c.advance(seconds, what, where, events=events)
-    except TypeError:
-        c.advance(seconds, what, where)
+    clock().advance(seconds, what, where, events=events)
 
 
 def compute_seconds(device, flops, nbytes, dtype="float32"):
