@@ -155,3 +155,11 @@ def test_replica_errors_propagate_and_threads_recover(two):
         two.run(bad)
     out = two.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.0)))
     assert [float(x) for x in out.values] == [2.0, 2.0]
+
+
+def test_cross_replica_assign_on_one_replica_returns_the_variable():
+    s = tf.distribute.MirroredStrategy(["/gpu:0"])
+    with s.scope():
+        v = tf.Variable(np.zeros((2, 3)))
+    assert v.assign(np.ones((2, 3))) is v          # was: bool() of a (2, 3) array
+    np.testing.assert_array_equal(v.numpy(), np.ones((2, 3)))

@@ -102,8 +102,9 @@ class DistributedVariable(DistributedDelegate):
     def _write_all(self, op, value):
         """Apply the same ``op(value)`` to every component (cross-replica write)."""
         with self._distribute_strategy.scope():
-            return self._distribute_strategy.extended.update(
-                self, lambda var, x: getattr(var, op)(x), args=(value,), group=False) and self
+            self._distribute_strategy.extended.update(
+                self, lambda var, x: getattr(var, op)(x), args=(value,), group=False)
+        return self
 
 
 class MirroredVariable(DistributedVariable):
