@@ -125,7 +125,10 @@ class FlowNetwork:
         if now > self._t:
             self.rem = self.rem - self.rate * (now - self._t)
             self._t = now
-        done = self.rem <= DONE_REL * self.size
+        # finished: almost no bytes left, or less time left than the clock can resolve now
+        # (without the second test a 1-byte flow at 1e12 B/s could re-arm a timer forever)
+        slack = now * 1e-13 + 1e-18
+        done = (self.rem <= DONE_REL * self.size) | (self.rem <= self.rate * slack)
         if done.any():
             owners, locals_ = self.owner[done], self.local[done]
             self._remove(done)

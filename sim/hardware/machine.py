@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sim.i18n import t
 from sim.hardware import names
 from sim.hardware.devices import DEVICE_TYPES, Device, DeviceSpec, full_name
-from sim.hardware.links import Link
+from sim.hardware.links import Link, check_link_numbers
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,7 @@ class Machine:
                 count: int = 1) -> Link:
         """Join two nodes (devices, names or node ids) with ``count`` bonded links."""
         a_id, b_id = self._node_id(a), self._node_id(b)
+        check_link_numbers(a_id, b_id, bandwidth, latency)
         link = Link(a_id, b_id, bandwidth * count, latency, kind, index=len(self.links))
         self.links.append(link)
         self._adj[a_id].append((b_id, link))

@@ -134,7 +134,8 @@ def dgx_a100_cluster(nodes: int = 2) -> Machine:
 
 
 def dgx_h100_cluster(nodes: int = 2) -> Machine:
-    """``nodes`` DGX H100 on NDR InfiniBand: 8 x 50 GB/s = 400 GB/s per node (the NIC cap)."""
+    """``nodes`` DGX H100 on NDR InfiniBand: 8 x 50 GB/s = 400 GB/s per node (the NIC cap;
+    NDR line rate, collectives.md §4); 2.7 µs per network hop (§3.3)."""
     return _dgx_cluster("dgx-h100-cluster", nodes, _H100)
 
 

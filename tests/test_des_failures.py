@@ -1,0 +1,72 @@
+"""Failures: what runs on a device or host that goes down fails, the rest carries on."""
+import pytest
+
+from sim.des import DeviceFailure, Failure, Simulator
+
+
+def test_running_compute_fails_at_the_failure_time():
+    sim = Simulator("workstation-4gpu", failures=[Failure(at=0.5, device="/gpu:1")])
+    outcome = {}
+
+    def work(g):
+        try:
+            yield sim.compute(f"/gpu:{g}", seconds=1.0, label=f"step{g}")
+            outcome[g] = ("ok", sim.now)
+        except DeviceFailure as err:
+            outcome[g] = ("failed", sim.now, str(err))
+
+    for g in range(2):
+        sim.process(work(g))
+    sim.run()
+    assert outcome[0] == ("ok", 1.0)
+    assert outcome[1][:2] == ("failed", 0.5) and "/gpu:1" in outcome[1][2]
+    failed = [e for e in sim.trace if e.status == "failed"]
+    assert {(e.kind, e.where, e.end) for e in failed} == {("failure", "/gpu:1", 0.5),
+                                                          ("compute", "/gpu:1", 0.5)}
+
+
+def test_work_after_the_failure_fails_at_once():
+    sim = Simulator("workstation-4gpu", failures=[Failure(at=0.0, device="/gpu:2")])
+    errors = []
+
+    def later():
+        yield sim.timeout(1.0)
+        for ev in (sim.compute("/gpu:2", seconds=1.0), sim.transfer("/gpu:0", "/gpu:2", 1e6)):
+            try:
+                yield ev
+            except DeviceFailure:
+                errors.append(sim.now)
+
+    sim.process(later())
+    sim.run()
+    assert errors == [1.0, 1.0]
+
+
+def test_a_host_failure_kills_transfers_through_its_nics():
+    m_name = "cpu-cluster"
+    sim = Simulator(m_name, failures=[Failure(at=0.1, host=1)])
+    result = {}
+
+    def copy(dst):
+        try:
+            yield sim.transfer("/job:worker/task:0/cpu:0", f"/job:worker/task:{dst}/cpu:0", 1.25e9)
+            result[dst] = ("ok", sim.now)
+        except DeviceFailure:
+            result[dst] = ("failed", sim.now)
+
+    sim.process(copy(1))
+    sim.process(copy(2))
+    sim.run()
+    assert result[1] == ("failed", pytest.approx(0.1))
+    # task 2's copy shared the sender's NIC with task 1's until 0.1 s, then ran alone
+    lat = 25e-6 + 1e-6
+    half = (0.1 - lat) * 1.25e9 / 2
+    assert result[2][0] == "ok"
+    assert result[2][1] == pytest.approx(0.1 + (1.25e9 - half) / 1.25e9, rel=1e-9)
+
+
+def test_unwaited_failure_stops_the_run_with_a_clear_error():
+    sim = Simulator("workstation-4gpu", failures=[Failure(at=0.5, device="/gpu:0")])
+    sim.compute("/gpu:0", seconds=1.0)
+    with pytest.raises(DeviceFailure, match="went down at t = 0.5"):
+        sim.run()
