@@ -39,6 +39,8 @@ class _Batch:
         ends = self.end.tolist()
         sizes = self.nbytes.tolist()
         for i, where in enumerate(self.wheres()):
+            if ends[i] != ends[i]:       # NaN: still in flight, not yet an event
+                continue
             status = "ok" if self.status is None else self.status[i]
             yield TraceEvent("transfer", self.name, where, self.start, ends[i], status, sizes[i])
 
@@ -70,7 +72,8 @@ class Trace:
         return iter(self.events)
 
     def __len__(self) -> int:
-        return sum(len(i.end) if isinstance(i, _Batch) else 1 for i in self._items)
+        return sum(int(np.count_nonzero(~np.isnan(i.end))) if isinstance(i, _Batch) else 1
+                   for i in self._items)
 
     def __getitem__(self, i):
         return self.events[i]
