@@ -6,7 +6,7 @@ to cross-replica context with every replica's arguments grouped), ``all_reduce``
 """
 from __future__ import annotations
 
-from sim.distribute import context
+from sim.distribute import _grads, context
 from sim.distribute.reduce_op import as_reduce_op
 from sim.engine import nest
 
@@ -61,24 +61,39 @@ class ReplicaContext:
             context.pop_mode()
 
     def all_reduce(self, reduce_op, value, options=None):
-        """Every replica gets the SUM (or MEAN) over all replicas of ``value`` (a nest of tensors)."""
+        """Every replica gets the SUM (or MEAN) over all replicas of ``value`` (a nest of tensors).
+
+        Differentiable as in TensorFlow: the gradient of an all-reduce is the same all-reduce
+        of the upstream gradients (``_grads``).
+        """
         reduce_op = as_reduce_op(reduce_op)
         flat = nest.flatten(value)
+        reduced = self._all_reduce_flat(reduce_op, flat, options)
+        if _grads.recording():
+            _grads.record_all_reduce(self, reduce_op, flat, reduced, options)
+        return nest.pack_sequence_as(value, list(reduced))
 
+    def _all_reduce_flat(self, reduce_op, flat, options=None):
         def batch_all_reduce(strategy, *values):
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in values], options)
 
-        reduced = self.merge_call(batch_all_reduce, args=tuple(flat))
-        return nest.pack_sequence_as(value, list(reduced))
+        return list(self.merge_call(batch_all_reduce, args=tuple(flat)))
 
     def all_gather(self, value, axis, options=None):
-        """Every replica gets the concatenation of all replicas' ``value`` along ``axis``."""
+        """Every replica gets the concatenation of all replicas' ``value`` along ``axis``.
+
+        Differentiable as in TensorFlow: the gradient is the SUM all-reduce of the upstream
+        gradient, sliced back to this replica's rows (``_grads``).
+        """
         flat = nest.flatten(value)
 
         def gather_all(strategy, *values):
-            return [strategy.extended._gather_to(v, v, axis) for v in values]
+            return ([strategy.extended._gather_to(v, v, axis) for v in values],
+                    [_grads.row_offsets(v, axis) for v in values])
 
-        gathered = self.merge_call(gather_all, args=tuple(flat))
+        gathered, offsets = self.merge_call(gather_all, args=tuple(flat))
+        if _grads.recording():
+            _grads.record_all_gather(self, flat, gathered, offsets, axis)
         return nest.pack_sequence_as(value, list(gathered))
 
     def _update(self, var, fn, args=(), kwargs=None, group=True):
