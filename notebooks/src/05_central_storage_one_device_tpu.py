@@ -1,0 +1,674 @@
+# %% [markdown] lang="en"
+# # 05 · CentralStorage, OneDevice, the default strategy and TPUStrategy
+#
+# Lessons 03 and 04 mirrored every variable on every GPU. This lesson looks at the other
+# single-machine strategies, and asks one question of each: **where do the variables live, and
+# what does that cost on the timeline?**
+#
+# 1. the **default strategy** and `OneDeviceStrategy`: the strategy API with one replica;
+# 2. `CentralStorageStrategy`: one copy of each variable on the CPU, compared step for step with
+#    `MirroredStrategy` on the same 4-GPU PCIe workstation;
+# 3. `TPUStrategy` on a simulated TPU v3-8: 8 replicas and static shapes;
+# 4. errors and surprises provoked on purpose;
+# 5. a summary table.
+#
+# ## 1. The default strategy
+#
+# When no strategy is in scope, `tf.distribute.get_strategy()` still returns one: the **default
+# strategy**, a singleton that distributes nothing. Its `run(fn)` just calls `fn`, it has one
+# replica, and its `reduce` hands the value back.
+
+# %% [markdown] lang="zh"
+# # 05 · CentralStorage、OneDevice、默认策略与 TPUStrategy
+#
+# 第 03 课和第 04 课把每个变量镜像到每个 GPU 上。本节课来看单机上的其他几种策略，并对每一种都问同一个问题：**变量放在哪里，这在时间线上要付出什么代价？**
+#
+# 1. **默认策略**和 `OneDeviceStrategy`：只有一个副本的策略 API；
+# 2. `CentralStorageStrategy`：每个变量只在 CPU 上存一份，并在同一台 4 GPU 的 PCIe 工作站上与 `MirroredStrategy` 逐步比较；
+# 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`：8 个副本和静态形状；
+# 4. 故意引发的错误和意外；
+# 5. 一张总结表。
+#
+# ## 1. 默认策略
+#
+# 即使作用域中没有任何策略，`tf.distribute.get_strategy()` 也会返回一个策略：**默认策略**。它是一个单例，不做任何分布。它的 `run(fn)` 只是调用 `fn`，它只有一个副本，它的 `reduce` 会把值原样返回。
+
+# %% [markdown] lang="pt"
+# # 05 · CentralStorage, OneDevice, a estratégia padrão e TPUStrategy
+#
+# As lições 03 e 04 espelharam cada variável em cada GPU. Esta lição examina as outras estratégias
+# de uma única máquina e faz a mesma pergunta a cada uma: **onde ficam as variáveis, e quanto isso
+# custa na linha do tempo?**
+#
+# 1. a **estratégia padrão** e a `OneDeviceStrategy`: a API de estratégias com uma réplica;
+# 2. `CentralStorageStrategy`: uma única cópia de cada variável na CPU, comparada etapa por etapa
+#    com a `MirroredStrategy` na mesma estação de trabalho com 4 GPUs em PCIe;
+# 3. `TPUStrategy` em uma TPU v3-8 simulada: 8 réplicas e formas estáticas;
+# 4. erros e surpresas provocados de propósito;
+# 5. uma tabela de resumo.
+#
+# ## 1. A estratégia padrão
+#
+# Quando nenhuma estratégia está no escopo, `tf.distribute.get_strategy()` ainda retorna uma: a
+# **estratégia padrão**, um singleton que não distribui nada. O `run(fn)` dela apenas chama `fn`,
+# ela tem uma réplica, e o `reduce` devolve o valor.
+
+# %%
+import numpy as np
+import matplotlib.pyplot as plt
+import sim.runtime
+import sim.tf as tf
+from sim.i18n import t
+
+default_strategy = tf.distribute.get_strategy()
+print(default_strategy)
+print("replicas:", default_strategy.num_replicas_in_sync)
+
+# %% [markdown] lang="en"
+# Why have a strategy that does nothing? So that **library code** can be written once. Keras's
+# optimizers call `tf.distribute.get_strategy()` and reduce through it; with no strategy they get
+# the default one, and the same lines work. This is the guide's snippet:
+
+# %% [markdown] lang="zh"
+# 一个什么都不做的策略有什么用？它让**库代码**只需编写一次。Keras 的优化器会调用 `tf.distribute.get_strategy()` 并通过它做归约；没有策略时，它们拿到的就是默认策略，同样的代码照样能运行。下面是指南中的代码段：
+
+# %% [markdown] lang="pt"
+# Para que serve uma estratégia que não faz nada? Para que o **código de biblioteca** seja escrito
+# uma única vez. Os otimizadores do Keras chamam `tf.distribute.get_strategy()` e fazem a redução
+# por meio dela; sem estratégia, recebem a padrão, e as mesmas linhas funcionam. Este é o trecho do
+# guia:
+
+# %%
+# In optimizer or other library code
+# Get currently active strategy
+strategy = tf.distribute.get_strategy()
+strategy.reduce("SUM", 1., axis=None)  # reduce some values
+
+# %% [markdown] lang="en"
+# The guide's second snippet picks a strategy by what the machine has. Our simulated workstation
+# has 4 GPUs, so the `if` takes `MirroredStrategy` and the variable comes out mirrored; on a
+# machine without GPU the same code would take the default strategy and print a plain variable
+# (section 4 tries it).
+
+# %% [markdown] lang="zh"
+# 指南中的第二个代码段根据机器上有什么来选择策略。我们模拟的工作站有 4 个 GPU，所以 `if` 选择了 `MirroredStrategy`，得到的变量是镜像变量；在没有 GPU 的机器上，同样的代码会选择默认策略，并打印一个普通变量（第 4 节会试一试）。
+
+# %% [markdown] lang="pt"
+# O segundo trecho do guia escolhe a estratégia conforme o que a máquina tem. A nossa estação de
+# trabalho simulada tem 4 GPUs, então o `if` escolhe a `MirroredStrategy` e a variável sai
+# espelhada; em uma máquina sem GPU, o mesmo código escolheria a estratégia padrão e imprimiria uma
+# variável comum (a seção 4 testa isso).
+
+# %%
+if tf.config.list_physical_devices('GPU'):
+  strategy = tf.distribute.MirroredStrategy()
+else:  # Use the Default Strategy
+  strategy = tf.distribute.get_strategy()
+
+with strategy.scope():
+  # Do something interesting
+  print(tf.Variable(1.))
+
+# %% [markdown] lang="en"
+# Now a small "library" function written against `get_strategy()`. Under the default strategy,
+# `experimental_distribute_dataset` returns **the dataset itself** (there is nothing to split) and
+# `run` is one plain call. Under `MirroredStrategy` the same function receives a batch split over 4
+# replicas, and `reduce` adds the 4 partial sums. Same answer, no `if` in the library.
+
+# %% [markdown] lang="zh"
+# 下面是一个针对 `get_strategy()` 编写的小“库”函数。在默认策略下，`experimental_distribute_dataset` 返回的就是**数据集本身**（没有什么需要切分），`run` 只是一次普通调用。在 `MirroredStrategy` 下，同一个函数收到的是切分到 4 个副本上的批次，`reduce` 把 4 个部分和加起来。答案相同，库里不需要任何 `if`。
+
+# %% [markdown] lang="pt"
+# Agora, uma pequena função de "biblioteca" escrita contra `get_strategy()`. Na estratégia padrão,
+# `experimental_distribute_dataset` retorna **o próprio dataset** (não há nada a dividir) e `run` é
+# uma chamada comum. Na `MirroredStrategy`, a mesma função recebe um lote dividido entre 4 réplicas,
+# e `reduce` soma as 4 somas parciais. Mesma resposta, nenhum `if` na biblioteca.
+
+# %%
+def sum_of_squares(batch):
+    """Library code: written once, against whatever strategy is current."""
+    strategy = tf.distribute.get_strategy()
+    per_replica = strategy.run(lambda x: tf.reduce_sum(tf.square(x)), args=(batch,))
+    return strategy.reduce("SUM", per_replica, axis=None)
+
+dataset = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(8)
+
+default = tf.distribute.get_strategy()
+print("default returns the dataset itself:", default.experimental_distribute_dataset(dataset) is dataset)
+for batch in default.experimental_distribute_dataset(dataset):
+    print("default strategy :", default.run(lambda x: x, args=(batch,)).numpy(), "->", sum_of_squares(batch).numpy())
+
+mirrored = tf.distribute.MirroredStrategy()
+with mirrored.scope():
+    for batch in mirrored.experimental_distribute_dataset(dataset):
+        print("MirroredStrategy :", [x.numpy().tolist() for x in mirrored.experimental_local_results(batch)],
+              "->", sum_of_squares(batch).numpy())
+
+# %% [markdown] lang="en"
+# ### `OneDeviceStrategy`
+#
+# `OneDeviceStrategy(device="/gpu:0")` also has one replica, but unlike the default strategy it
+# **places** every variable created in its scope and every `run` on that device, and its
+# `experimental_distribute_dataset` goes through the distribution machinery (it returns a
+# distributed dataset, prefetched to the device, not split). Use it to test code that will later
+# run under `MirroredStrategy`: the calls are the same ones.
+
+# %% [markdown] lang="zh"
+# ### `OneDeviceStrategy`
+#
+# `OneDeviceStrategy(device="/gpu:0")` 也只有一个副本，但与默认策略不同，它会把在其作用域中创建的每个变量以及每次 `run` 都**放置**到这个设备上；它的 `experimental_distribute_dataset` 也会走分布机制（返回一个分布式数据集，预取到该设备上，不做切分）。可以用它来测试之后要在 `MirroredStrategy` 下运行的代码：调用的是同样的那些 API。
+
+# %% [markdown] lang="pt"
+# ### `OneDeviceStrategy`
+#
+# `OneDeviceStrategy(device="/gpu:0")` também tem uma réplica, mas, ao contrário da estratégia
+# padrão, ela **posiciona** nesse dispositivo cada variável criada no seu escopo e cada `run`, e o
+# seu `experimental_distribute_dataset` passa pelo mecanismo de distribuição (retorna um dataset
+# distribuído, pré-carregado no dispositivo, sem divisão). Use-a para testar código que depois vai
+# rodar na `MirroredStrategy`: as chamadas são as mesmas.
+
+# %%
+strategy = tf.distribute.OneDeviceStrategy(device="/gpu:0")
+
+with strategy.scope():
+    v = tf.Variable(1.)
+print("variable on:", v.device)
+print("replicas   :", strategy.num_replicas_in_sync)
+print("run        :", strategy.run(lambda x: x * 2, args=(tf.constant(3.0),)))
+dist_dataset = strategy.experimental_distribute_dataset(dataset)
+print("dataset    :", type(dist_dataset).__name__)
+with strategy.scope():
+    for batch in dist_dataset:
+        print("one batch  :", batch.numpy(), "->", sum_of_squares(batch).numpy())
+
+# %% [markdown] lang="en"
+# ## 2. `CentralStorageStrategy`: the variables live once, on the CPU
+#
+# `CentralStorageStrategy` replicates the computation on every GPU like `MirroredStrategy`, but it
+# does **not** mirror the variables: each one lives once, on the **parameter device**, which is the
+# CPU (or the GPU, when there is exactly one). Let us create the same 1024×1024 kernel under both
+# strategies and ask each replica where the variable it reads lives.
+
+# %% [markdown] lang="zh"
+# ## 2. `CentralStorageStrategy`：变量只存一份，放在 CPU 上
+#
+# `CentralStorageStrategy` 像 `MirroredStrategy` 一样把计算复制到每个 GPU 上，但它**不**镜像变量：每个变量只存一份，放在**参数设备**上，也就是 CPU（如果恰好只有一个 GPU，就放在这个 GPU 上）。下面在两种策略下分别创建同一个 1024×1024 的权重矩阵，并询问每个副本它读取的变量位于哪里。
+
+# %% [markdown] lang="pt"
+# ## 2. `CentralStorageStrategy`: as variáveis ficam uma única vez, na CPU
+#
+# A `CentralStorageStrategy` replica a computação em cada GPU como a `MirroredStrategy`, mas **não**
+# espelha as variáveis: cada uma fica uma única vez no **dispositivo de parâmetros**, que é a CPU (ou
+# a GPU, quando há exatamente uma). Vamos criar a mesma matriz de pesos 1024×1024 nas duas
+# estratégias e perguntar a cada réplica onde fica a variável que ela lê.
+
+# %%
+central_storage_strategy = tf.distribute.experimental.CentralStorageStrategy()
+mirrored_strategy = tf.distribute.MirroredStrategy()
+
+with mirrored_strategy.scope():
+    mirrored_kernel = tf.Variable(tf.zeros([1024, 1024]), name="kernel")
+with central_storage_strategy.scope():
+    central_kernel = tf.Variable(tf.zeros([1024, 1024]), name="kernel")
+
+print("MirroredStrategy       :", type(mirrored_kernel).__name__, "with", len(mirrored_kernel.values), "copies")
+for device in mirrored_strategy.experimental_local_results(mirrored_strategy.run(lambda: mirrored_kernel.device)):
+    print("    a copy on", device)
+print("CentralStorageStrategy :", type(central_kernel).__name__, "with", len(central_kernel.values), "copy, on", central_kernel.device)
+for device in central_storage_strategy.experimental_local_results(central_storage_strategy.run(lambda: central_kernel.device)):
+    print("    replica reads it from", device)
+print("compute devices:", central_storage_strategy.extended.worker_devices)
+print("parameter device:", central_storage_strategy.extended.parameter_devices)
+
+# %% [markdown] lang="en"
+# Mirrored: four copies, one per GPU, kept identical by an all-reduce of the gradients.
+# CentralStorage: one `AggregatingVariable` on the CPU that all four replicas read; their gradients
+# are **reduced to the CPU** and the update is **applied once**, there.
+#
+# Now one training step of two `Dense(1024)` layers (about 2.1 million parameters, a global batch
+# of 64) with the guide's custom-loop pattern, under `OneDeviceStrategy`, `MirroredStrategy` and
+# `CentralStorageStrategy`, all seeded the same way. We compare the weights after the step and the
+# simulated time of the step.
+
+# %% [markdown] lang="zh"
+# Mirrored：四份副本，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。
+#
+# 现在用指南中自定义训练循环的写法，对两层 `Dense(1024)`（约 210 万个参数，全局批次大小为 64）训练一步，分别在 `OneDeviceStrategy`、`MirroredStrategy` 和 `CentralStorageStrategy` 下运行，随机种子都相同。我们比较这一步之后的权重，以及这一步的模拟时间。
+
+# %% [markdown] lang="pt"
+# Mirrored: quatro cópias, uma por GPU, mantidas idênticas por um all-reduce dos gradientes.
+# CentralStorage: uma única `AggregatingVariable` na CPU, que as quatro réplicas leem; os gradientes
+# delas são **reduzidos na CPU** e a atualização é **aplicada uma só vez**, lá.
+#
+# Agora, uma etapa de treinamento de duas camadas `Dense(1024)` (cerca de 2,1 milhões de
+# parâmetros, lote global de 64) com o padrão de loop de treinamento personalizado do guia, na
+# `OneDeviceStrategy`, na `MirroredStrategy` e na `CentralStorageStrategy`, todas com a mesma
+# semente. Comparamos os pesos depois da etapa e o tempo simulado da etapa.
+
+# %%
+def train_one_step(strategy, units=1024, global_batch=64):
+    """One training step of two Dense(units) layers, the guide's custom-loop pattern."""
+    tf.keras.utils.set_random_seed(0)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(units, activation="relu"),
+                                     tf.keras.layers.Dense(units)])
+        model.build((None, units))
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(global_batch, units)).astype("float32")
+    y = rng.normal(size=(global_batch, units)).astype("float32")
+    dist_dataset = strategy.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch))
+
+    @tf.function
+    def train_step(inputs):
+        def step_fn(inputs):
+            features, labels = inputs
+            with tf.GradientTape() as tape:
+                per_example_loss = tf.reduce_mean(tf.square(model(features, training=True) - labels), axis=1)
+                loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=global_batch)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+        per_replica_losses = strategy.run(step_fn, args=(inputs,))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_losses, axis=None)
+
+    loss = train_step(next(iter(dist_dataset)))
+    return {"loss": float(loss), "weights": model.get_weights(), "params": model.count_params(),
+            "seconds": strategy.extended.last_step_time, "trace": strategy.extended.last_step_trace}
+
+runs = {"OneDeviceStrategy": train_one_step(tf.distribute.OneDeviceStrategy("/gpu:0")),
+        "MirroredStrategy": train_one_step(mirrored_strategy),
+        "CentralStorageStrategy": train_one_step(central_storage_strategy)}
+reference = runs["OneDeviceStrategy"]["weights"]
+print("parameters:", runs["OneDeviceStrategy"]["params"])
+for name, run in runs.items():
+    gap = max(float(np.max(np.abs(a - b))) for a, b in zip(run["weights"], reference))
+    print(f"{name:23s} loss {run['loss']:.6f}  step {run['seconds'] * 1e3:7.3f} ms  "
+          f"max |weights - one device| = {gap:.1e}")
+
+# %% [markdown] lang="en"
+# The three strategies compute **the same step**: same loss, and weights equal to the one-device
+# weights up to float32 rounding (the sum of four partial gradients is not added in the same order
+# as one big sum). Where the variables live changes the cost, not the numbers.
+#
+# The cost differs a lot. Here is the timeline of the step under both multi-GPU strategies:
+
+# %% [markdown] lang="zh"
+# 三种策略算出的是**同一步**：损失相同，权重与单设备的权重只差 float32 的舍入误差（四个部分梯度之和与一次性求和的相加顺序不同）。变量放在哪里改变的是代价，而不是数值。
+#
+# 代价却相差很大。下面是两种多 GPU 策略下这一步的时间线：
+
+# %% [markdown] lang="pt"
+# As três estratégias calculam **a mesma etapa**: a mesma perda, e pesos iguais aos de um único
+# dispositivo a menos do arredondamento de float32 (a soma de quatro gradientes parciais não é feita
+# na mesma ordem que uma soma única). Onde as variáveis ficam muda o custo, não os números.
+#
+# O custo, porém, muda muito. Eis a linha do tempo da etapa nas duas estratégias com várias GPUs:
+
+# %%
+from matplotlib.patches import Patch
+
+def draw_step(ax, trace, title):
+    """A Gantt chart of one step: a row per device, compute and transfers in two colours."""
+    colours = {"compute": "tab:blue", "update": "tab:green", "transfer": "tab:orange"}
+    rows = {}
+    def row(name):
+        short = name.split("device:")[-1].lower() if "device:" in name else name
+        return rows.setdefault(short, len(rows))
+    bars = []
+    for e in trace:
+        if e.end <= e.start:
+            continue
+        if e.kind == "transfer" and "→" in e.where:
+            src, dst = e.where.split("→")
+            places = [dst if "gpu" in dst else src]
+        elif e.kind == "transfer":
+            places = e.where.split(",")
+        else:
+            places = [e.where]
+        kind = "transfer" if e.kind == "transfer" else ("update" if e.name == "update" else "compute")
+        for place in places:
+            bars.append((row(place.strip("/")), e.start, e.end, kind))
+    for r, start, end, kind in bars:
+        ax.broken_barh([(start * 1e3, (end - start) * 1e3)], (r - 0.4, 0.8), color=colours[kind])
+    ax.set_yticks(range(len(rows)), list(rows))
+    ax.invert_yaxis()
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(t("lesson05.timeline_time"))
+    ax.legend(handles=[Patch(color=colour, label=t(f"lesson05.timeline_{kind}"))
+                       for kind, colour in colours.items()], loc="lower right", fontsize=8)
+
+fig, axes = plt.subplots(2, 1, figsize=(8, 5.5), sharex=True)
+for ax, name in zip(axes, ["MirroredStrategy", "CentralStorageStrategy"]):
+    draw_step(ax, runs[name]["trace"], t("lesson05.timeline_title", strategy=name, machine="workstation-4gpu"))
+fig.tight_layout()
+plt.show()
+
+# %% [markdown] lang="en"
+# Read the two rows of bars. With `MirroredStrategy` the GPUs compute (blue, very short here), then
+# one ring all-reduce of all the gradients runs between the GPUs, under the PCIe switch, and each
+# GPU updates its own copy. With `CentralStorageStrategy` every GPU first **copies the variables
+# from the CPU**, computes, then **sends its gradients to the CPU**; the update runs once on the
+# CPU (green). All four GPUs cross the **same** PCIe uplink between the switch and the CPU, so they
+# share its bandwidth: that shared link is what CentralStorage pays.
+#
+# Does the gap depend on the model? Let us sweep the layer width.
+
+# %% [markdown] lang="zh"
+# 看这两组条形。使用 `MirroredStrategy` 时，各 GPU 先计算（蓝色，这里非常短），然后在 PCIe 交换机下方的各 GPU 之间对所有梯度做一次环形全归约，每个 GPU 再更新自己的那一份。使用 `CentralStorageStrategy` 时，每个 GPU 先**从 CPU 复制变量**，再计算，然后**把梯度发送到 CPU**；更新只在 CPU 上运行一次（绿色）。四个 GPU 都要经过交换机与 CPU 之间**同一条** PCIe 上行链路，只能分享它的带宽：这条共享链路就是 CentralStorage 付出的代价。
+#
+# 差距是否取决于模型大小？下面改变层的宽度来看一看。
+
+# %% [markdown] lang="pt"
+# Leia as duas linhas de barras. Com a `MirroredStrategy`, as GPUs calculam (azul, bem curto aqui),
+# depois um único all-reduce em anel de todos os gradientes roda entre as GPUs, abaixo do switch
+# PCIe, e cada GPU atualiza a própria cópia. Com a `CentralStorageStrategy`, cada GPU primeiro
+# **copia as variáveis da CPU**, calcula e depois **envia seus gradientes para a CPU**; a atualização
+# roda uma única vez na CPU (verde). As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
+# e a CPU, então dividem a largura de banda dele: esse enlace compartilhado é o que a CentralStorage
+# paga.
+#
+# A diferença depende do modelo? Vamos variar a largura das camadas.
+
+# %%
+sizes = [128, 256, 512, 1024]
+sweep = {name: [] for name in runs}
+for units in sizes:
+    for name, make in [("OneDeviceStrategy", lambda: tf.distribute.OneDeviceStrategy("/gpu:0")),
+                       ("MirroredStrategy", lambda: mirrored_strategy),
+                       ("CentralStorageStrategy", lambda: central_storage_strategy)]:
+        run = runs[name] if units == 1024 else train_one_step(make(), units=units)
+        sweep[name].append((run["params"], run["seconds"]))
+for name, points in sweep.items():
+    print(f"{name:23s}", "  ".join(f"{p:>9,d} params: {s * 1e3:6.3f} ms" for p, s in points))
+
+fig, ax = plt.subplots(figsize=(7, 3.5))
+for name, points in sweep.items():
+    ax.plot([p for p, _ in points], [s * 1e3 for _, s in points], marker="o", label=name)
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel(t("lesson05.sweep_x"))
+ax.set_ylabel(t("lesson05.sweep_y"))
+ax.set_title(t("lesson05.sweep_title"))
+ax.legend()
+plt.show()
+
+# %% [markdown] lang="en"
+# Both multi-GPU lines grow with the number of parameters (the bytes to move grow with it), and the
+# gap between them grows too: at 2 million parameters CentralStorage loses several milliseconds per
+# step. Per GPU, a ring all-reduce moves `2(p-1)/p × 4P` bytes each way over the GPU's own link;
+# CentralStorage moves `4P` up and `4P` down per GPU, and all `p` GPUs squeeze through one uplink.
+# The exercise asks you to count these bytes.
+#
+# Notice also the honest line at the bottom: with a batch of 64, **one GPU is faster than four**.
+# There is so little computation per step that communication dominates (the classic "more GPUs made it
+# slower"). More replicas pay off only when each step has enough work to hide the traffic.
+#
+# The simulator counts transfers as TensorFlow's ops do them. One detail of this version: the
+# reduced gradients are also copied back from the CPU to every GPU (you can see the orange bars
+# after the reduction); real TensorFlow applies them on the CPU without that copy, so the real
+# CentralStorage step is a little shorter than shown, and still the slowest.
+#
+# ## 3. `TPUStrategy` on a simulated TPU v3-8
+#
+# A Cloud TPU v3-8 has 4 chips with 2 cores each: 8 TPU devices on one host, linked by the
+# chips' fast interconnect (ICI). The guide's three steps reach it: a `TPUClusterResolver` finds the
+# TPU, `experimental_connect_to_cluster` connects to it, and `initialize_tpu_system` must run
+# **before** the strategy is built. Here the address names the simulated preset, and connecting
+# makes it the current machine.
+
+# %% [markdown] lang="zh"
+# 两条多 GPU 曲线都随参数个数增长（要传输的字节数随之增长），两者之间的差距也在增长：在 200 万个参数时，CentralStorage 每一步要多花好几毫秒。对每个 GPU 而言，环形全归约在 GPU 自己的链路上每个方向传输 `2(p-1)/p × 4P` 字节；CentralStorage 则让每个 GPU 上行 `4P`、下行 `4P`，而且全部 `p` 个 GPU 都要挤过同一条上行链路。练习会请你计算这些字节数。
+#
+# 还要注意最下面那条诚实的曲线：批次大小为 64 时，**一个 GPU 比四个 GPU 更快**。每一步的计算量太少，通信占了主导（典型的“GPU 越多反而越慢”）。只有当每一步有足够的计算量来掩盖通信时，更多的副本才划算。
+#
+# 模拟器按 TensorFlow 运算的方式计算传输。本版本有一个细节：归约后的梯度还会从 CPU 复制回每个 GPU（归约之后的橙色条形就是它）；真正的 TensorFlow 直接在 CPU 上应用梯度，没有这次复制，所以真实的 CentralStorage 一步会比图中略短，但仍然是最慢的。
+#
+# ## 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`
+#
+# 一个 Cloud TPU v3-8 有 4 个芯片，每个芯片 2 个核心：一台主机上共 8 个 TPU 设备，通过芯片之间的高速互连（ICI）相连。按指南的三个步骤就能用上它：`TPUClusterResolver` 找到 TPU，`experimental_connect_to_cluster` 连接它，而 `initialize_tpu_system` 必须在创建策略**之前**运行。这里的地址是模拟预设的名称，连接之后它就成为当前机器。
+
+# %% [markdown] lang="pt"
+# As duas linhas com várias GPUs crescem com o número de parâmetros (os bytes a mover crescem junto),
+# e a diferença entre elas também cresce: com 2 milhões de parâmetros, a CentralStorage perde vários
+# milissegundos por etapa. Por GPU, um all-reduce em anel move `2(p-1)/p × 4P` bytes em cada sentido
+# pelo enlace da própria GPU; a CentralStorage move `4P` para cima e `4P` para baixo por GPU, e todas
+# as `p` GPUs se espremem em um único enlace. O exercício pede que você conte esses bytes.
+#
+# Repare também na linha honesta lá embaixo: com um lote de 64, **uma GPU é mais rápida do que
+# quatro**. Há tão pouca computação por etapa que a comunicação domina (o clássico "mais GPUs deixaram tudo mais lento").
+# Mais réplicas só compensam quando cada etapa tem trabalho suficiente para esconder o tráfego.
+#
+# O simulador conta as transferências como as operações do TensorFlow as fazem. Um detalhe desta
+# versão: os gradientes reduzidos também são copiados de volta da CPU para cada GPU (as barras
+# laranja depois da redução); o TensorFlow de verdade os aplica na CPU sem essa cópia, então a etapa
+# real da CentralStorage é um pouco mais curta do que a mostrada, e continua sendo a mais lenta.
+#
+# ## 3. `TPUStrategy` em uma TPU v3-8 simulada
+#
+# Uma Cloud TPU v3-8 tem 4 chips com 2 núcleos cada: 8 dispositivos TPU em um único host, ligados
+# pela interconexão rápida entre os chips (ICI). Os três passos do guia chegam até ela: um
+# `TPUClusterResolver` localiza a TPU, `experimental_connect_to_cluster` se conecta a ela, e
+# `initialize_tpu_system` precisa rodar **antes** de a estratégia ser criada. Aqui o endereço é o
+# nome do preset simulado, e a conexão o torna a máquina atual.
+
+# %%
+tpu_address = "tpu-v3-8"     # the simulated Cloud TPU v3-8; on Colab you would pass nothing
+cluster_resolver = tf.distribute.cluster_resolver.TPUClusterResolver(
+    tpu=tpu_address)
+tf.config.experimental_connect_to_cluster(cluster_resolver)
+tf.tpu.experimental.initialize_tpu_system(cluster_resolver)
+tpu_strategy = tf.distribute.TPUStrategy(cluster_resolver)
+
+print(tpu_strategy)
+print("replicas:", tpu_strategy.num_replicas_in_sync)
+print("machine :", sim.runtime.current_machine().name)
+
+# %% [markdown] lang="en"
+# Each core is a replica, and the variables are mirrored on all 8 (like `MirroredStrategy`).
+# TPUs compile the whole step with XLA for **fixed shapes**, which is why the train step lives in a
+# `tf.function` and why the dataset uses `drop_remainder=True` with a global batch **divisible by
+# 8**: every core then gets the same 8 examples at every step.
+
+# %% [markdown] lang="zh"
+# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 按**固定形状**编译整个训练步，所以训练步要放在 `tf.function` 中，数据集也要用 `drop_remainder=True`，并且全局批次大小要**能被 8 整除**：这样每一步每个核心都正好拿到 8 个样本。
+
+# %% [markdown] lang="pt"
+# Cada núcleo é uma réplica, e as variáveis são espelhadas nos 8 (como na `MirroredStrategy`). As
+# TPUs compilam a etapa inteira com XLA para **formas fixas**; por isso a etapa de treinamento fica
+# em uma `tf.function` e o dataset usa `drop_remainder=True` com um tamanho de lote global
+# **divisível por 8**: assim cada núcleo recebe os mesmos 8 exemplos em toda etapa.
+
+# %%
+GLOBAL_BATCH = 64                              # divisible by the 8 cores: 8 examples each
+rng = np.random.default_rng(1)
+x = rng.normal(size=(200, 16)).astype("float32")
+y = (x @ rng.normal(size=(16, 1))).astype("float32")
+
+tf.keras.utils.set_random_seed(0)
+with tpu_strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.build((None, 16))
+    optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH, drop_remainder=True)
+print("element_spec:", dataset.element_spec[0])
+dist_dataset = tpu_strategy.experimental_distribute_dataset(dataset)
+
+@tf.function
+def train_step(inputs):
+    def step_fn(inputs):
+        features, labels = inputs
+        with tf.GradientTape() as tape:
+            per_example_loss = tf.reduce_mean(tf.square(model(features, training=True) - labels), axis=1)
+            loss = tf.nn.compute_average_loss(per_example_loss, global_batch_size=GLOBAL_BATCH)
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    per_replica_losses = tpu_strategy.run(step_fn, args=(inputs,))
+    return tpu_strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_losses, axis=None)
+
+for step, batch in enumerate(dist_dataset):
+    shapes = {tuple(f.shape) for f in tpu_strategy.experimental_local_results(batch[0])}
+    loss = train_step(batch)
+    print(f"step {step}: per-core shapes {sorted(shapes)}  loss {float(loss):.4f}  "
+          f"simulated {tpu_strategy.extended.last_step_time * 1e6:.1f} µs")
+
+# %% [markdown] lang="en"
+# What goes wrong otherwise? 200 examples in batches of 64 leave a last batch of 8: without
+# `drop_remainder` the batch dimension is unknown (`None`) and the last step gives each core 1
+# example instead of 8. A batch of 60 is not divisible by 8: one core gets 4 examples at every step.
+# A real TPU needs a new XLA compilation for every new shape, and many TensorFlow versions refuse
+# such dynamic shapes outright. The simulator compiles nothing, so it runs; print the shapes to
+# see what a TPU would face.
+
+# %% [markdown] lang="zh"
+# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新做一次 XLA 编译，许多 TensorFlow 版本干脆拒绝这种动态形状。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。
+
+# %% [markdown] lang="pt"
+# O que dá errado sem isso? 200 exemplos em lotes de 64 deixam um último lote de 8: sem
+# `drop_remainder` a dimensão do lote é desconhecida (`None`) e a última etapa dá 1 exemplo a cada
+# núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em toda
+# etapa. Uma TPU de verdade precisa de uma nova compilação XLA para cada forma nova, e muitas versões
+# do TensorFlow recusam essas formas dinâmicas. O simulador não compila nada, então roda; imprima as
+# formas para ver o que uma TPU enfrentaria.
+
+# %%
+def per_core_shapes(batch_size, drop_remainder):
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch_size, drop_remainder=drop_remainder)
+    print(f"batch({batch_size}, drop_remainder={drop_remainder}): element_spec {ds.element_spec[0].shape}")
+    for step, batch in enumerate(tpu_strategy.experimental_distribute_dataset(ds)):
+        print(f"  step {step}:", [f.shape[0] for f in tpu_strategy.experimental_local_results(batch[0])])
+
+per_core_shapes(64, drop_remainder=False)
+per_core_shapes(60, drop_remainder=True)
+
+# %% [markdown] lang="en"
+# ## 4. Errors and surprises, on purpose
+#
+# **No GPU.** On a machine without GPU, `MirroredStrategy()` does not fail: it quietly takes the
+# CPU as its only device, so `num_replicas_in_sync` is 1 and nothing is distributed (TensorFlow
+# treats all CPU cores as one device). We build such a machine in three lines, look, and go back to
+# the workstation.
+
+# %% [markdown] lang="zh"
+# ## 4. 故意引发的错误和意外
+#
+# **没有 GPU。** 在没有 GPU 的机器上，`MirroredStrategy()` 并不会报错：它悄悄地把 CPU 当作唯一的设备，于是 `num_replicas_in_sync` 为 1，什么也没有分布（TensorFlow 把所有 CPU 核心当作一个设备）。我们用三行代码搭一台这样的机器看一看，然后再回到工作站。
+
+# %% [markdown] lang="pt"
+# ## 4. Erros e surpresas, de propósito
+#
+# **Sem GPU.** Em uma máquina sem GPU, `MirroredStrategy()` não falha: ela silenciosamente usa a
+# CPU como único dispositivo, então `num_replicas_in_sync` é 1 e nada é distribuído (o TensorFlow
+# trata todos os núcleos da CPU como um único dispositivo). Montamos essa máquina em três linhas,
+# olhamos e voltamos para a estação de trabalho.
+
+# %%
+from sim.hardware import Machine, devices
+
+laptop = Machine("laptop", description="one CPU, no GPU")
+laptop.add_device("CPU", devices.XEON_8380)
+sim.runtime.use_machine(laptop)
+
+print("GPUs:", tf.config.list_physical_devices("GPU"))
+strategy = tf.distribute.MirroredStrategy()
+print("replicas:", strategy.num_replicas_in_sync, strategy.extended.worker_devices)
+
+sim.runtime.use_machine("workstation-4gpu")
+print("back on", sim.runtime.current_machine().name)
+
+# %% [markdown] lang="en"
+# **Reducing a plain value with SUM.** The default strategy's `reduce("SUM", 1.)` returned `1.0`.
+# Library code that does the same under 4 replicas fails: a value that is not per-replica has no
+# "4 parts" to add, and TensorFlow will not guess whether you meant 1 or 4.
+
+# %% [markdown] lang="zh"
+# **用 SUM 归约一个普通值。** 默认策略的 `reduce("SUM", 1.)` 返回了 `1.0`。库代码在 4 个副本下做同样的事就会失败：一个不是按副本区分的值没有“4 个部分”可加，TensorFlow 也不会去猜你想要的是 1 还是 4。
+
+# %% [markdown] lang="pt"
+# **Reduzir um valor comum com SUM.** O `reduce("SUM", 1.)` da estratégia padrão retornou `1.0`. Um
+# código de biblioteca que faz o mesmo com 4 réplicas falha: um valor que não é por réplica não tem
+# "4 partes" para somar, e o TensorFlow não vai adivinhar se você queria 1 ou 4.
+
+# %% tags=["raises-exception"]
+strategy = tf.distribute.MirroredStrategy()
+strategy.reduce("SUM", tf.constant(1.0), axis=None)
+
+# %% [markdown] lang="en"
+# **An unknown device.** `OneDeviceStrategy` places everything on the device you name, so the name
+# must exist. The workstation has 4 GPUs, `/gpu:0` to `/gpu:3`:
+
+# %% [markdown] lang="zh"
+# **未知的设备。** `OneDeviceStrategy` 会把一切都放到你指定的设备上，所以这个名字必须存在。工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`：
+
+# %% [markdown] lang="pt"
+# **Um dispositivo desconhecido.** A `OneDeviceStrategy` coloca tudo no dispositivo que você indicar,
+# então o nome precisa existir. A estação de trabalho tem 4 GPUs, de `/gpu:0` a `/gpu:3`:
+
+# %% tags=["raises-exception"]
+strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
+
+# %% [markdown] lang="en"
+# ## Summary
+#
+# | Strategy | Replicas | Variables live | What a step moves |
+# |---|---|---|---|
+# | default strategy | 1 | where TensorFlow would put them anyway | nothing |
+# | `OneDeviceStrategy("/gpu:0")` | 1 | on that device | nothing |
+# | `MirroredStrategy` (4 GPUs) | 4 | a copy on every GPU | ring all-reduce: `2(p-1)/p × 4P` bytes per GPU each way, GPU to GPU |
+# | `CentralStorageStrategy` (4 GPUs) | 4 | once, on the CPU (on the GPU if there is only one) | per GPU `4P` of gradients up and `4P` of variables down, all GPUs through one PCIe uplink |
+# | `TPUStrategy` (v3-8) | 8 cores | a copy on every core | all-reduce over the ICI links; needs static shapes |
+#
+# - The default strategy lets library code call `get_strategy()`, `run` and `reduce` whether or not
+#   a strategy is in use; `OneDeviceStrategy` runs the same calls with real placement.
+# - Where variables live changes what a step costs, never its numbers: all strategies computed the
+#   single-device step.
+# - On a PCIe workstation, CentralStorage pays for the shared link to the CPU, and the bigger the
+#   model the more it pays.
+# - On TPUs: `initialize_tpu_system` before the strategy, the step in `tf.function`,
+#   `drop_remainder=True` and a global batch divisible by the number of cores.
+#
+# **Exercise:** open `exercises/en/05_bytes_per_step.ipynb` and count the bytes each strategy moves.
+
+# %% [markdown] lang="zh"
+# ## 总结
+#
+# | 策略 | 副本数 | 变量存放位置 | 每一步传输什么 |
+# |---|---|---|---|
+# | 默认策略 | 1 | TensorFlow 本来就会放的地方 | 不传输 |
+# | `OneDeviceStrategy("/gpu:0")` | 1 | 该设备上 | 不传输 |
+# | `MirroredStrategy`（4 个 GPU） | 4 | 每个 GPU 上一份 | 环形全归约：每个 GPU 每个方向 `2(p-1)/p × 4P` 字节，GPU 到 GPU |
+# | `CentralStorageStrategy`（4 个 GPU） | 4 | 只存一份，在 CPU 上（只有一个 GPU 时在该 GPU 上） | 每个 GPU 上行 `4P` 的梯度、下行 `4P` 的变量，所有 GPU 共用一条 PCIe 上行链路 |
+# | `TPUStrategy`（v3-8） | 8 个核心 | 每个核心上一份 | 经 ICI 链路做全归约；需要静态形状 |
+#
+# - 默认策略让库代码无论是否使用策略，都能调用 `get_strategy()`、`run` 和 `reduce`；`OneDeviceStrategy` 用真实的放置运行同样的调用。
+# - 变量放在哪里改变的是一步的代价，而不是数值：所有策略算出的都是单设备的那一步。
+# - 在 PCIe 工作站上，CentralStorage 要为通往 CPU 的共享链路付出代价，模型越大，代价越高。
+# - 在 TPU 上：先 `initialize_tpu_system` 再创建策略，训练步放在 `tf.function` 中，使用 `drop_remainder=True`，全局批次大小能被核心数整除。
+#
+# **练习**：打开 `exercises/zh/05_bytes_per_step.ipynb`，数一数每种策略传输的字节数。
+
+# %% [markdown] lang="pt"
+# ## Resumo
+#
+# | Estratégia | Réplicas | Onde ficam as variáveis | O que uma etapa move |
+# |---|---|---|---|
+# | estratégia padrão | 1 | onde o TensorFlow as colocaria de qualquer jeito | nada |
+# | `OneDeviceStrategy("/gpu:0")` | 1 | nesse dispositivo | nada |
+# | `MirroredStrategy` (4 GPUs) | 4 | uma cópia em cada GPU | all-reduce em anel: `2(p-1)/p × 4P` bytes por GPU em cada sentido, de GPU para GPU |
+# | `CentralStorageStrategy` (4 GPUs) | 4 | uma única vez, na CPU (na GPU, se houver só uma) | por GPU, `4P` de gradientes para cima e `4P` de variáveis para baixo, todas as GPUs por um único enlace PCIe |
+# | `TPUStrategy` (v3-8) | 8 núcleos | uma cópia em cada núcleo | all-reduce pelos enlaces ICI; exige formas estáticas |
+#
+# - A estratégia padrão permite que o código de biblioteca chame `get_strategy()`, `run` e `reduce`
+#   com ou sem estratégia em uso; a `OneDeviceStrategy` executa as mesmas chamadas com posicionamento
+#   real.
+# - Onde as variáveis ficam muda o custo de uma etapa, nunca os números: todas as estratégias
+#   calcularam a etapa de um único dispositivo.
+# - Em uma estação de trabalho PCIe, a CentralStorage paga pelo enlace compartilhado até a CPU, e
+#   quanto maior o modelo, mais ela paga.
+# - Em TPUs: `initialize_tpu_system` antes da estratégia, a etapa em `tf.function`,
+#   `drop_remainder=True` e um lote global divisível pelo número de núcleos.
+#
+# **Exercício:** abra `exercises/pt/05_bytes_per_step.ipynb` e conte os bytes que cada estratégia move.
