@@ -312,13 +312,14 @@ def train(num_replicas, learning_rate):
     return history.history["loss"], clock().now - start, len(clock().steps) - first_step
 
 results = {}
-print("replicas  global batch  learning rate  steps  final loss  simulated time  per step")
+table = ["replicas  global batch  learning rate  steps  final loss  simulated time  per step"]
 for num_replicas, scaled in [(1, False), (2, False), (2, True), (4, False), (4, True)]:
     lr = BASE_LEARNING_RATE * (num_replicas if scaled else 1)
     losses, seconds, steps = train(num_replicas, lr)
     results[num_replicas, scaled] = (lr, losses)
-    print(f"{num_replicas:8d}  {BATCH_SIZE_PER_REPLICA * num_replicas:12d}  {lr:13.2f}  {steps:5d}"
-          f"  {losses[-1]:10.4f}  {seconds * 1e3:11.3f} ms  {seconds / steps * 1e6:5.2f} us")
+    table.append(f"{num_replicas:8d}  {BATCH_SIZE_PER_REPLICA * num_replicas:12d}  {lr:13.2f}"
+                 f"  {steps:5d}  {losses[-1]:10.4f}  {seconds * 1e3:11.3f} ms  {seconds / steps * 1e6:5.2f} us")
+print("\n".join(table))
 
 # %%
 import matplotlib.pyplot as plt
