@@ -19,7 +19,6 @@ import numpy as np
 
 _EMPTY_I = np.empty(0, dtype=np.int64)
 _EMPTY_F = np.empty(0, dtype=np.float64)
-DONE_REL = 1e-9  # a flow with less than this fraction of its bytes left has finished
 
 
 def max_min_rates(capacity: np.ndarray, inc_f: np.ndarray, inc_r: np.ndarray, n: int) -> np.ndarray:
@@ -56,7 +55,9 @@ def max_min_rates(capacity: np.ndarray, inc_f: np.ndarray, inc_r: np.ndarray, n:
 class FlowNetwork:
     """The flows in flight on one machine, advanced in SimPy time.
 
-    Owners (one per ``transfers`` call) receive ``flows_done(local_indices, now)`` and
+    Each flow is stored by its finish time under the current rates (``fin``); bytes left are
+    ``(fin - now) * rate``, materialised only when the rates change. Owners (one per
+    ``transfers`` call) receive ``flows_done(local_indices, now)`` and
     ``flows_failed(local_indices, now)`` callbacks.
     """
 
@@ -64,50 +65,91 @@ class FlowNetwork:
         self.env = env
         self.capacity = np.asarray(capacity, dtype=np.float64)
         self.dead = np.zeros(self.capacity.size, dtype=bool)
-        self.rem, self.size, self.rate = _EMPTY_F, _EMPTY_F, _EMPTY_F
+        self.fin, self.rate = _EMPTY_F, _EMPTY_F
         self.owner, self.local = _EMPTY_I, _EMPTY_I
         self.inc_f, self.inc_r = _EMPTY_I, _EMPTY_I
         self.owners: dict[int, object] = {}
-        self._t = 0.0
         self._gen = 0
+        self._any_dead = False
 
     def __len__(self) -> int:
-        return self.rem.size
+        return self.fin.size
+
+    def remaining(self) -> np.ndarray:
+        """Bytes left in each active flow, now."""
+        return np.maximum((self.fin - self.env.now) * self.rate, 0.0)
 
     # ---- public -------------------------------------------------------------------------
     def add(self, owner_id: int, local: np.ndarray, nbytes: np.ndarray, inc_f: np.ndarray,
-            inc_r: np.ndarray) -> None:
-        """Start flows now; ``inc_f`` indexes into ``local``/``nbytes``."""
+            inc_r: np.ndarray, cache: dict | None = None) -> None:
+        """Start flows now; ``inc_f`` indexes into ``local``/``nbytes``.
+
+        ``cache`` (a dict kept with a cached route plan) lets a batch that starts on an idle
+        network reuse its fair rates: they depend on the routes only, not on the sizes.
+        """
         self._settle()
-        if self.dead.any():
+        now = self.env.now
+        if cache is not None and self.fin.size == 0 and not self._any_dead:
+            rates = cache.get("rates")
+            if rates is None:
+                rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
+            self.fin = now + nbytes / rates
+            self.rate = rates
+            self.owner = np.full(local.size, owner_id)
+            self.local, self.inc_f, self.inc_r = local, inc_f, inc_r
+            self._gen += 1
+            self._schedule()
+            return
+        if self._any_dead:
             doomed = np.zeros(local.size, dtype=bool)
             doomed[inc_f[self.dead[inc_r]]] = True
             if doomed.any():
-                self.owners[owner_id].flows_failed(local[doomed], self.env.now)
+                self.owners[owner_id].flows_failed(local[doomed], now)
                 keep = ~doomed
                 local, nbytes, inc_f, inc_r = self._subset(keep, local, nbytes, inc_f, inc_r)
-        if local.size:
-            base = self.rem.size
-            self.rem = np.concatenate([self.rem, nbytes])
-            self.size = np.concatenate([self.size, nbytes])
-            self.owner = np.concatenate([self.owner, np.full(local.size, owner_id)])
-            self.local = np.concatenate([self.local, local])
-            self.inc_f = np.concatenate([self.inc_f, inc_f + base])
-            self.inc_r = np.concatenate([self.inc_r, inc_r])
-        self._replan()
+        if not local.size:
+            return
+        # Max-min rates decompose over groups of flows that share no resource: if the new
+        # flows touch no busy resource, nobody else's rate changes and theirs are the cached
+        # rates of their plan alone.
+        disjoint = cache is not None and not self._busy()[inc_r].any()
+        base = self.fin.size
+        rem = None if disjoint else self.remaining()
+        self.owner = np.concatenate([self.owner, np.full(local.size, owner_id)])
+        self.local = np.concatenate([self.local, local])
+        self.inc_f = np.concatenate([self.inc_f, inc_f + base])
+        self.inc_r = np.concatenate([self.inc_r, inc_r])
+        if disjoint:
+            rates = cache.get("rates")
+            if rates is None:
+                rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
+            self.fin = np.concatenate([self.fin, now + nbytes / rates])
+            self.rate = np.concatenate([self.rate, rates])
+            self._gen += 1
+            self._schedule()
+        else:
+            self._replan(np.concatenate([rem, nbytes]))
+
+    def _busy(self) -> np.ndarray:
+        """Resources crossed by at least one active flow (bool per resource)."""
+        busy = np.zeros(self.capacity.size, dtype=bool)
+        busy[self.inc_r] = True
+        return busy
 
     def fail_resources(self, mask: np.ndarray) -> None:
         """Links went down: kill the flows crossing them, refuse new ones."""
         self._settle()
         self.dead |= mask
-        doomed = np.zeros(self.rem.size, dtype=bool)
+        self._any_dead = bool(self.dead.any())
+        doomed = np.zeros(self.fin.size, dtype=bool)
         doomed[self.inc_f[mask[self.inc_r]]] = True
         if doomed.any():
             owners, locals_ = self.owner[doomed], self.local[doomed]
+            rem = self.remaining()[~doomed]
             self._remove(doomed)
             for oid in np.unique(owners).tolist():
                 self.owners[oid].flows_failed(locals_[owners == oid], self.env.now)
-        self._replan()
+            self._replan(rem)
 
     # ---- internals ----------------------------------------------------------------------
     @staticmethod
@@ -116,27 +158,36 @@ class FlowNetwork:
         pk = keep[inc_f]
         return local[keep], nbytes[keep], newpos[inc_f[pk]], inc_r[pk]
 
-    def _settle(self) -> None:
-        """Advance every flow to now and retire the finished ones."""
+    def _settle(self) -> bool:
+        """Retire the flows that have finished by now; True if the rates must change."""
+        if self.fin.size == 0:
+            return False
         now = self.env.now
-        if self.rem.size == 0:
-            self._t = now
-            return
-        if now > self._t:
-            self.rem = self.rem - self.rate * (now - self._t)
-            self._t = now
-        # finished: almost no bytes left, or less time left than the clock can resolve now
-        # (without the second test a 1-byte flow at 1e12 B/s could re-arm a timer forever)
-        slack = now * 1e-13 + 1e-18
-        done = (self.rem <= DONE_REL * self.size) | (self.rem <= self.rate * slack)
-        if done.any():
+        # the clock resolves about 1e-16 of now: a finish time within a few ulps is "now"
+        done = self.fin <= now + (now * 1e-13 + 1e-18)
+        if done.all():                     # common in collectives: the whole round ends
+            owners, locals_ = self.owner, self.local
+            self.fin = self.rate = _EMPTY_F
+            self.owner = self.local = self.inc_f = self.inc_r = _EMPTY_I
+            self._gen += 1
+        elif done.any():
+            gone_r = self.inc_r[done[self.inc_f]]
+            rem = self.remaining()[~done]
             owners, locals_ = self.owner[done], self.local[done]
             self._remove(done)
-            if owners.size and (owners == owners[0]).all():
-                self.owners[int(owners[0])].flows_done(locals_, now)
-            else:
-                for oid in np.unique(owners).tolist():
-                    self.owners[oid].flows_done(locals_[owners == oid], now)
+            if self._busy()[gone_r].any():      # they shared a link with flows still running
+                self._replan(rem)
+            else:                               # separate groups: the others keep their rates
+                self._gen += 1
+                self._schedule()
+        else:
+            return False
+        if owners[0] == owners[-1] and (owners == owners[0]).all():
+            self.owners[int(owners[0])].flows_done(locals_, now)
+        else:
+            for oid in np.unique(owners).tolist():
+                self.owners[oid].flows_done(locals_[owners == oid], now)
+        return True
 
     def _remove(self, gone: np.ndarray) -> None:
         keep = ~gone
@@ -144,22 +195,25 @@ class FlowNetwork:
         pk = keep[self.inc_f]
         self.inc_f = newpos[self.inc_f[pk]]
         self.inc_r = self.inc_r[pk]
-        self.rem, self.size, self.rate = self.rem[keep], self.size[keep], self.rate[keep]
+        self.fin, self.rate = self.fin[keep], self.rate[keep]
         self.owner, self.local = self.owner[keep], self.local[keep]
 
-    def _replan(self) -> None:
-        """Recompute the fair rates and schedule the next finish."""
+    def _replan(self, rem: np.ndarray) -> None:
+        """Recompute the fair rates for ``rem`` bytes left and schedule the next finish."""
         self._gen += 1
-        n = self.rem.size
+        n = rem.size
         if n == 0:
+            self.fin = self.rate = _EMPTY_F
             return
         self.rate = max_min_rates(self.capacity, self.inc_f, self.inc_r, n)
-        dt = float(np.min(self.rem / self.rate))
+        self.fin = self.env.now + rem / self.rate
+        self._schedule()
+
+    def _schedule(self) -> None:
+        dt = float(self.fin.min()) - self.env.now
         gen = self._gen
-        self.env.timeout(max(dt, 0.0)).callbacks.append(lambda _ev: self._on_timer(gen))
+        self.env.timeout(dt if dt > 0 else 0.0).callbacks.append(lambda _ev: self._on_timer(gen))
 
     def _on_timer(self, gen: int) -> None:
-        if gen != self._gen:
-            return           # rates changed since this finish was predicted
-        self._settle()
-        self._replan()
+        if gen == self._gen and not self._settle():
+            self._schedule()         # rounding left the first finish a hair ahead: wait for it

@@ -43,7 +43,7 @@ class _Plan:
             local = routed[lat[routed] == value]
             inc_f = np.concatenate([np.full(len(rows[i]), k) for k, i in enumerate(local)])
             inc_r = np.concatenate([rows[i] for i in local]).astype(np.int64)
-            self.groups.append((float(value), local, inc_f.astype(np.int64), inc_r))
+            self.groups.append((float(value), local, inc_f.astype(np.int64), inc_r, {}))
         self.wheres = [f"{machine.display_name(a)}→{machine.display_name(b)}"
                        for a, b in zip(self.src, self.dst)]
         self.devices = set(self.src) | set(self.dst)
@@ -103,6 +103,8 @@ class Simulator:
         self._next_owner = 0
         self._free_at: dict = {}
         self.stragglers = Stragglers(machine, stragglers, seed)
+        self._straggling = bool(self.stragglers)
+        self._where: dict = {}
         self._dead: set = set()
         self._may_fail: set = set()
         self._pending: dict = {}
@@ -129,13 +131,17 @@ class Simulator:
         """Run a task on ``device`` (FIFO behind earlier tasks); returns a SimPy event."""
         dev = self.machine.device(device)
         duration = self._duration(dev, seconds, flops, dtype)
-        if self.stragglers:
+        if self._straggling:
             duration *= self.stragglers.factor(dev)
         now = self.env.now
-        start = max(now, self._free_at.get(dev, 0.0))
+        start = self._free_at.get(dev, 0.0)
+        if start < now:
+            start = now
         end = start + duration
         self._free_at[dev] = end
-        where = self.machine.display_name(dev)
+        where = self._where.get(dev)
+        if where is None:
+            where = self._where[dev] = self.machine.display_name(dev)
         if dev in self._dead:
             return self._failed_now("compute", label, where, dev)
         if dev not in self._may_fail:   # fast path: one SimPy event, trace written when it ends
@@ -149,6 +155,8 @@ class Simulator:
         return ev
 
     def _duration(self, dev, seconds, flops, dtype) -> float:
+        if flops is None and type(seconds) is float and 0.0 <= seconds < math.inf:
+            return seconds                              # the common case, checked cheaply
         if (seconds is None) == (flops is None):
             raise ValueError(t("des.compute_args"))
         if seconds is not None:
@@ -189,15 +197,20 @@ class Simulator:
         The fast path of collectives: routes are cached per list of pairs and the flows of the
         whole batch are shared and advanced with NumPy (``sim.des.flows``).
         """
-        items = list(items)
-        key = tuple([(s, d) for s, d, _ in items])
+        if not isinstance(items, list):
+            items = list(items)
+        if items:
+            srcs, dsts, sizes = zip(*items)
+        else:
+            srcs = dsts = sizes = ()
+        key = (srcs, dsts)
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = _Plan(self.machine, key)
-        nbytes = np.fromiter((it[2] for it in items), dtype=np.float64, count=len(items))
-        if not (np.isfinite(nbytes).all() and (nbytes >= 0).all()):
+            plan = self._plans[key] = _Plan(self.machine, list(zip(srcs, dsts)))
+        if sizes and not (min(sizes) >= 0 and math.isfinite(sum(sizes))):
             bad = next(it for it in items if not (math.isfinite(it[2]) and it[2] >= 0))
             raise ValueError(t("des.bad_nbytes", value=bad[2], src=bad[0], dst=bad[1]))
+        nbytes = np.array(sizes, dtype=np.float64)
         now = self.env.now
         event = self.env.event()
         record = batch_record(label, lambda: plan.wheres, now, nbytes)
@@ -212,17 +225,17 @@ class Simulator:
             batch.flows_failed(np.flatnonzero(dead), now)
         if plan.zero.size:
             batch.flows_done(plan.zero, now)
-        for latency, local, inc_f, inc_r in plan.groups:
+        for latency, local, inc_f, inc_r, cache in plan.groups:
             if latency == 0:
-                self._start(oid, local, nbytes, inc_f, inc_r)
+                self._start(oid, local, nbytes, inc_f, inc_r, cache)
             else:
                 self.env.timeout(latency).callbacks.append(
-                    lambda _e, a=(oid, local, nbytes, inc_f, inc_r): self._start(*a))
+                    lambda _e, a=(oid, local, nbytes, inc_f, inc_r, cache): self._start(*a))
         if plan.n == 0:
             event.succeed()
         return event
 
-    def _start(self, oid, local, nbytes, inc_f, inc_r) -> None:
+    def _start(self, oid, local, nbytes, inc_f, inc_r, cache) -> None:
         batch = self._network.owners.get(oid)
         if batch is None:
             return
@@ -233,7 +246,8 @@ class Simulator:
             if empty.all():
                 return
             local, sizes, inc_f, inc_r = FlowNetwork._subset(~empty, local, sizes, inc_f, inc_r)
-        self._network.add(oid, local, sizes, inc_f, inc_r)
+            cache = None
+        self._network.add(oid, local, sizes, inc_f, inc_r, cache)
 
     # ---- failures -------------------------------------------------------------------------
     def add_failure(self, failure: F.Failure) -> None:
