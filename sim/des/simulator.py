@@ -96,7 +96,7 @@ class Simulator:
         self.machine = machine
         self.seed = seed
         self.env = env if env is not None else simpy.Environment()
-        self.trace = Trace()
+        self.trace = Trace(clock=lambda: self.env.now)
         cap = np.repeat([link.bandwidth for link in machine.links], 2).astype(np.float64)
         self._network = FlowNetwork(self.env, cap)
         self._plans: dict = {}
@@ -144,10 +144,9 @@ class Simulator:
             where = self._where[dev] = self.machine.display_name(dev)
         if dev in self._dead:
             return self._failed_now("compute", label, where, dev)
-        if dev not in self._may_fail:   # fast path: one SimPy event, trace written when it ends
-            ev = self.env.timeout(end - now)
-            ev.callbacks.append(lambda _e: self.trace.add("compute", label, where, start, end))
-            return ev
+        if dev not in self._may_fail:   # fast path: nothing can fail it, so its times are certain
+            self.trace.add_planned(label, where, start, end)
+            return self.env.timeout(end - now)
         ev = self.env.event()
         task = [ev, start, end, label, where, True]
         self._pending.setdefault(dev, []).append(task)
@@ -225,28 +224,32 @@ class Simulator:
             batch.flows_failed(np.flatnonzero(dead), now)
         if plan.zero.size:
             batch.flows_done(plan.zero, now)
+        some_empty = bool(sizes) and min(sizes) == 0
         for latency, local, inc_f, inc_r, cache in plan.groups:
+            args = (oid, local, nbytes if local.size == plan.n else nbytes[local], inc_f, inc_r,
+                    cache, some_empty)
             if latency == 0:
-                self._start(oid, local, nbytes, inc_f, inc_r, cache)
+                self._start(*args)
             else:
-                self.env.timeout(latency).callbacks.append(
-                    lambda _e, a=(oid, local, nbytes, inc_f, inc_r, cache): self._start(*a))
+                self.env.timeout(latency).callbacks.append(lambda _e, a=args: self._start(*a))
         if plan.n == 0:
             event.succeed()
         return event
 
-    def _start(self, oid, local, nbytes, inc_f, inc_r, cache) -> None:
+    def _start(self, oid, local, sizes, inc_f, inc_r, cache, some_empty) -> None:
+        """The latency of a group of flows is paid: put their bytes on the wires."""
         batch = self._network.owners.get(oid)
         if batch is None:
             return
-        sizes = nbytes[local]
-        empty = sizes == 0
-        if empty.any():                    # nothing to send: done once the latency is paid
-            batch.flows_done(local[empty], self.env.now)
-            if empty.all():
-                return
-            local, sizes, inc_f, inc_r = FlowNetwork._subset(~empty, local, sizes, inc_f, inc_r)
-            cache = None
+        if some_empty:
+            empty = sizes == 0
+            if empty.any():                # nothing to send: done once the latency is paid
+                batch.flows_done(local[empty], self.env.now)
+                if empty.all():
+                    return
+                local, sizes, inc_f, inc_r = FlowNetwork._subset(~empty, local, sizes, inc_f,
+                                                                 inc_r)
+                cache = None
         self._network.add(oid, local, sizes, inc_f, inc_r, cache)
 
     # ---- failures -------------------------------------------------------------------------

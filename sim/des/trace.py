@@ -48,8 +48,15 @@ class _Batch:
 class Trace:
     """Every event of a simulation. Iterate it, index it, or export it."""
 
-    def __init__(self):
+    def __init__(self, clock=None):
         self._items: list = []
+        self._planned: list = []     # (name, where, start, end) of compute known in advance
+        self._clock = clock          # () -> now; planned events count once they have ended
+
+    def add_planned(self, name, where, start, end) -> None:
+        """A compute task whose start and end are already certain (nothing can fail it): it
+        becomes a trace event when the simulated clock passes its end."""
+        self._planned.append((name, where, start, end))
 
     def add(self, kind, name, where, start, end, status="ok", nbytes=0.0) -> None:
         self._items.append(TraceEvent(kind, name, where, float(start), float(end), status,
@@ -60,20 +67,26 @@ class Trace:
 
     @property
     def events(self) -> list[TraceEvent]:
+        """Every event that has ended, ordered by start time (ties: the order they were made)."""
         out: list[TraceEvent] = []
         for item in self._items:
             if isinstance(item, _Batch):
                 out.extend(item.events())
             else:
                 out.append(item)
+        now = self._clock() if self._clock is not None else float("inf")
+        out.extend(TraceEvent("compute", name, where, float(start), float(end))
+                   for name, where, start, end in self._planned if end <= now)
+        out.sort(key=lambda e: e.start)
         return out
 
     def __iter__(self):
         return iter(self.events)
 
     def __len__(self) -> int:
+        now = self._clock() if self._clock is not None else float("inf")
         return sum(int(np.count_nonzero(~np.isnan(i.end))) if isinstance(i, _Batch) else 1
-                   for i in self._items)
+                   for i in self._items) + sum(1 for p in self._planned if p[3] <= now)
 
     def __getitem__(self, i):
         return self.events[i]
