@@ -475,21 +475,14 @@ plt.show()
 # %%
 big = one_step(4, [784, 512, 512, 10], 8192)
 trace = big.extended.last_step_trace
-devices = list(big.extended.worker_devices)
-fig, ax = plt.subplots(figsize=(11, 3.2))
-for event in trace:
-    start_ms, length_ms = event.start * 1e3, (event.end - event.start) * 1e3
-    row = devices.index(event.where) if event.kind == "compute" else len(devices)
-    ax.broken_barh([(start_ms, length_ms)], (row - 0.35, 0.7),
-                   color="tab:blue" if event.kind == "compute" else "tab:orange")
-ax.set_yticks(range(len(devices) + 1),
-              [d.split("device:")[-1] for d in devices] + [t("lesson03.links")])
-ax.invert_yaxis()
-ax.set_xlabel(t("lesson03.time_ms"))
-ax.set_title(t("lesson03.timeline_title", n=len(devices)), fontsize=10)
-ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color="tab:blue", label=t("lesson03.compute")),
-                   plt.Rectangle((0, 0), 1, 1, color="tab:orange", label=t("lesson03.allreduce"))],
-          loc="upper left", bbox_to_anchor=(1.01, 1.0))
+short = {d: d.split("device:")[-1] for d in big.extended.worker_devices}
+events = [e._replace(where=short.get(e.where, t("lesson03.links"))) for e in trace]
+
+from sim.plots.timeline import draw
+
+fig = draw(events, title=t("lesson03.timeline_title", n=len(short)))
+ax = fig.axes[0]
+ax.legend(handles=ax.get_legend().legend_handles, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 fig.tight_layout()
 plt.show()
 for event in trace:
