@@ -19,6 +19,10 @@ def test_every_source_builds_and_is_committed(outputs):
     assert build.drifted(outputs) == []
 
 
+def test_readme_course_maps_are_built_from_the_lessons(outputs):
+    assert build.stale_readmes(outputs) == []
+
+
 def test_every_lesson_exists_in_three_languages(outputs):
     lessons = sorted((build.ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
     assert lessons, "no lesson sources found"

@@ -61,6 +61,13 @@ HOME_TEXT = {
            "| # | Lição | Exercício |", "Outros idiomas"),
 }
 LANG_NAMES = {"en": "English", "zh": "简体中文", "pt": "Português"}
+READMES = {"en": "README.md", "zh": "README.zh.md", "pt": "README.pt.md"}
+MAP_START, MAP_END = "<!-- course-map:start -->", "<!-- course-map:end -->"
+MAP_WORDS = {  # (lesson column header, "lesson" link text, "exercise" link text)
+    "en": ("Lesson", "lesson", "exercise"),
+    "zh": ("课程", "课程", "练习"),
+    "pt": ("Lição", "lição", "exercício"),
+}
 
 
 class SourceError(ValueError):
@@ -176,12 +183,12 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
 
 
 def title_of(nb: nbformat.NotebookNode) -> str:
-    """The first markdown heading after the banner."""
+    """The first markdown heading after the banner, without its "NN · " number."""
     for cell in nb.cells[1:]:
         if cell.cell_type == "markdown":
             m = re.search(r"^#+\s+(.+)$", cell.source, flags=re.M)
             if m:
-                return m.group(1).strip()
+                return re.sub(r"^\d+\s*·\s*", "", m.group(1).strip())
     return "?"
 
 
@@ -206,6 +213,51 @@ def home_notebook(lang: str, lessons: list[tuple[str, nbformat.NotebookNode]],
     for i, cell in enumerate(nb.cells):
         cell.id = _cell_id("home", lang, str(i))
     return nb
+
+
+def course_map(readme_lang: str, titles: dict[str, dict[str, str]],
+               exercises: dict[str, list[str]]) -> str:
+    """The README's lesson table: one row per lesson, links in every language (README's first)."""
+    order = [readme_lang] + [lang for lang in LANGS if lang != readme_lang]
+    header = ["#", MAP_WORDS[readme_lang][0], *(LANG_NAMES[lang] for lang in order)]
+    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for stem in sorted(titles):
+        number = stem.split("_", 1)[0]
+        cells = [number, titles[stem][readme_lang]]
+        for lang in order:
+            _, lesson_word, exercise_word = MAP_WORDS[lang]
+            links = [f"[{lesson_word}](notebooks/{lang}/{stem}.ipynb)"]
+            links += [f"[{exercise_word}](exercises/{lang}/{ex}.ipynb)" for ex in exercises.get(number, [])]
+            cells.append(" · ".join(links))
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def readme_with_map(text: str, table: str) -> str:
+    if MAP_START not in text or MAP_END not in text:
+        raise SourceError(f"README lacks the markers {MAP_START} ... {MAP_END}")
+    head, rest = text.split(MAP_START, 1)
+    _, tail = rest.split(MAP_END, 1)
+    return f"{head}{MAP_START}\n{table}\n{MAP_END}{tail}"
+
+
+def readmes(outputs: list[Output]) -> dict[Path, str]:
+    """Each README's text with its course map rebuilt from the lessons' titles."""
+    titles: dict[str, dict[str, str]] = {}
+    exercises: dict[str, list[str]] = {}
+    for out in outputs:
+        variant = out.notebook.metadata["course"]["variant"]
+        lang = out.notebook.metadata["course"]["language"]
+        if variant == "lesson":
+            titles.setdefault(out.path.stem, {})[lang] = title_of(out.notebook)
+        elif variant == "student" and lang == "en":
+            exercises.setdefault(out.path.stem.split("_", 1)[0], []).append(out.path.stem)
+    result = {}
+    for lang, name in READMES.items():
+        path = ROOT / name
+        result[path] = readme_with_map(path.read_text(encoding="utf-8"),
+                                       course_map(lang, titles, exercises))
+    return result
 
 
 def plan(only: str | None = None) -> list[Output]:
@@ -257,6 +309,12 @@ def drifted(outputs: list[Output]) -> list[str]:
     return problems
 
 
+def stale_readmes(outputs: list[Output]) -> list[str]:
+    """READMEs whose course map differs from what the full plan builds."""
+    return [f"{path.name}: course map is stale (run `make notebooks`)"
+            for path, text in readmes(outputs).items() if path.read_text(encoding="utf-8") != text]
+
+
 def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbformat.NotebookNode:
     """Run a notebook, then keep only deterministic text outputs."""
     from nbclient import NotebookClient
@@ -281,8 +339,12 @@ def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbforma
 
 
 def write(out: Output, run: bool) -> None:
+    """Write one notebook; without ``run`` an up-to-date notebook keeps its executed outputs."""
     out.path.parent.mkdir(parents=True, exist_ok=True)
     nb = out.notebook
+    if not run and out.path.exists() and \
+            inputs_of(nbformat.read(out.path, as_version=4)) == inputs_of(nb):
+        return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
         nb = execute(nb, out.path.parent)
@@ -299,11 +361,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     outputs = plan(args.only)
     if args.check:
-        problems = drifted(outputs)
+        problems = drifted(outputs) + ([] if args.only else stale_readmes(outputs))
         print("\n".join(problems) or "all notebooks match their sources")
         return 1 if problems else 0
     for out in outputs:
         write(out, args.execute)
+    if not args.only:
+        for path, text in readmes(outputs).items():
+            path.write_text(text, encoding="utf-8")
     print(f"wrote {len(outputs)} notebooks")
     return 0
 
