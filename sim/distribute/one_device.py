@@ -26,6 +26,11 @@ class OneDeviceStrategy(Strategy):
 class OneDeviceExtended(SingleReplicaExtended):
     """Implementation of OneDeviceStrategy."""
 
+    def _call_for_each_replica(self, fn, args, kwargs):
+        from sim.engine.device import device
+        with device(self._device):     # placement is forced: ops in ``run`` land on the device
+            return super()._call_for_each_replica(fn, args, kwargs)
+
     def _create_variable(self, next_creator, **kwargs):
         from sim.engine.device import device
         kwargs.pop("colocate_with", None)

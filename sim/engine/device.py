@@ -1,10 +1,18 @@
-"""``tf.device``: a scope naming where ops run; the name canonicalized as TensorFlow does."""
+"""``tf.device``: a scope naming where ops run; the name canonicalized as TensorFlow does.
+
+Tensors and Variables remember the device current when they were made (``.device``), as
+TensorFlow's eager placement reports it. The innermost named device is kept in ``top`` (None
+outside any scope) so a Tensor records it with one attribute read; None means "the default
+device", resolved when ``.device`` is read: GPU:0 on a machine with GPUs, else CPU:0.
+"""
 from __future__ import annotations
 
 import re
 from contextlib import contextmanager
 
 _stack: list = []
+top = None                # innermost non-None name of _stack (what a new Tensor records)
+_default = (None, None)   # (machine, its default device name): cached, looked up once per machine
 
 
 def canonical(name: str) -> str:
@@ -21,23 +29,40 @@ def canonical(name: str) -> str:
             f"/task:{task.group(1) if task else 0}/device:{m.group(1).upper()}:{m.group(2) or 0}")
 
 
+def _innermost():
+    for name in reversed(_stack):
+        if name:
+            return name
+    return None
+
+
 @contextmanager
 def device(device_name):
-    """Run the block's ops on ``device_name`` (recorded for ``Tensor.device``; no placement)."""
+    """Run the block's ops on ``device_name``: tensors and variables made inside report it."""
+    global top
     _stack.append(canonical(device_name) if device_name else None)
+    top = _innermost()
     try:
         yield
     finally:
         _stack.pop()
+        top = _innermost()
+
+
+def default_device_name() -> str:
+    """Where an op with no device scope runs: GPU:0 when the machine has a GPU, else CPU:0."""
+    global _default
+    try:
+        from sim.runtime import current_machine
+        machine = current_machine()
+    except Exception:  # noqa: BLE001 - no machine yet: TensorFlow's CPU default
+        machine = None
+    if _default[0] is not machine or _default[1] is None:
+        has_gpu = machine is not None and any(d.device_type == "GPU" for d in machine.devices)
+        _default = (machine, f"/job:localhost/replica:0/task:0/device:{'GPU' if has_gpu else 'CPU'}:0")
+    return _default[1]
 
 
 def current_device_name() -> str:
-    for name in reversed(_stack):
-        if name:
-            return name
-    try:
-        from sim.runtime import current_machine
-        has_gpu = any(d.device_type == "GPU" for d in current_machine().devices)
-    except Exception:  # noqa: BLE001 - no machine yet: TensorFlow's CPU default
-        has_gpu = False
-    return f"/job:localhost/replica:0/task:0/device:{'GPU' if has_gpu else 'CPU'}:0"
+    """The device a new op or variable lands on now."""
+    return top or default_device_name()

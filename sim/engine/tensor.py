@@ -1,7 +1,7 @@
 """``tf.Tensor`` over a NumPy array, and the conversion rules of ``tf.constant``.
 
-A Tensor is immutable: an op makes a new one. It holds only its array (``_v``) and, for
-bfloat16, a dtype tag; gradients are the tape's business (tape.py), so a Tensor stays cheap.
+A Tensor is immutable: an op makes a new one. It holds only its array (``_v``), for
+bfloat16 a dtype tag, and the device scope it was made in (``_dev``); gradients are the tape's business (tape.py), so a Tensor stays cheap.
 Operators (``+``, ``@``, indexing...) are attached by ``sim.engine.ops`` to avoid an import
 cycle. Conversion follows TensorFlow: Python floats -> float32, Python ints -> int32, NumPy
 arrays keep their dtype.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine import device as _device
 from sim.engine import dtypes
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.shape import TensorShape
@@ -18,13 +19,14 @@ from sim.engine.shape import TensorShape
 class Tensor:
     """An immutable n-dimensional array with a TensorFlow dtype (``tf.Tensor``)."""
 
-    __slots__ = ("_v", "_dt", "__weakref__")
+    __slots__ = ("_v", "_dt", "_dev", "__weakref__")
     __array_priority__ = 100
     __array_ufunc__ = None  # make NumPy defer to Tensor's reflected operators
 
     def __init__(self, value, dtype=None):
         self._v = value
         self._dt = dtype
+        self._dev = _device.top   # where it was made (None: the default device)
 
     # -- what a tensor is -------------------------------------------------------------
     @property
@@ -44,8 +46,8 @@ class Tensor:
 
     @property
     def device(self):
-        from sim.engine.device import current_device_name
-        return current_device_name()
+        """The full name of the device the tensor was made on (TensorFlow's eager placement)."""
+        return self._dev or _device.default_device_name()
 
     def numpy(self):
         """The value as a NumPy array (a copy, so the tensor stays immutable)."""

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from sim.engine import counting, dtypes, tape
+from sim.engine import device as _device
 from sim.engine.shape import TensorShape
 from sim.engine.tensor import Tensor, convert_to_tensor
 
@@ -118,10 +119,12 @@ class Variable(metaclass=_VariableMeta):
         prefix = "/".join(_name_scopes)
         self._name = (f"{prefix}/{base}" if prefix else base) + ("" if ":" in base else ":0")
         self._shape = TensorShape(self._value.shape)
+        self._device = _device.current_device_name()   # placed where it was created, as in TF
 
     # -- reading --------------------------------------------------------------------------
     def _as_tensor(self):
         t = Tensor(self._value, self._dtype if self._dtype is dtypes.bfloat16 else None)
+        t._dev = self._device      # a read runs on the variable's device
         if tape._recording:
             tape.on_variable_read(self, t)
         return t
@@ -185,8 +188,8 @@ class Variable(metaclass=_VariableMeta):
 
     @property
     def device(self):
-        from sim.engine.device import current_device_name
-        return current_device_name()
+        """The full name of the device the variable was created on."""
+        return self._device
 
     def get_shape(self):
         return self._shape
