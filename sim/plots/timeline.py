@@ -66,7 +66,7 @@ def draw(trace, ax=None, title: str | None = None, kinds=("compute", "transfer",
     present = [k for k in ("compute", "transfer", "failure") if any(e.kind == k for e in events)]
     if present:
         ax.legend(handles=[Patch(color=COLORS[k], label=t(f"timeline.{k}")) for k in present],
-                  loc="lower right", fontsize="small")
+                  loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig
