@@ -1,8 +1,8 @@
 """The optimizer base class: gradient aggregation and the per-variable update (§4.5).
 
-``apply_gradients`` inside ``strategy.run`` (replica context): drop None gradients, SUM
-all-reduce the rest across replicas (unless told not to), then ``merge_call`` into
-cross-replica context and apply each update once per variable through
+``apply_gradients`` inside ``strategy.run`` (replica context): drop None gradients, SUM the
+rest across replicas onto each variable's devices (unless told not to; ``utils``), then
+``merge_call`` into cross-replica context and apply each update once per variable through
 ``strategy.extended.update(var, fn, args=(grad,), group=False)``, so every mirror gets the
 same update. Subclasses write only ``_update_step(var, grad, lr, slots)`` with tf ops.
 """
@@ -15,7 +15,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import _errors, backend, distribute_utils as du
-from sim.keras.optimizers import schedules
+from sim.keras.optimizers import schedules, utils
 
 
 class _VariablesList(list):
@@ -198,7 +198,7 @@ class Optimizer:
             return self._distributed_apply(du.get_strategy(), list(zip(grads, variables)))
         ctx = du.get_replica_context()
         if aggregate and ctx.num_replicas_in_sync > 1:
-            grads = list(ctx.all_reduce(du.sum_op(), grads))
+            grads = utils.all_reduce_sum_gradients(grads_and_vars)
         grads = self._clip(grads)
         return ctx.merge_call(self._distributed_apply, args=(list(zip(grads, variables)),))
 
