@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 
 from sim.distribute.errors import explain
+from sim.i18n import t
 
 
 class InputContext:
@@ -27,7 +28,8 @@ class InputContext:
         n = self._num_replicas_in_sync
         if global_batch_size % n:
             lower = global_batch_size - global_batch_size % n
-            suggest = f"{lower} or {lower + n}" if lower else f"{n}"
+            # The word between the two sizes is the course language's ("或", "ou").
+            suggest = t("distribute.input_context_either", a=lower, b=lower + n) if lower else f"{n}"
             raise ValueError(explain(
                 f"The `global_batch_size` {global_batch_size!r} is not divisible by "
                 f"`num_replicas_in_sync` {n!r} ", "input_context_divisible",
