@@ -8,6 +8,8 @@ the result. Because only one thread runs at a time, results are deterministic, a
 counted between two hand-offs belong to the replica that ran (timing.StepTimer.charge_to).
 Threads are kept per strategy and reused, and a replica that pauses hands the turn straight to
 the next replica (the last one wakes the coordinator), so a round costs N+1 thread switches.
+Each thread runs ``fn`` under its replica's device scope (the engine's device and tape stacks
+are per thread), so its tensors report its device and its tapes see only its own ops.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import threading
 from sim.distribute import context
 from sim.distribute.errors import explain
 from sim.distribute.values import regroup, select_replica
+from sim.engine import device as _device
 
 
 class _Aborted(BaseException):
@@ -52,9 +55,10 @@ class ReplicaThread(threading.Thread):
             job = self.job
             if job is None:
                 return
-            fn, args, kwargs, ctx = job
+            fn, args, kwargs, ctx, device_name = job
             if not self.abort:
                 context.push_mode(context.replica_mode(ctx))
+                _device.push(device_name)
                 try:
                     self.result = fn(*args, **kwargs)
                 except _Aborted:
@@ -62,6 +66,7 @@ class ReplicaThread(threading.Thread):
                 except BaseException as e:  # re-raised by the coordinator
                     self.error = e
                 finally:
+                    _device.pop()
                     context.pop_mode()
             self.done = True
             self.job = None
@@ -117,6 +122,7 @@ def run_replicas(extended, fn, args, kwargs, timer):
     strategy = extended._container_strategy()
     pool = extended._take_pool()
     threads = pool.threads
+    devices = extended._devices
     n = len(threads)
     try:
         extended._shared_variables = []
@@ -125,7 +131,7 @@ def run_replicas(extended, fn, args, kwargs, timer):
             t.reset()
             ctx = ReplicaContext(strategy, r)
             ctx._thread = t
-            t.job = (fn, select_replica(r, args), select_replica(r, kwargs), ctx)
+            t.job = (fn, select_replica(r, args), select_replica(r, kwargs), ctx, devices[r])
         while True:
             timer.charge_to(0)
             threads[0].step()          # runs every replica in turn, up to its next pause

@@ -1,18 +1,29 @@
 """``tf.device``: a scope naming where ops run; the name canonicalized as TensorFlow does.
 
 Tensors and Variables remember the device current when they were made (``.device``), as
-TensorFlow's eager placement reports it. The innermost named device is kept in ``top`` (None
-outside any scope) so a Tensor records it with one attribute read; None means "the default
-device", resolved when ``.device`` is read: GPU:0 on a machine with GPUs, else CPU:0.
+TensorFlow's eager placement reports it. The scope stack is per thread, as in TensorFlow, so
+each MirroredStrategy replica thread runs under its own device. The innermost named device is
+kept in ``_state.top`` (None outside any scope) so a Tensor records it with one attribute read;
+None means "the default device", resolved when ``.device`` is read: GPU:0 on a machine with
+GPUs, else CPU:0.
 """
 from __future__ import annotations
 
 import re
+import threading
 from contextlib import contextmanager
 
-_stack: list = []
-top = None                # innermost non-None name of _stack (what a new Tensor records)
-_default = (None, None)   # (machine, its default device name): cached, looked up once per machine
+
+class _State(threading.local):
+    """This thread's device stack and its innermost non-None name (``top``)."""
+    top = None
+
+    def __init__(self):
+        self.stack = []
+
+
+_state = _State()
+_default = (None, None)   # (machine, its default device name): looked up once per machine
 
 
 def canonical(name: str) -> str:
@@ -29,24 +40,29 @@ def canonical(name: str) -> str:
             f"/task:{task.group(1) if task else 0}/device:{m.group(1).upper()}:{m.group(2) or 0}")
 
 
-def _innermost():
-    for name in reversed(_stack):
-        if name:
-            return name
-    return None
+def push(full_name):
+    """Enter a device scope on this thread (``full_name`` already canonical, or None)."""
+    s = _state
+    s.stack.append(full_name)
+    if full_name:
+        s.top = full_name
+
+
+def pop():
+    """Leave the innermost device scope of this thread."""
+    s = _state
+    s.stack.pop()
+    s.top = next((n for n in reversed(s.stack) if n), None)
 
 
 @contextmanager
 def device(device_name):
     """Run the block's ops on ``device_name``: tensors and variables made inside report it."""
-    global top
-    _stack.append(canonical(device_name) if device_name else None)
-    top = _innermost()
+    push(canonical(device_name) if device_name else None)
     try:
         yield
     finally:
-        _stack.pop()
-        top = _innermost()
+        pop()
 
 
 def default_device_name() -> str:
@@ -64,5 +80,5 @@ def default_device_name() -> str:
 
 
 def current_device_name() -> str:
-    """The device a new op or variable lands on now."""
-    return top or default_device_name()
+    """The device a new op or variable lands on now (on this thread)."""
+    return _state.top or default_device_name()

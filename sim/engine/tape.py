@@ -7,10 +7,15 @@ forward in ``sim/engine/ops``. ``gradient`` walks the records in reverse and cal
 grad_fns of inputs the tape tracks, so the gradient of a constant input (the batch) is never
 computed. Variables are tracked by identity; reading one records an identity op.
 Higher-order gradients are not supported: grad_fns compute on NumPy arrays.
+
+The stack of recording tapes is per thread, as TensorFlow's tape stack is: a MirroredStrategy
+replica thread records only on the tapes it opened, even while another replica is paused at a
+merge_call with its own tapes open. Ops read it as ``_state.recording``.
 """
 from __future__ import annotations
 
 import enum
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -18,7 +23,23 @@ import numpy as np
 from sim.engine import counting, nest
 from sim.engine.tensor import Tensor
 
-_recording: list = []   # tapes currently recording, innermost last
+
+
+class _State(threading.local):
+    """This thread's tapes currently recording, innermost last."""
+
+    def __init__(self):
+        self.recording = []
+
+
+_state = _State()
+
+
+def __getattr__(name):
+    """``tape._recording``: this thread's recording tapes (kept for callers of the old name)."""
+    if name == "_recording":
+        return _state.recording
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UnconnectedGradients(enum.Enum):
@@ -29,7 +50,7 @@ class UnconnectedGradients(enum.Enum):
 
 def record(out, inputs, grad_fns, flops, nbytes):
     """Called by every op: append a record to each recording tape that tracks an input."""
-    for tape in _recording:
+    for tape in _state.recording:
         ids = tape._ids
         for x in inputs:
             if id(x) in ids:
@@ -40,7 +61,7 @@ def record(out, inputs, grad_fns, flops, nbytes):
 
 def on_variable_read(var, read):
     """Called when a Variable is read: tapes that watch it (or all trainable reads) track it."""
-    for tape in _recording:
+    for tape in _state.recording:
         ids = tape._ids
         if id(var) not in ids:
             if not (tape._watch_accessed and var.trainable):
@@ -72,12 +93,13 @@ class GradientTape:
         self._used = False
 
     def __enter__(self):
-        _recording.append(self)
+        _state.recording.append(self)
         return self
 
     def __exit__(self, *exc):
-        if self in _recording:
-            _recording.remove(self)
+        recording = _state.recording
+        if self in recording:
+            recording.remove(self)
         return False
 
     def watch(self, tensor):
@@ -95,14 +117,15 @@ class GradientTape:
     @contextmanager
     def stop_recording(self):
         """Ops inside this block are not recorded on this tape."""
-        if self not in _recording:
+        recording = _state.recording
+        if self not in recording:
             raise RuntimeError("Tape.stop_recording() was called while the tape was not recording.")
-        i = _recording.index(self)
-        _recording.remove(self)
+        i = recording.index(self)
+        recording.remove(self)
         try:
             yield
         finally:
-            _recording.insert(i, self)
+            recording.insert(i, self)
 
     def reset(self):
         """Forget everything recorded so far (the tape keeps recording)."""

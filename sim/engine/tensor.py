@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import device as _device
+from sim.engine.device import _state as _device_state
 from sim.engine import dtypes
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.shape import TensorShape
@@ -26,7 +27,7 @@ class Tensor:
     def __init__(self, value, dtype=None):
         self._v = value
         self._dt = dtype
-        self._dev = _device.top   # where it was made (None: the default device)
+        self._dev = _device_state.top   # where it was made (None: the default device)
 
     # -- what a tensor is -------------------------------------------------------------
     @property

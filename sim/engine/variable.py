@@ -125,7 +125,7 @@ class Variable(metaclass=_VariableMeta):
     def _as_tensor(self):
         t = Tensor(self._value, self._dtype if self._dtype is dtypes.bfloat16 else None)
         t._dev = self._device      # a read runs on the variable's device
-        if tape._recording:
+        if tape._state.recording:
             tape.on_variable_read(self, t)
         return t
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from sim.engine import counting, tape
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.tape import _state as _tape_state
 from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor
 
 _ndarray = np.ndarray
@@ -20,13 +21,14 @@ def out(value, inputs, grad_fns, flops, dtype=None):
     if type(value) is not _ndarray:
         value = np.asarray(value)
     t = Tensor(value, dtype)
-    if counting._active or tape._recording:
+    recording = _tape_state.recording
+    if counting._active or recording:
         nbytes = value.nbytes
         for x in inputs:
             nbytes += x._v.nbytes
         if counting._active:
             counting.add(flops, nbytes)
-        if tape._recording and grad_fns is not None:
+        if recording and grad_fns is not None:
             tape.record(t, inputs, grad_fns, flops, nbytes)
     return t
 
