@@ -71,6 +71,8 @@ class FlowNetwork:
         self.owners: dict[int, object] = {}
         self._gen = 0
         self._any_dead = False
+        self._solo = -1
+        self._early = None       # flows placed before their latency has elapsed (add_later)
 
     def __len__(self) -> int:
         return self.fin.size
@@ -87,19 +89,13 @@ class FlowNetwork:
         ``cache`` (a dict kept with a cached route plan) lets a batch that starts on an idle
         network reuse its fair rates: they depend on the routes only, not on the sizes.
         """
+        self._revert_early()
         self._settle()
         now = self.env.now
         if cache is not None and self.fin.size == 0 and not self._any_dead:
-            rates = cache.get("rates")
-            if rates is None:
-                rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
-            self.fin = now + nbytes / rates
-            self.rate = rates
-            self.owner = np.full(local.size, owner_id)
-            self.local, self.inc_f, self.inc_r = local, inc_f, inc_r
-            self._gen += 1
-            self._schedule()
+            self._add_solo(owner_id, local, nbytes, inc_f, inc_r, cache, now)
             return
+        self._owners_array()
         if self._any_dead:
             doomed = np.zeros(local.size, dtype=bool)
             doomed[inc_f[self.dead[inc_r]]] = True
@@ -130,6 +126,42 @@ class FlowNetwork:
         else:
             self._replan(np.concatenate([rem, nbytes]))
 
+    def add_later(self, owner_id, local, nbytes, inc_f, inc_r, cache, delay: float) -> bool:
+        """Start flows after ``delay`` (their latency), saving the SimPy event that would wait
+        for it when the network is idle: they are placed now with a future start, and taken
+        back out (exactly: no byte has moved yet) if anything else happens before they start.
+        Returns False when this shortcut does not apply (the caller then waits itself)."""
+        if self.fin.size or self._any_dead:
+            return False
+        start = self.env.now + delay
+        self._add_solo(owner_id, local, nbytes, inc_f, inc_r, cache, start)
+        self._early = (owner_id, local, nbytes, inc_f, inc_r, cache, start)
+        return True
+
+    def _add_solo(self, owner_id, local, nbytes, inc_f, inc_r, cache, start) -> None:
+        """Flows alone on an idle network: their fair rates are their plan's cached ones."""
+        rates = cache.get("rates")
+        if rates is None:
+            rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
+        self.fin = start + nbytes / rates
+        self.rate = rates
+        self.owner, self._solo = None, owner_id      # one owner: no per-flow owner array
+        self.local, self.inc_f, self.inc_r = local, inc_f, inc_r
+        self._gen += 1
+        self._schedule()
+
+    def _revert_early(self) -> None:
+        """Something changes before early-placed flows start: take them out and start them
+        at their start time the ordinary way."""
+        early, self._early = self._early, None
+        if early is None or self.env.now >= early[-1]:
+            return
+        self.fin = self.rate = _EMPTY_F
+        self.owner = self.local = self.inc_f = self.inc_r = _EMPTY_I
+        self._gen += 1
+        self.env.timeout(early[-1] - self.env.now).callbacks.append(
+            lambda _e: self.add(*early[:-1]))
+
     def _busy(self) -> np.ndarray:
         """Resources crossed by at least one active flow (bool per resource)."""
         busy = np.zeros(self.capacity.size, dtype=bool)
@@ -138,7 +170,9 @@ class FlowNetwork:
 
     def fail_resources(self, mask: np.ndarray) -> None:
         """Links went down: kill the flows crossing them, refuse new ones."""
+        self._revert_early()
         self._settle()
+        self._owners_array()
         self.dead |= mask
         self._any_dead = bool(self.dead.any())
         doomed = np.zeros(self.fin.size, dtype=bool)
@@ -164,13 +198,20 @@ class FlowNetwork:
             return False
         now = self.env.now
         # the clock resolves about 1e-16 of now: a finish time within a few ulps is "now"
-        done = self.fin <= now + (now * 1e-13 + 1e-18)
-        if done.all():                     # common in collectives: the whole round ends
+        limit = now + (now * 1e-13 + 1e-18)
+        if self.fin.max() <= limit:        # common in collectives: the whole round ends
             owners, locals_ = self.owner, self.local
             self.fin = self.rate = _EMPTY_F
             self.owner = self.local = self.inc_f = self.inc_r = _EMPTY_I
             self._gen += 1
-        elif done.any():
+            if owners is None:
+                self.owners[self._solo].flows_done(locals_, now)
+                return True
+        else:
+            self._owners_array()
+            done = self.fin <= limit
+            if not done.any():
+                return False
             gone_r = self.inc_r[done[self.inc_f]]
             rem = self.remaining()[~done]
             owners, locals_ = self.owner[done], self.local[done]
@@ -180,14 +221,17 @@ class FlowNetwork:
             else:                               # separate groups: the others keep their rates
                 self._gen += 1
                 self._schedule()
-        else:
-            return False
         if owners[0] == owners[-1] and (owners == owners[0]).all():
             self.owners[int(owners[0])].flows_done(locals_, now)
         else:
             for oid in np.unique(owners).tolist():
                 self.owners[oid].flows_done(locals_[owners == oid], now)
         return True
+
+    def _owners_array(self) -> None:
+        """Give every flow its owner id (the solo fast path keeps only one)."""
+        if self.owner is None:
+            self.owner = np.full(self.fin.size, self._solo)
 
     def _remove(self, gone: np.ndarray) -> None:
         keep = ~gone

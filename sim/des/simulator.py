@@ -101,10 +101,10 @@ class Simulator:
         self._network = FlowNetwork(self.env, cap)
         self._plans: dict = {}
         self._next_owner = 0
-        self._free_at: dict = {}
+        self._slots: dict = {}
         self.stragglers = Stragglers(machine, stragglers, seed)
         self._straggling = bool(self.stragglers)
-        self._where: dict = {}
+        self._planned = self.trace._planned.append
         self._dead: set = set()
         self._may_fail: set = set()
         self._pending: dict = {}
@@ -129,29 +129,45 @@ class Simulator:
     def compute(self, device, seconds: float | None = None, flops: float | None = None,
                 dtype: str = "float32", label: str = ""):
         """Run a task on ``device`` (FIFO behind earlier tasks); returns a SimPy event."""
-        dev = self.machine.device(device)
-        duration = self._duration(dev, seconds, flops, dtype)
+        try:
+            slot = self._slots[device]          # [device, display name, free at, can fail]
+        except (KeyError, TypeError):
+            slot = self._slot(device)
+        dev = slot[0]
+        if flops is None and type(seconds) is float and 0.0 <= seconds < math.inf:
+            duration = seconds                  # the common case, checked cheaply
+        else:
+            duration = self._duration(dev, seconds, flops, dtype)
         if self._straggling:
             duration *= self.stragglers.factor(dev)
         now = self.env.now
-        start = self._free_at.get(dev, 0.0)
-        if start < now:
-            start = now
+        start = slot[2] if slot[2] > now else now
         end = start + duration
-        self._free_at[dev] = end
-        where = self._where.get(dev)
-        if where is None:
-            where = self._where[dev] = self.machine.display_name(dev)
+        slot[2] = end
+        if not slot[3]:        # fast path: nothing can fail it, so its times are certain
+            self._planned((label, slot[1], start, end))
+            return self.env.timeout(end - now)
+        where = slot[1]
         if dev in self._dead:
             return self._failed_now("compute", label, where, dev)
-        if dev not in self._may_fail:   # fast path: nothing can fail it, so its times are certain
-            self.trace.add_planned(label, where, start, end)
-            return self.env.timeout(end - now)
         ev = self.env.event()
         task = [ev, start, end, label, where, True]
         self._pending.setdefault(dev, []).append(task)
         self.env.timeout(end - now).callbacks.append(lambda _e: self._compute_done(dev, task))
         return ev
+
+    def _slot(self, device) -> list:
+        """Per-device compute state, shared by every name of the device."""
+        dev = self.machine.device(device)
+        slot = self._slots.get(dev)
+        if slot is None:
+            slot = self._slots[dev] = [dev, self.machine.display_name(dev), 0.0,
+                                       dev in self._may_fail]
+        try:
+            self._slots[device] = slot
+        except TypeError:
+            pass
+        return slot
 
     def _duration(self, dev, seconds, flops, dtype) -> float:
         if flops is None and type(seconds) is float and 0.0 <= seconds < math.inf:
@@ -206,13 +222,14 @@ class Simulator:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = _Plan(self.machine, list(zip(srcs, dsts)))
-        if sizes and not (min(sizes) >= 0 and math.isfinite(sum(sizes))):
+        lowest = min(sizes) if sizes else 0.0
+        if not (lowest >= 0 and math.isfinite(sum(sizes))):
             bad = next(it for it in items if not (math.isfinite(it[2]) and it[2] >= 0))
             raise ValueError(t("des.bad_nbytes", value=bad[2], src=bad[0], dst=bad[1]))
         nbytes = np.array(sizes, dtype=np.float64)
         now = self.env.now
         event = self.env.event()
-        record = batch_record(label, lambda: plan.wheres, now, nbytes)
+        record = batch_record(label, plan.wheres, now, nbytes)
         self.trace.add_batch(record)
         oid = self._next_owner
         self._next_owner += 1
@@ -224,8 +241,14 @@ class Simulator:
             batch.flows_failed(np.flatnonzero(dead), now)
         if plan.zero.size:
             batch.flows_done(plan.zero, now)
-        some_empty = bool(sizes) and min(sizes) == 0
-        for latency, local, inc_f, inc_r, cache in plan.groups:
+        some_empty = lowest == 0
+        groups = plan.groups
+        if len(groups) == 1 and not some_empty and groups[0][0] > 0 and not self._dead:
+            latency, local, inc_f, inc_r, cache = groups[0]
+            if self._network.add_later(oid, local, nbytes if local.size == plan.n
+                                       else nbytes[local], inc_f, inc_r, cache, latency):
+                return event
+        for latency, local, inc_f, inc_r, cache in groups:
             args = (oid, local, nbytes if local.size == plan.n else nbytes[local], inc_f, inc_r,
                     cache, some_empty)
             if latency == 0:
@@ -257,6 +280,8 @@ class Simulator:
         """Schedule ``failure``; compute already submitted on a fast path is not affected."""
         devs, nodes = F.failed_nodes(self.machine, failure)
         self._may_fail.update(devs)
+        for dev in devs:
+            self._slot(dev)[3] = True
         delay = max(0.0, failure.at - self.env.now)
         self.env.timeout(delay).callbacks.append(lambda _e: self._fail(failure, devs, nodes))
 

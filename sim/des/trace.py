@@ -27,7 +27,7 @@ class TraceEvent(NamedTuple):
 
 
 class _Batch:
-    """A batch of transfers started together: arrays, materialised lazily."""
+    """A batch of transfers started together: arrays, turned into rows only when read."""
 
     __slots__ = ("name", "wheres", "start", "end", "nbytes", "status")
 
@@ -38,7 +38,7 @@ class _Batch:
     def events(self):
         ends = self.end.tolist()
         sizes = self.nbytes.tolist()
-        for i, where in enumerate(self.wheres()):
+        for i, where in enumerate(self.wheres):
             if ends[i] != ends[i]:       # NaN: still in flight, not yet an event
                 continue
             status = "ok" if self.status is None else self.status[i]
@@ -131,6 +131,8 @@ class Trace:
         return dict(sorted(counts.items()))
 
 
-def batch_record(name, wheres, start, nbytes) -> _Batch:
-    n = len(nbytes)
-    return _Batch(name, wheres, float(start), np.full(n, np.nan), np.asarray(nbytes, float))
+def batch_record(name, wheres, start, nbytes: np.ndarray) -> _Batch:
+    """A batch of ``len(nbytes)`` transfers started at ``start``; ``wheres`` names each one."""
+    end = np.empty(nbytes.size)
+    end.fill(np.nan)
+    return _Batch(name, wheres, float(start), end, nbytes)
