@@ -2,7 +2,10 @@
 
 Each replica's FLOPs and bytes (counted by ``sim.engine.counting``) become time on its device
 with the roofline rule ``max(flops / peak_flops, bytes / memory_bandwidth)`` (Williams et al.,
-"Roofline", CACM 2009). A collective is a barrier: it starts when the slowest replica arrives
+"Roofline", CACM 2009), plus a fixed launch overhead per op (``LAUNCH_OVERHEAD``): without it a
+tiny model's step would take a fraction of a nanosecond, while a real eager step pays the host
+dispatch of every op. A TPU runs the step as a few XLA programs, so it pays the overhead once per
+step instead (``PER_STEP_OVERHEAD_TYPES``). A collective is a barrier: it starts when the slowest replica arrives
 and every replica leaves when it ends. The step takes the time of the slowest replica; the
 clock advances by it and the step's events form a trace a timeline can draw.
 
@@ -20,15 +23,33 @@ __all__ = ["StepTimer", "TraceEvent", "clock", "communicate", "compute_seconds",
 
 _active: list = []   # StepTimers of running steps, innermost last
 
+# Host/launch overhead of one op, by device type (s). A TF op dispatch or a cudaMemcpy call costs
+# several µs of host overhead (shared/reference/collectives.md §4, rule of thumb), and NVIDIA
+# gives a CUDA kernel launch latency of a few µs (CUDA C++ Best Practices Guide); a CPU op skips
+# the launch but not the eager dispatch. Rounded course figures, not measurements.
+GPU_OP_OVERHEAD = 4e-6
+CPU_OP_OVERHEAD = 1e-6
+# A TPU step is compiled by XLA into a few programs: one launch per step, not one per op.
+TPU_STEP_OVERHEAD = 4e-6
+LAUNCH_OVERHEAD = {"GPU": GPU_OP_OVERHEAD, "CPU": CPU_OP_OVERHEAD, "TPU": TPU_STEP_OVERHEAD}
+PER_STEP_OVERHEAD_TYPES = frozenset({"TPU"})
+
 
 def _advance(seconds, what, where, events):
     clock().advance(seconds, what, where, events=events)
 
 
-def compute_seconds(device, flops, nbytes, dtype="float32"):
-    """Roofline time of ``flops`` and ``nbytes`` on ``device`` (a sim.hardware Device)."""
+def compute_seconds(device, flops, nbytes, dtype="float32", ops=0):
+    """Roofline time of ``flops`` and ``nbytes`` on ``device`` (a sim.hardware Device), plus
+    ``ops`` launches (none on a TPU, which pays once per step: see ``StepTimer``)."""
     peak = device.peak_flops.get(dtype) or device.peak_flops.get("float32") or max(device.peak_flops.values())
-    return max(flops / peak, nbytes / device.memory_bandwidth)
+    return max(flops / peak, nbytes / device.memory_bandwidth) + ops * op_overhead(device)
+
+
+def op_overhead(device):
+    """The launch overhead one op costs on ``device`` (0 where it is paid per step)."""
+    kind = device.device_type
+    return 0.0 if kind in PER_STEP_OVERHEAD_TYPES else LAUNCH_OVERHEAD.get(kind, CPU_OP_OVERHEAD)
 
 
 class StepTimer:
@@ -53,7 +74,8 @@ class StepTimer:
         self.events: list = []
         self._counter = counter
         self._target = 0
-        self._mark = (0, 0)
+        self._mark = (0, 0, 0)
+        self._launched = set()        # lanes that paid their per-step launch (TPU)
 
     def __enter__(self):
         _active.append(self)
@@ -69,16 +91,20 @@ class StepTimer:
         """Charge the work counted since the last call to the current target; switch target."""
         c = self._counter
         if c is not None:
-            flops, nbytes = c.flops - self._mark[0], c.bytes - self._mark[1]
-            if flops or nbytes:
+            flops, nbytes, ops = c.flops - self._mark[0], c.bytes - self._mark[1], c.ops - self._mark[2]
+            if flops or nbytes or ops:
                 self.compute(self._target, flops, nbytes,
-                             "update" if self._target >= self._replicas else "compute")
-            self._mark = (c.flops, c.bytes)
+                             "update" if self._target >= self._replicas else "compute", ops)
+            self._mark = (c.flops, c.bytes, c.ops)
         self._target = replica if replica is not None else 0
 
-    def compute(self, replica, flops, nbytes, label="compute"):
+    def compute(self, replica, flops, nbytes, label="compute", ops=0):
+        """``ops`` ops doing ``flops`` and ``nbytes`` run next on ``replica``'s lane."""
         dev = self._devices[replica]
-        seconds = compute_seconds(dev, flops, nbytes)
+        seconds = compute_seconds(dev, flops, nbytes, ops=ops)
+        if dev.device_type in PER_STEP_OVERHEAD_TYPES and replica not in self._launched:
+            self._launched.add(replica)
+            seconds += LAUNCH_OVERHEAD[dev.device_type]
         start = self.t[replica]
         self.t[replica] = start + seconds
         last = self.events[-1] if self.events else None
