@@ -72,6 +72,7 @@ class FlowNetwork:
         self._gen = 0
         self._any_dead = False
         self._solo = -1
+        self._solo_last = 0.0    # the last finish time of the solo group
         self._early = None       # flows placed before their latency has elapsed (add_later)
 
     def __len__(self) -> int:
@@ -143,12 +144,17 @@ class FlowNetwork:
         rates = cache.get("rates")
         if rates is None:
             rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
-        self.fin = start + nbytes / rates
+        self.fin = fin = start + nbytes / rates
         self.rate = rates
         self.owner, self._solo = None, owner_id      # one owner: no per-flow owner array
         self.local, self.inc_f, self.inc_r = local, inc_f, inc_r
+        if fin.size <= 32:                  # Python's min/max beat NumPy's on a few values
+            values = fin.tolist()
+            first, self._solo_last = min(values), max(values)
+        else:
+            first, self._solo_last = float(fin.min()), float(fin.max())
         self._gen += 1
-        self._schedule()
+        self._schedule(first)
 
     def _revert_early(self) -> None:
         """Something changes before early-placed flows start: take them out and start them
@@ -199,7 +205,8 @@ class FlowNetwork:
         now = self.env.now
         # the clock resolves about 1e-16 of now: a finish time within a few ulps is "now"
         limit = now + (now * 1e-13 + 1e-18)
-        if self.fin.max() <= limit:        # common in collectives: the whole round ends
+        last = self._solo_last if self.owner is None else self.fin.max()
+        if last <= limit:                  # common in collectives: the whole round ends
             owners, locals_ = self.owner, self.local
             self.fin = self.rate = _EMPTY_F
             self.owner = self.local = self.inc_f = self.inc_r = _EMPTY_I
@@ -253,8 +260,9 @@ class FlowNetwork:
         self.fin = self.env.now + rem / self.rate
         self._schedule()
 
-    def _schedule(self) -> None:
-        dt = float(self.fin.min()) - self.env.now
+    def _schedule(self, first: float | None = None) -> None:
+        """Wake up at the first finish (``first`` if the caller knows it)."""
+        dt = (float(self.fin.min()) if first is None else first) - self.env.now
         gen = self._gen
         self.env.timeout(dt if dt > 0 else 0.0).callbacks.append(lambda _ev: self._on_timer(gen))
 

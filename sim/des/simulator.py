@@ -57,14 +57,14 @@ class _TransferBatch:
         self.failed = False
 
     def flows_done(self, local, now):
-        self.record.end[local] = now
+        self.record.mark_end(local, now)
         self._count(len(local))
 
     def flows_failed(self, local, now):
         rec = self.record
-        rec.end[local] = now
+        rec.mark_end(local, now)
         if rec.status is None:
-            rec.status = ["ok"] * len(rec.end)
+            rec.status = ["ok"] * rec.nbytes.size
         for i in np.atleast_1d(local).tolist():
             rec.status[i] = "failed"
         if not self.failed:
@@ -135,7 +135,10 @@ class Simulator:
             slot = self._slot(device)
         dev = slot[0]
         if flops is None and type(seconds) is float and 0.0 <= seconds < math.inf:
-            duration = seconds                  # the common case, checked cheaply
+            duration = seconds                  # the common cases, checked cheaply
+        elif seconds is None and type(flops) is float and 0.0 <= flops < math.inf \
+                and dev.peak_flops.get(dtype):
+            duration = flops / dev.peak_flops[dtype]
         else:
             duration = self._duration(dev, seconds, flops, dtype)
         if self._straggling:

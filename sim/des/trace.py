@@ -29,13 +29,28 @@ class TraceEvent(NamedTuple):
 class _Batch:
     """A batch of transfers started together: arrays, turned into rows only when read."""
 
-    __slots__ = ("name", "wheres", "start", "end", "nbytes", "status")
+    __slots__ = ("name", "wheres", "start", "end", "nbytes", "status", "finished")
 
     def __init__(self, name, wheres, start, end, nbytes):
         self.name, self.wheres, self.start, self.end, self.nbytes = name, wheres, start, end, nbytes
         self.status = None   # None = all ok; else a list of per-flow statuses
+        self.finished = 0    # how many have ended (ok or failed)
+
+    def mark_end(self, local, now) -> None:
+        """Flows ``local`` (indices) ended at ``now``; the array is made on the first end."""
+        n = self.nbytes.size
+        if self.end is None:
+            if len(local) == n:                 # the usual case: the whole batch at once
+                self.end = np.full(n, now)
+                self.finished = n
+                return
+            self.end = np.full(n, np.nan)
+        self.end[local] = now
+        self.finished += len(local)
 
     def events(self):
+        if self.end is None:
+            return
         ends = self.end.tolist()
         sizes = self.nbytes.tolist()
         for i, where in enumerate(self.wheres):
@@ -85,8 +100,7 @@ class Trace:
 
     def __len__(self) -> int:
         now = self._clock() if self._clock is not None else float("inf")
-        return sum(int(np.count_nonzero(~np.isnan(i.end))) if isinstance(i, _Batch) else 1
-                   for i in self._items) + sum(1 for p in self._planned if p[3] <= now)
+        return sum(i.finished if isinstance(i, _Batch) else 1 for i in self._items) + sum(1 for p in self._planned if p[3] <= now)
 
     def __getitem__(self, i):
         return self.events[i]
@@ -133,6 +147,4 @@ class Trace:
 
 def batch_record(name, wheres, start, nbytes: np.ndarray) -> _Batch:
     """A batch of ``len(nbytes)`` transfers started at ``start``; ``wheres`` names each one."""
-    end = np.empty(nbytes.size)
-    end.fill(np.nan)
-    return _Batch(name, wheres, float(start), end, nbytes)
+    return _Batch(name, wheres, float(start), None, nbytes)
