@@ -9,7 +9,11 @@ import math
 
 import numpy as np
 
+from sim.engine.ops import random as _tf_random
 from sim.keras import _errors, backend
+
+# tf.random.set_seed(s) reseeds the generator unseeded initializers draw from (TF2's global seed).
+_tf_random.add_seed_listener(backend.seed_everything)
 
 
 def _dtype(dtype):

@@ -5,6 +5,11 @@ gets the next op seed from a counter; ``set_seed`` restarts the counter, so a pr
 its numbers. With neither seed we still start from seed 0 (the course is deterministic). The
 numbers come from NumPy's Philox generator, not TensorFlow's kernels, so they differ from
 TensorFlow's values while following the same seeding rules.
+
+Libraries that draw from their own NumPy generator (Keras's initializers and dropout) register
+with ``add_seed_listener`` so ``set_seed`` reseeds them too: in TF2 the global seed reaches
+every unseeded random op, so ``tf.random.set_seed(s)`` alone makes a model's initial weights
+repeat.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ DEFAULT_GLOBAL_SEED = 0
 _global_seed = None
 _op_counter = 0
 _calls: dict = {}
+_seed_listeners: list = []
 
 
 def set_seed(seed):
@@ -26,6 +32,17 @@ def set_seed(seed):
     _global_seed = None if seed is None else int(seed)
     _op_counter = 0
     _calls.clear()
+    if _global_seed is not None:
+        for listener in _seed_listeners:
+            listener(_global_seed)
+
+
+def add_seed_listener(listener):
+    """Call ``listener(seed)`` on every ``set_seed``, and now if a global seed is already set
+    (a library imported after ``set_seed`` still starts from it)."""
+    _seed_listeners.append(listener)
+    if _global_seed is not None:
+        listener(_global_seed)
 
 
 def get_seed(op_seed):
