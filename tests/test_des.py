@@ -200,3 +200,16 @@ def test_ring_rounds_match_the_alpha_beta_closed_form():
     sim.run()
     alpha, beta = 0.6e-6, 1 / 240e9
     assert sim.now == pytest.approx(2 * (p - 1) * alpha + 2 * (p - 1) / p * n * beta, rel=1e-9)
+
+
+def test_each_device_draws_its_own_slowdowns():
+    def factors(devices):
+        sim = Simulator("workstation-4gpu", seed=7, stragglers={"*": Slowdown(sigma=0.3)})
+        for _ in range(5):
+            for d in devices:
+                sim.compute(d, seconds=1.0)
+        sim.run()
+        return [e.end - e.start for e in sim.trace if e.where == "/gpu:0"]
+
+    assert factors(["/gpu:0"]) == factors(["/gpu:0", "/gpu:1", "/gpu:2"])
+    assert len(set(factors(["/gpu:0"]))) == 5

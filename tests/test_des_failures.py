@@ -70,3 +70,42 @@ def test_unwaited_failure_stops_the_run_with_a_clear_error():
     sim.compute("/gpu:0", seconds=1.0)
     with pytest.raises(DeviceFailure, match="went down at t = 0.5"):
         sim.run()
+
+
+def test_a_batch_fails_when_one_of_its_copies_loses_its_device():
+    sim = Simulator("workstation-4gpu", failures=[Failure(at=5e-3, device="/gpu:2")])
+    outcome = []
+
+    def ring():
+        try:
+            yield sim.transfers([(f"/gpu:{g}", f"/gpu:{(g + 1) % 4}", 120e6) for g in range(4)],
+                                label="ring step")
+            outcome.append("ok")
+        except DeviceFailure as err:
+            outcome.append((sim.now, "ring step" in str(err)))
+
+    sim.process(ring())
+    sim.run()
+    assert outcome == [(pytest.approx(5e-3), True)]
+    status = {e.where: (e.status, e.end) for e in sim.trace if e.kind == "transfer"}
+    assert status["/gpu:1→/gpu:2"] == ("failed", pytest.approx(5e-3))
+    assert status["/gpu:2→/gpu:3"] == ("failed", pytest.approx(5e-3))
+    # the copies that do not touch GPU 2 run on, at full speed: 1 µs + 120 MB / 12 GB/s
+    assert status["/gpu:0→/gpu:1"] == ("ok", pytest.approx(1e-6 + 0.01))
+    assert status["/gpu:3→/gpu:0"] == ("ok", pytest.approx(1e-6 + 0.01))
+
+
+def test_a_failure_during_the_latency_of_a_copy():
+    # the copy is still paying its 25 µs of Ethernet latency when its destination host dies
+    sim = Simulator("cpu-cluster", failures=[Failure(at=10e-6, host=1)])
+    seen = []
+
+    def copy():
+        try:
+            yield sim.transfer("/job:worker/task:0/cpu:0", "/job:worker/task:1/cpu:0", 1e6)
+        except DeviceFailure:
+            seen.append(sim.now)
+
+    sim.process(copy())
+    sim.run()
+    assert seen == [pytest.approx(26e-6)]     # refused when its bytes would have started
