@@ -9,9 +9,12 @@ finishes or is killed by a failure, the rates are recomputed (an event-driven fl
 the finish times are exact for piecewise-constant sharing. The latency of a route is paid
 *before* the flow joins the network (see ``Simulator.transfers``).
 
-All active flows live in NumPy arrays (remaining bytes, rate, owner) plus a flow-resource
-incidence list, so a round of 1024 concurrent copies costs a few vectorised passes, not 1024
-Python objects.
+All active flows live in NumPy arrays (finish time at the current rates, rate, owner) plus a
+flow-resource incidence list, so a round of 1024 concurrent copies costs a few vectorised
+passes, not 1024 Python objects. Three shortcuts keep collectives cheap, each exact: a batch
+alone on an idle network reuses the fair rates cached with its route plan; flows that share no
+link with the running ones leave their rates alone; and a batch on an idle network is placed
+before its latency has elapsed (taken back out if anything happens first).
 """
 from __future__ import annotations
 

@@ -15,70 +15,11 @@ import numpy as np
 import simpy
 
 from sim.des import failures as F
+from sim.des.batch import Plan, TransferBatch
 from sim.des.flows import FlowNetwork
 from sim.des.stragglers import Stragglers
 from sim.des.trace import Trace, batch_record
 from sim.i18n import t
-
-
-class _Plan:
-    """Routing of one list of (src, dst) pairs, cached: collectives repeat the same pairs."""
-
-    def __init__(self, machine, pairs):
-        index = {l: i for i, l in enumerate(machine.links)}
-        self.src, self.dst, lat, rows = [], [], [], []
-        for s, d in pairs:
-            sd, dd = machine.device(s), machine.device(d)
-            hops = machine.route(sd, dd)
-            self.src.append(sd)
-            self.dst.append(dd)
-            lat.append(sum(link.latency for link, _ in hops))
-            rows.append([2 * index[link] + direction for link, direction in hops])
-        self.n = len(pairs)
-        lat = np.asarray(lat, dtype=np.float64)
-        self.zero = np.array([i for i, r in enumerate(rows) if not r], dtype=np.int64)
-        self.groups = []
-        routed = np.array([i for i, r in enumerate(rows) if r], dtype=np.int64)
-        for value in np.unique(lat[routed]) if routed.size else []:
-            local = routed[lat[routed] == value]
-            inc_f = np.concatenate([np.full(len(rows[i]), k) for k, i in enumerate(local)])
-            inc_r = np.concatenate([rows[i] for i in local]).astype(np.int64)
-            self.groups.append((float(value), local, inc_f.astype(np.int64), inc_r, {}))
-        self.wheres = [f"{machine.display_name(a)}→{machine.display_name(b)}"
-                       for a, b in zip(self.src, self.dst)]
-        self.devices = set(self.src) | set(self.dst)
-
-
-class _TransferBatch:
-    """One ``transfers`` call: counts its flows down and fires its event when all are done."""
-
-    def __init__(self, sim, oid, event, record, n):
-        self.sim, self.oid, self.event, self.record, self.left = sim, oid, event, record, n
-        self.failed = False
-
-    def flows_done(self, local, now):
-        self.record.mark_end(local, now)
-        self._count(len(local))
-
-    def flows_failed(self, local, now):
-        rec = self.record
-        rec.mark_end(local, now)
-        if rec.status is None:
-            rec.status = ["ok"] * rec.nbytes.size
-        for i in np.atleast_1d(local).tolist():
-            rec.status[i] = "failed"
-        if not self.failed:
-            self.failed = True
-            self.event.fail(F.DeviceFailure(t("des.transfer_failed", label=rec.name or "transfer",
-                                                time=f"{now:.9g}")))
-        self._count(len(local))
-
-    def _count(self, k):
-        self.left -= k
-        if self.left == 0:
-            self.sim._network.owners.pop(self.oid, None)
-            if not self.failed:
-                self.event.succeed()
 
 
 class Simulator:
@@ -86,7 +27,8 @@ class Simulator:
 
     ``stragglers``: ``{device name or "*": factor or Slowdown}``; ``failures``: a list of
     ``Failure(at, device=...)`` / ``Failure(at, host=...)``. Every random draw comes from
-    ``seed``: the same seed gives the same trace.
+    ``seed``: the same seed gives the same trace. Build the machine completely before making
+    its simulator (the simulator sizes its link table once).
     """
 
     def __init__(self, machine, seed: int = 0, stragglers=None, failures=None, env=None):
@@ -224,7 +166,7 @@ class Simulator:
         key = (srcs, dsts)
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = _Plan(self.machine, list(zip(srcs, dsts)))
+            plan = self._plans[key] = Plan(self.machine, list(zip(srcs, dsts)))
         lowest = min(sizes) if sizes else 0.0
         if not (lowest >= 0 and math.isfinite(sum(sizes))):
             bad = next(it for it in items if not (math.isfinite(it[2]) and it[2] >= 0))
@@ -236,7 +178,7 @@ class Simulator:
         self.trace.add_batch(record)
         oid = self._next_owner
         self._next_owner += 1
-        batch = _TransferBatch(self, oid, event, record, plan.n)
+        batch = TransferBatch(self, oid, event, record, plan.n)
         self._network.owners[oid] = batch
         if self._dead and plan.devices & self._dead:
             dead = np.array([a in self._dead or b in self._dead
