@@ -151,3 +151,10 @@ def test_a_chain_routes_through_every_hop(hops):
         assert here == (link.a if d == 0 else link.b)
         here = link.other(here)
     assert here == m.device("CPU:1").name
+
+
+@pytest.mark.parametrize("n,text", [(8, "8 B"), (1e3, "1 kB"), (12e3, "12 kB"), (1e6, "1 MB"),
+                                    (1.5e9, "1.5 GB"), (4096, "4.1 kB"), (2**30, "1.07 GB"), (999, "999 B")])
+def test_format_bytes(n, text):
+    from sim.hardware.units import format_bytes
+    assert format_bytes(n) == text

@@ -56,6 +56,7 @@
 # salto pelo switch custa `α = 1 µs`.
 
 # %%
+from sim.hardware.units import format_bytes
 from sim.i18n import t
 
 ALPHA = 1e-6          # s: one PCIe hop through the switch (NCCL's per-hop latency)
@@ -69,8 +70,8 @@ def alpha_beta(nbytes, alpha=ALPHA, bandwidth=BANDWIDTH):
 
 for nbytes in [8, 1e3, 12e3, 1e6, 100e6, 1e9]:
     seconds = alpha_beta(nbytes)
-    print(t("lesson01.row", nbytes=nbytes, us=seconds * 1e6, share=ALPHA / seconds))
-print(t("lesson01.half_size", n=ALPHA * BANDWIDTH))
+    print(t("lesson01.row", size=format_bytes(nbytes), us=seconds * 1e6, share=ALPHA / seconds))
+print(t("lesson01.half_size", size=format_bytes(ALPHA * BANDWIDTH)))
 
 # %% [markdown] lang="en"
 # Two regimes. A copy of a few kilobytes is almost all latency: sending 8 bytes or 1,000 bytes

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from sim.exercises.checker import Case, close, run_cases
+from sim.hardware.units import format_bytes
 from sim.i18n import t
 
 CASES = [  # (preset, kwargs, src, dst, nbytes)
@@ -20,7 +21,7 @@ CASES = [  # (preset, kwargs, src, dst, nbytes)
     ("dgx-a100-cluster", {"nodes": 2}, "/job:worker/task:0/device:GPU:7",
      "/job:worker/task:1/device:GPU:0", 1e9),
     ("cpu-cluster", {"gbe": 25}, "/job:worker/task:0/device:CPU:0",
-     "/job:worker/task:3/device:CPU:0", 4096),
+     "/job:worker/task:3/device:CPU:0", 4e3),
 ]
 
 
@@ -58,7 +59,8 @@ def cases() -> list[Case]:
     out = []
     for name, kw, src, dst, nbytes in CASES:
         machine = preset(name, **kw)
-        out.append(Case(t("lesson01.case", nbytes=nbytes, src=src, dst=dst, machine=name),
+        out.append(Case(t("lesson01.case", size=format_bytes(nbytes), src=src, dst=dst,
+                          machine=name),
                         args=(machine, src, dst, nbytes),
                         expected=simulated_transfer_time(machine, src, dst, nbytes)))
     return out

@@ -1,0 +1,17 @@
+"""Byte counts for people: SI prefixes, as link and memory speeds are quoted.
+
+``format_bytes(12e3) == "12 kB"``. Language-neutral on purpose: "1,000" reads as one thousand
+in English and as one in Portuguese, so lessons print sizes with units, not separators.
+"""
+from __future__ import annotations
+
+_UNITS = (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3))
+
+
+def format_bytes(nbytes: float) -> str:
+    """``8 B``, ``1 kB``, ``12 kB``, ``1 MB``, ``1.5 GB`` (three significant digits at most, so
+    that a decimal point is never mistaken for a thousands separator)."""
+    for unit, scale in _UNITS:
+        if abs(nbytes) >= scale:
+            return f"{nbytes / scale:.3g} {unit}"
+    return f"{nbytes:.3g} B"
