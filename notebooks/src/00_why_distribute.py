@@ -247,9 +247,32 @@ strategy_map.show()
 # %% [markdown] lang="en"
 # ## 4. How this course works
 #
-# - You write TensorFlow code. `import sim.tf as tf` gives the same API on a **simulated machine**
-#   (the default is a workstation with 4 GPUs on a shared PCIe switch); change that one line to
-#   `import tensorflow as tf` and the same code runs on real TensorFlow with the same numbers.
+# You write TensorFlow code. `import sim.tf as tf` gives the same API on a **simulated machine**
+# (the default is a workstation with 4 GPUs on a shared PCIe switch); change that one line to
+# `import tensorflow as tf` and the same code runs on real TensorFlow with the same numbers. Here
+# is the simulated machine as TensorFlow sees it:
+
+# %% [markdown] lang="zh"
+# ## 4. 本课程的使用方式
+#
+# 你编写的是 TensorFlow 代码。`import sim.tf as tf` 在一台**模拟机器**上提供相同的 API（默认是一台工作站，4 个 GPU 共用一个 PCIe 交换机）；把这一行改成 `import tensorflow as tf`，同样的代码就会在真正的 TensorFlow 上运行，并得到相同的数值。下面是 TensorFlow 眼中的这台模拟机器：
+
+# %% [markdown] lang="pt"
+# ## 4. Como este curso funciona
+#
+# Você escreve código TensorFlow. `import sim.tf as tf` oferece a mesma API em uma **máquina
+# simulada** (por padrão, uma estação de trabalho com 4 GPUs ligadas a um mesmo switch PCIe);
+# troque essa única linha por `import tensorflow as tf` e o mesmo código roda no TensorFlow de
+# verdade, com os mesmos números. Veja a máquina simulada do jeito que o TensorFlow a enxerga:
+
+# %%
+import sim.tf as tf
+
+print(tf.config.list_physical_devices("GPU"))
+strategy = tf.distribute.MirroredStrategy()
+print("num_replicas_in_sync:", strategy.num_replicas_in_sync)
+
+# %% [markdown] lang="en"
 # - Every strategy call advances a **simulated clock**, so you can see what communication costs and
 #   draw a **timeline** of devices and links, without owning a cluster.
 # - Each lesson has exercises with a **checker**: it runs your function on several cases and tells
@@ -257,19 +280,10 @@ strategy_map.show()
 #   lesson's exercise fed the "mean of means" from above; it explains the mistake:
 
 # %% [markdown] lang="zh"
-# ## 4. 本课程的使用方式
-#
-# - 你编写的是 TensorFlow 代码。`import sim.tf as tf` 在一台**模拟机器**上提供相同的 API（默认是一台工作站，4 个 GPU 共用一个 PCIe 交换机）；把这一行改成 `import tensorflow as tf`，同样的代码就会在真正的 TensorFlow 上运行，并得到相同的数值。
 # - 每次调用策略都会推进**模拟时钟**，因此无需拥有集群，你也能看到通信的开销，并画出设备和链路的**时间线**。
 # - 每节课都配有练习和**检查器**：检查器会用多个用例运行你的函数，告诉你哪些对、哪些错，而且往往还能指出你犯的是哪种错误。下面把上文的“均值的均值”交给本节课练习的检查器，它会解释错在哪里：
 
 # %% [markdown] lang="pt"
-# ## 4. Como este curso funciona
-#
-# - Você escreve código TensorFlow. `import sim.tf as tf` oferece a mesma API em uma **máquina
-#   simulada** (por padrão, uma estação de trabalho com 4 GPUs ligadas a um mesmo switch PCIe); troque
-#   essa única linha por `import tensorflow as tf` e o mesmo código roda no TensorFlow de verdade, com
-#   os mesmos números.
 # - Cada chamada à estratégia avança um **relógio simulado**, e assim você vê quanto custa a
 #   comunicação e desenha uma **linha do tempo** dos dispositivos e enlaces, sem precisar ter um
 #   cluster.
