@@ -213,3 +213,22 @@ def test_each_device_draws_its_own_slowdowns():
 
     assert factors(["/gpu:0"]) == factors(["/gpu:0", "/gpu:1", "/gpu:2"])
     assert len(set(factors(["/gpu:0"]))) == 5
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(1.0, 100.0), min_size=1, max_size=5).flatmap(
+    lambda caps: st.tuples(st.just(caps), st.lists(
+        st.sets(st.integers(0, len(caps) - 1), min_size=1), min_size=1, max_size=8))))
+def test_max_min_rates_are_feasible_and_every_flow_has_a_bottleneck(problem):
+    caps, routes = problem
+    inc_f = np.array([f for f, r in enumerate(routes) for _ in r])
+    inc_r = np.array([x for r in routes for x in sorted(r)])
+    rates = max_min_rates(np.array(caps), inc_f, inc_r, len(routes))
+    load = np.bincount(inc_r, weights=rates[inc_f], minlength=len(caps))
+    assert (load <= np.array(caps) * (1 + 1e-9)).all()
+    for f, route in enumerate(routes):
+        # a bottleneck: a full resource on which no flow gets more than f does
+        assert any(load[r] >= caps[r] * (1 - 1e-9)
+                   and all(rates[g] <= rates[f] * (1 + 1e-9)
+                           for g, other in enumerate(routes) if r in other)
+                   for r in route), (f, rates, load)
