@@ -66,3 +66,13 @@ def test_draw_on_a_given_axes_and_empty_trace():
     fig, ax = plt.subplots()
     assert timeline.draw([], ax=ax) is fig
     plt.close(fig)
+
+
+def test_full_tensorflow_device_names_are_shortened():
+    from sim.plots.timeline import short_where
+
+    assert short_where("/job:localhost/replica:0/task:0/device:GPU:1") == "/gpu:1"
+    assert short_where("/job:localhost/replica:0/task:0/device:GPU:0→"
+                       "/job:localhost/replica:0/task:0/device:CPU:0") == "/gpu:0→/cpu:0"
+    assert short_where("/job:worker/replica:0/task:1/device:GPU:0") == "worker:1/gpu:0"
+    assert short_where("pcie-switch") == "pcie-switch"
