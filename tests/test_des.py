@@ -232,3 +232,11 @@ def test_max_min_rates_are_feasible_and_every_flow_has_a_bottleneck(problem):
                    and all(rates[g] <= rates[f] * (1 + 1e-9)
                            for g, other in enumerate(routes) if r in other)
                    for r in route), (f, rates, load)
+
+
+def test_a_bare_slowdown_applies_to_every_device():
+    sim = Simulator("workstation-4gpu", stragglers=Slowdown(factor=3.0))
+    sim.compute("/gpu:2", seconds=1.0)
+    sim.compute("/cpu:0", seconds=1.0)
+    sim.run()
+    assert [e.end for e in sim.trace] == [3.0, 3.0]

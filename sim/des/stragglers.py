@@ -52,9 +52,12 @@ class Slowdown:
 
 class Stragglers:
     """Slowdowns by device: ``{"/gpu:3": 2.0, "*": Slowdown(sigma=0.1)}`` ("*" = every device;
-    a device named explicitly uses its own entry). A number means ``Slowdown(factor=number)``."""
+    a device named explicitly uses its own entry). A number means ``Slowdown(factor=number)``;
+    a bare ``Slowdown`` applies to every device."""
 
     def __init__(self, machine, spec=None, seed: int = 0):
+        if isinstance(spec, Slowdown):          # one slowdown for every device
+            spec = {"*": spec}
         self.seed = seed
         self.default: Slowdown | None = None
         self.by_device: dict = {}
