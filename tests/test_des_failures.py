@@ -109,3 +109,22 @@ def test_a_failure_during_the_latency_of_a_copy():
     sim.process(copy())
     sim.run()
     assert seen == [pytest.approx(26e-6)]     # refused when its bytes would have started
+
+
+def test_a_batch_touching_a_dead_device_fails_at_once_and_the_rest_still_runs():
+    sim = Simulator("workstation-4gpu", failures=[Failure(at=0.0, device="/gpu:3")])
+    seen = []
+
+    def step():
+        yield sim.timeout(1e-3)
+        try:
+            yield sim.transfers([("/gpu:0", "/gpu:1", 12e6), ("/gpu:2", "/gpu:3", 12e6)], "s")
+        except DeviceFailure:
+            seen.append(sim.now)
+
+    sim.process(step())
+    sim.run()
+    assert seen == [1e-3]
+    rows = {e.where: (e.status, e.end) for e in sim.trace if e.kind == "transfer"}
+    assert rows["/gpu:2→/gpu:3"] == ("failed", 1e-3)
+    assert rows["/gpu:0→/gpu:1"] == ("ok", pytest.approx(1e-3 + 1e-6 + 1e-3))

@@ -45,6 +45,7 @@ class TransferBatch:
     def __init__(self, sim, oid, event, record, n):
         self.sim, self.oid, self.event, self.record, self.left = sim, oid, event, record, n
         self.failed = False
+        self.skip = None       # bool per flow: failed before starting (dead endpoint)
 
     def flows_done(self, local, now):
         self.record.mark_end(local, now)

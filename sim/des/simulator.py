@@ -180,9 +180,10 @@ class Simulator:
         self._next_owner += 1
         batch = TransferBatch(self, oid, event, record, plan.n)
         self._network.owners[oid] = batch
-        if self._dead and plan.devices & self._dead:
+        if self._dead and plan.devices & self._dead:    # copies from or to a dead device
             dead = np.array([a in self._dead or b in self._dead
                              for a, b in zip(plan.src, plan.dst)])
+            batch.skip = dead
             batch.flows_failed(np.flatnonzero(dead), now)
         if plan.zero.size:
             batch.flows_done(plan.zero, now)
@@ -209,6 +210,13 @@ class Simulator:
         batch = self._network.owners.get(oid)
         if batch is None:
             return
+        if batch.skip is not None:          # already failed: their device was dead
+            keep = ~batch.skip[local]
+            if not keep.all():
+                local, sizes, inc_f, inc_r = FlowNetwork._subset(keep, local, sizes, inc_f, inc_r)
+                cache = None
+                if not local.size:
+                    return
         if some_empty:
             empty = sizes == 0
             if empty.any():                # nothing to send: done once the latency is paid
