@@ -38,7 +38,8 @@
 #
 # Toda etapa de treinamento distribuído move dados: gradientes entre GPUs, variáveis vindas da CPU,
 # ativações entre máquinas. Antes de olhar qualquer estratégia, esta lição mede o preço de uma
-# cópia na máquina padrão do curso: uma workstation com 4 GPUs ligadas a **um único switch PCIe**.
+# cópia na máquina padrão do curso: uma estação de trabalho com 4 GPUs ligadas a **um único switch
+# PCIe**.
 #
 # Você vai ver:
 # 1. o **modelo alfa-beta**: copiar `S` bytes por um enlace custa a sua **latência** `α` mais `S`
@@ -52,7 +53,7 @@
 # ## 1. Alfa-beta à mão
 #
 # `T(S) = α + S / B` (muitas vezes escrito `α + S·β`, com `β = 1/B` segundos por byte). Entre duas
-# GPUs da nossa workstation, o próprio modelo do NCCL para PCIe Gen3 x16 dá `B = 12 GB/s`, e um
+# GPUs da nossa estação de trabalho, o próprio modelo do NCCL para PCIe Gen3 x16 dá `B = 12 GB/s`, e um
 # salto pelo switch custa `α = 1 µs`.
 
 # %%
@@ -190,7 +191,7 @@ plt.show()
 #
 # ## 3. Uma linha do tempo, e um switch PCIe compartilhado
 #
-# Na nossa workstation cada GPU tem o seu próprio enlace x16 até o switch PCIe, mas o switch chega
+# Na nossa estação de trabalho cada GPU tem o seu próprio enlace x16 até o switch PCIe, mas o switch chega
 # à CPU (e à memória do host) por **um único** enlace x16 de subida. O simulador divide um sentido
 # de enlace **igualmente** entre as cópias que o atravessam no mesmo instante (divisão justa
 # max-min) e recalcula as partes sempre que uma cópia começa ou termina. Três experimentos, com
@@ -256,8 +257,8 @@ plt.show()
 # enquanto o all-reduce em anel da `MirroredStrategy` envia de GPU para GPU, por enlaces que
 # ninguém mais usa.
 #
-# Toda execução do simulador guarda um **trace** do que aconteceu (o quê, onde, início, fim). Além
-# de desenhá-lo, você pode exportá-lo no formato de trace do Chrome e abri-lo no
+# Toda execução do simulador guarda um **registro de eventos** (*trace*) do que aconteceu (o quê,
+# onde, início, fim). Além de desenhá-lo, você pode exportá-lo no formato de trace do Chrome e abri-lo no
 # [Perfetto](https://ui.perfetto.dev) ou em `chrome://tracing`:
 # `to_host.trace.to_chrome_json("trace.json")`.
 
@@ -322,7 +323,7 @@ print(f"{sim.now * 1e3:.4f} ms")
 #
 # ## 5. Um erro de propósito
 #
-# A workstation tem 4 GPUs, de `/gpu:0` a `/gpu:3`. Peça uma quinta:
+# A estação de trabalho tem 4 GPUs, de `/gpu:0` a `/gpu:3`. Peça uma quinta:
 
 # %% tags=["raises-exception"]
 sim = Simulator(machine)
@@ -366,7 +367,8 @@ sim.transfer("/gpu:0", "/gpu:4", 1e6)
 # - Cópias que atravessam o mesmo sentido de um enlace ao mesmo tempo **dividem** a sua largura de
 #   banda: três GPUs escrevendo na memória do host por um único enlace PCIe de subida recebem um
 #   terço cada.
-# - O trace do simulador vira uma linha do tempo e pode ser exportado para Chrome/Perfetto.
+# - O registro de eventos do simulador vira uma linha do tempo e pode ser exportado para
+#   Chrome/Perfetto.
 #
 # **Exercício 01**: preveja quanto tempo uma cópia leva em uma máquina dada, a partir de
 # `machine.route`.
