@@ -13,6 +13,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import _errors, activations, backend, distribute_utils
+from sim.keras._lookup import resolve
 
 
 class Reduction:
@@ -303,19 +304,7 @@ def get(identifier):
     """A loss function or object from a name, a callable or a Loss (as tf.keras.losses.get)."""
     if identifier is None:
         return None
-    if isinstance(identifier, Loss) or callable(identifier) and not isinstance(identifier, type):
-        return identifier
-    if isinstance(identifier, type) and issubclass(identifier, Loss):
-        return identifier()
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-    raise ValueError(_errors.msg(
-        "unknown_name", f"Unknown loss function: '{identifier}'. Please ensure you are using a "
-        "`keras.utils.custom_object_scope` and that this object is included in the scope.",
-        kind="loss", name=identifier, known=_errors.known_list(_FUNCTIONS)))
+    return resolve(identifier, Loss, _FUNCTIONS, _CLASSES, "loss")
 
 
 def serialize(loss):

@@ -11,7 +11,8 @@ import numpy as np
 
 import sim.tf as tf
 
-from sim.keras import _errors, backend, distribute_utils, losses as losses_mod
+from sim.keras import backend, distribute_utils, losses as losses_mod
+from sim.keras._lookup import resolve
 
 
 class Metric:
@@ -295,19 +296,7 @@ _CLASSES = {c.__name__: c for c in (
 
 
 def get(identifier):
-    if isinstance(identifier, Metric) or callable(identifier) and not isinstance(identifier, type):
-        return identifier
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-    raise ValueError(_errors.msg(
-        "unknown_name", f"Unknown metric function: '{identifier}'. Please ensure you are using a "
-        "`keras.utils.custom_object_scope` and that this object is included in the scope.",
-        kind="metric", name=identifier, known=_errors.known_list(_FUNCTIONS)))
+    return resolve(identifier, Metric, _FUNCTIONS, _CLASSES, "metric")
 
 
 def serialize(metric):

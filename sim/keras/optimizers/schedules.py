@@ -31,7 +31,9 @@ def _step(step) -> float:
     return float(np.asarray(step.numpy() if hasattr(step, "numpy") else step))
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _RateDecay(LearningRateSchedule):
+    """The arguments and progress (step / decay_steps, floored if staircase) both decays share."""
+
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = decay_steps
@@ -39,15 +41,19 @@ class ExponentialDecay(LearningRateSchedule):
         self.staircase = staircase
         self.name = name
 
-    def value(self, step):
+    def _progress(self, step):
         p = np.float32(_step(step)) / np.float32(self.decay_steps)
-        if self.staircase:
-            p = np.floor(p)
-        return np.float32(self.initial_learning_rate) * np.float32(self.decay_rate) ** np.float32(p)
+        return np.floor(p) if self.staircase else p
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
                 "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_RateDecay):
+    def value(self, step):
+        p = self._progress(step)
+        return np.float32(self.initial_learning_rate) * np.float32(self.decay_rate) ** np.float32(p)
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -70,23 +76,10 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-
+class InverseTimeDecay(_RateDecay):
     def value(self, step):
-        p = np.float32(_step(step)) / np.float32(self.decay_steps)
-        if self.staircase:
-            p = np.floor(p)
+        p = self._progress(step)
         return np.float32(self.initial_learning_rate) / (np.float32(1.0) + np.float32(self.decay_rate) * p)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
-                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
 
 
 class PolynomialDecay(LearningRateSchedule):
