@@ -374,22 +374,24 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # ## 4. The simulated clock: is it faster?
 #
 # Every `strategy.run` advances the simulated clock. Each replica's FLOPs become time on its GPU
-# (a V100 here, 14 TFLOP/s), the all-reduce becomes time on the PCIe links (12 GB/s through one
-# switch), and the step lasts as long as the slowest replica. `strategy.extended.last_step_time`
+# (a V100 here, 14 TFLOP/s), and every op it runs also pays a fixed launch overhead of 4 µs, as
+# an eager op does on a real GPU. The all-reduce becomes time on the PCIe links (12 GB/s through
+# one switch), and the step lasts as long as the slowest replica. `strategy.extended.last_step_time`
 # gives the step's seconds, `strategy.extended.last_step_trace` its events. The function below
 # trains one step of an MLP on 1, 2 or 4 GPUs; we try a tiny model and a larger one.
 
 # %% [markdown] lang="zh"
 # ## 4. 模拟时钟：变快了吗？
 #
-# 每次 `strategy.run` 都会推进模拟时钟。每个副本的 FLOP 变成它所在 GPU 上的时间（这里是 V100，14 TFLOP/s），全归约变成 PCIe 链路上的时间（经过同一个交换机，12 GB/s），而一步的耗时取决于最慢的副本。`strategy.extended.last_step_time` 给出这一步的秒数，`strategy.extended.last_step_trace` 给出它的事件。下面的函数在 1、2 或 4 个 GPU 上训练一个 MLP 一步；我们分别试一个小模型和一个较大的模型。
+# 每次 `strategy.run` 都会推进模拟时钟。每个副本的 FLOP 变成它所在 GPU 上的时间（这里是 V100，14 TFLOP/s），而且它运行的每个操作还要付出 4 µs 的固定启动开销，就像真实 GPU 上的 eager 操作一样。全归约变成 PCIe 链路上的时间（经过同一个交换机，12 GB/s），而一步的耗时取决于最慢的副本。`strategy.extended.last_step_time` 给出这一步的秒数，`strategy.extended.last_step_trace` 给出它的事件。下面的函数在 1、2 或 4 个 GPU 上训练一个 MLP 一步；我们分别试一个小模型和一个较大的模型。
 
 # %% [markdown] lang="pt"
 # ## 4. O relógio simulado: ficou mais rápido?
 #
 # Cada `strategy.run` avança o relógio simulado. Os FLOPs de cada réplica viram tempo na sua GPU
-# (uma V100 aqui, 14 TFLOP/s), o all-reduce vira tempo nos enlaces PCIe (12 GB/s por um único
-# switch), e a etapa dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
+# (uma V100 aqui, 14 TFLOP/s), e cada operação que ela executa paga ainda um custo fixo de
+# lançamento de 4 µs, como uma operação eager numa GPU de verdade. O all-reduce vira tempo nos
+# enlaces PCIe (12 GB/s por um único switch), e a etapa dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
 # segundos da etapa, e `strategy.extended.last_step_trace`, os seus eventos. A função abaixo treina
 # uma etapa de um MLP em 1, 2 ou 4 GPUs; testamos um modelo minúsculo e um maior.
 
@@ -444,32 +446,39 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown] lang="en"
-# The tiny model computes for about a nanosecond on one GPU. With two GPUs the step takes 2 µs,
-# with four 6 µs: nearly all of it is the all-reduce, whose every message pays the PCIe latency
-# however few bytes it carries. Here more GPUs make training **slower**, by more than a thousand
-# times. This is the honest answer to "I added GPUs and it got slower": if a step has little
-# computation, communication dominates.
+# The tiny model does almost no arithmetic: its FLOPs would take about a nanosecond on a V100.
+# Its step costs what its ops cost to launch: 16 ops (forward pass, loss, backward pass, update)
+# at 4 µs each, the 64 µs on one GPU. Splitting the batch saves none of that, because every
+# replica launches the same ops on its smaller slice; it only adds an all-reduce, whose messages
+# pay the PCIe latency however few bytes they carry. So the step grows to 66 µs on two GPUs and
+# 70 µs on four: here more GPUs make training **slower**. This is the honest answer to "I added
+# GPUs and it got slower": if a step has little computation, fixed costs (op launches,
+# communication latency) dominate, and every replica you add only adds communication.
 #
 # The larger model (670 thousand parameters, 8192 examples per step) has plenty of computation to
-# share: 4 GPUs cut the step by about 2.3×, not 4×, because the all-reduce of 2.7 MB of
-# gradients does not shrink when you add GPUs. The timeline of one of its steps on 4 GPUs shows
+# share: 4 GPUs cut the step by about 2×, not 4×, because neither the all-reduce of 2.7 MB of
+# gradients nor the launch overhead of each op shrinks when you add GPUs. The timeline of one of its steps on 4 GPUs shows
 # where the time goes:
 
 # %% [markdown] lang="zh"
-# 小模型在单个 GPU 上只计算了大约 1 纳秒。用 2 个 GPU 时一步要 2 µs，用 4 个时要 6 µs：这些时间几乎全都花在全归约上，它的每条消息无论携带多少字节都要付出 PCIe 的延迟。在这里，GPU 越多训练反而越**慢**，慢了一千多倍。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，通信就会占据主导。
+# 小模型几乎没有算术运算：它的 FLOP 在 V100 上只需大约 1 纳秒。它一步的耗时其实是启动操作的开销：16 个操作（前向传播、损失、反向传播、更新），每个 4 µs，就是单个 GPU 上的 64 µs。拆分批次省不掉其中任何一部分，因为每个副本都要在自己更小的分片上启动同样的操作；它只会多出一次全归约，而全归约的每条消息无论携带多少字节都要付出 PCIe 的延迟。于是一步在 2 个 GPU 上增加到 66 µs，在 4 个 GPU 上增加到 70 µs：在这里，GPU 越多训练反而越**慢**。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，固定开销（操作的启动、通信的延迟）就会占据主导，每多加一个副本只会多一份通信。
 #
-# 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：4 个 GPU 让每一步快了约 2.3 倍，而不是 4 倍，因为 2.7 MB 梯度的全归约不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：
+# 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：4 个 GPU 让每一步快了约 2 倍，而不是 4 倍，因为 2.7 MB 梯度的全归约和每个操作的启动开销都不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：
 
 # %% [markdown] lang="pt"
-# O modelo minúsculo calcula por cerca de um nanossegundo numa GPU. Com duas GPUs a etapa leva
-# 2 µs, com quatro, 6 µs: quase tudo isso é o all-reduce, cujas mensagens pagam a latência do PCIe
-# por menos bytes que levem. Aqui mais GPUs deixam o treinamento **mais lento**, mais de mil vezes. Esta
-# é a resposta honesta para "coloquei mais GPUs e ficou mais lento": se uma etapa tem pouco cálculo,
-# a comunicação domina.
+# O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo numa
+# V100. O que a sua etapa custa é o lançamento das operações: 16 operações (passagem para frente,
+# perda, passagem para trás, atualização) a 4 µs cada, os 64 µs numa GPU. Dividir o lote não
+# economiza nada disso, porque cada réplica lança as mesmas operações sobre a sua fatia menor; só
+# acrescenta um all-reduce, cujas mensagens pagam a latência do PCIe por menos bytes que levem.
+# Assim a etapa sobe para 66 µs com duas GPUs e 70 µs com quatro: aqui mais GPUs deixam o
+# treinamento **mais lento**. Esta é a resposta honesta para "coloquei mais GPUs e ficou mais
+# lento": se uma etapa tem pouco cálculo, os custos fixos (lançamento de operações, latência da
+# comunicação) dominam, e cada réplica que você acrescenta só acrescenta comunicação.
 #
 # O modelo maior (670 mil parâmetros, 8192 exemplos por etapa) tem muito cálculo para dividir:
-# 4 GPUs reduzem a etapa em cerca de 2,3×, e não 4×, porque o all-reduce de 2,7 MB de gradientes não
-# encolhe quando você acrescenta GPUs. A linha do tempo de uma das suas etapas em 4 GPUs mostra para
+# 4 GPUs reduzem a etapa em cerca de 2×, e não 4×, porque nem o all-reduce de 2,7 MB de gradientes
+# nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de uma das suas etapas em 4 GPUs mostra para
 # onde vai o tempo:
 
 # %%
@@ -494,17 +503,17 @@ print(f"{big.extended.last_step_time * 1e3:.3f} ms")
 # Each GPU computes its forward and backward pass on 2048 examples at the same time; then all of
 # them wait for one `NcclAllReduce` (every gradient packed into one message) on the links; then
 # each applies the identical update. The all-reduce is the part that does not shrink: with 8 GPUs
-# the compute would halve again, the all-reduce would not. What to do about that (overlap,
+# the arithmetic would halve again, the all-reduce (and the launch of every op) would not. What to do about that (overlap,
 # bigger per-replica batches, faster links) is the subject of later lessons.
 
 # %% [markdown] lang="zh"
-# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次 `NcclAllReduce`（所有梯度打包成一条消息）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，计算时间会再减半，全归约却不会。如何应对（计算与通信重叠、更大的每个副本的批次、更快的链路）是后面几课的主题。
+# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次 `NcclAllReduce`（所有梯度打包成一条消息）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的每个副本的批次、更快的链路）是后面几课的主题。
 
 # %% [markdown] lang="pt"
 # Cada GPU calcula a sua passagem para frente e para trás sobre 2048 exemplos ao mesmo tempo;
 # depois todas esperam por um `NcclAllReduce` (todos os gradientes empacotados numa só mensagem) nos
 # enlaces; depois cada uma aplica a mesma atualização. O all-reduce é a parte que não encolhe: com 8
-# GPUs o cálculo cairia pela metade de novo, o all-reduce não. O que fazer a respeito (sobreposição,
+# GPUs as contas cairiam pela metade de novo, o all-reduce (e o lançamento de cada operação) não. O que fazer a respeito (sobreposição,
 # lotes por réplica maiores, enlaces mais rápidos) é assunto de lições posteriores.
 
 # %% [markdown] lang="en"
