@@ -6,16 +6,22 @@ Scenario: the guide's loop (1000 examples of ([1.], [1.]), global batch 5 x repl
 the 4-GPU workstation (50 steps of 4 replicas) and on OneDeviceStrategy (200 steps of 1): the
 same 1000 examples, so the ratio measures the per-replica overhead of the distribution layer.
 Uses Keras (Sequential, SGD) when sim.keras is present, else the same model with GradientTape.
+Noise: the two workloads run interleaved (one device, 4 replicas, one device, ...) for REPEATS
+rounds after one untimed warm-up round of each, and the ratio is of the two medians, so load
+from other processes on a shared machine falls on both sides alike. Before each round the
+garbage of earlier rounds is collected (untimed), so no round pays for another's. Every
+round's times are printed.
 """
 from __future__ import annotations
 
+import gc
 import time
 
 import sim.tf as tf
 
 NUM_EXAMPLES = 1000
 BATCH_SIZE_PER_REPLICA = 5
-REPEATS = 3
+REPEATS = 11
 TARGET = 1.5
 
 
@@ -101,23 +107,39 @@ def run_loop(strategy, keras):
     return float(last)
 
 
-def timed(make_strategy, keras):
-    best = float("inf")
-    for _ in range(REPEATS):
-        strategy = make_strategy()
-        t0 = time.perf_counter()
-        run_loop(strategy, keras)
-        best = min(best, time.perf_counter() - t0)
-    return best
+def timed_once(make_strategy, keras):
+    gc.collect()                             # the previous rounds' garbage, not this round's
+    strategy = make_strategy()
+    t0 = time.perf_counter()
+    run_loop(strategy, keras)
+    return time.perf_counter() - t0
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
 def main():
     keras = _has_keras()
-    one = timed(lambda: tf.distribute.OneDeviceStrategy("/gpu:0"), keras)
-    four = timed(lambda: tf.distribute.MirroredStrategy(), keras)
+    workloads = {"one": lambda: tf.distribute.OneDeviceStrategy("/gpu:0"),
+                 "four": lambda: tf.distribute.MirroredStrategy()}
+    for make in workloads.values():          # warm-up round (imports, caches), not timed
+        timed_once(make, keras)
+    times = {k: [] for k in workloads}
+    for _ in range(REPEATS):                 # interleaved: A B A B ...
+        for k, make in workloads.items():
+            times[k].append(timed_once(make, keras))
+    one, four = median(times["one"]), median(times["four"])
     ratio = four / one
     print(f"model: {'keras' if keras else 'GradientTape (sim.keras absent)'}; "
-          f"one device {one:.3f} s (200 steps), 4 replicas {four:.3f} s (50 steps)")
+          f"{REPEATS} interleaved rounds (one, four, one, ...) after 1 warm-up round, "
+          f"gc.collect() before each; ratio of medians")
+    for k, label in (("one", "one device (200 steps)"), ("four", "4 replicas (50 steps)")):
+        ts = times[k]
+        print(f"  {label}: median {median(ts):.3f} s, min {min(ts):.3f}, max {max(ts):.3f}  "
+              f"[{' '.join(f'{t:.3f}' for t in ts)}]")
     print(f"BENCH custom loop 4 replicas vs 1: {ratio:.2f}x (target <= {TARGET}x) "
           f"{'ok' if ratio <= TARGET else 'MISS'}")
 
