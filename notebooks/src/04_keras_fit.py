@@ -78,22 +78,25 @@ model.evaluate(dataset)
 # %% [markdown] lang="en"
 # The progress line looks like TensorFlow's, with one difference: the time is **simulated**. Each
 # step costs what the four GPUs of the simulated workstation would take to run the forward and
-# backward pass on their share of the batch, plus the all-reduce of the gradients. Your laptop's
-# speed plays no part, so everyone sees the same numbers.
+# backward pass on their share of the batch (each op also pays a fixed launch cost, which is most
+# of the step for a model this small), plus the all-reduce of the gradients. Your laptop's speed
+# plays no part, so everyone sees the same numbers.
 #
 # The guide then trains on NumPy arrays. Here `batch_size=10` is the **global** batch: Keras
 # builds a dataset batched by 10 and distributes it like the one above.
 
 # %% [markdown] lang="zh"
-# 进度行看起来和 TensorFlow 的一样，只有一处不同：时间是**模拟**出来的。每一步的耗时，是模拟工作站上的 4 个 GPU 对各自那份批次做前向和反向计算所需的时间，再加上梯度全归约的时间。你的笔记本电脑有多快与此无关，所以每个人看到的数字都相同。
+# 进度行看起来和 TensorFlow 的一样，只有一处不同：时间是**模拟**出来的。每一步的耗时，是模拟工作站上的 4 个 GPU 对各自那份批次做前向和反向计算所需的时间（每个操作还要付出固定的启动开销，对这么小的模型来说，它占了一步的大部分时间），再加上梯度全归约的时间。你的笔记本电脑有多快与此无关，所以每个人看到的数字都相同。
 #
 # 接着，指南在 NumPy 数组上训练。这里的 `batch_size=10` 是**全局**批次：Keras 会构建一个按 10 分批的数据集，并像上面那样分发它。
 
 # %% [markdown] lang="pt"
 # A linha de progresso parece a do TensorFlow, com uma diferença: o tempo é **simulado**. Cada
 # etapa custa o que as quatro GPUs da estação de trabalho simulada levariam para fazer a passagem
-# para frente e para trás na sua parte do lote, mais o all-reduce dos gradientes. A velocidade do
-# seu notebook não entra na conta, então todo mundo vê os mesmos números.
+# para frente e para trás na sua parte do lote (cada operação paga ainda um custo fixo de
+# lançamento, que é a maior parte da etapa num modelo tão pequeno), mais o all-reduce dos
+# gradientes. A velocidade do seu notebook não entra na conta, então todo mundo vê os mesmos
+# números.
 #
 # Em seguida o guia treina com arrays NumPy. Aqui `batch_size=10` é o lote **global**: o Keras monta
 # um dataset em lotes de 10 e o distribui como o de cima.
@@ -345,17 +348,20 @@ plt.show()
 # - **Learning rate.** With the rate unchanged (dashed lines), 2 and 4 replicas end the same
 #   number of epochs with a clearly higher loss: they simply made 2 and 4 times fewer steps.
 #   Scaled linearly (solid lines), they land close to the single GPU.
-# - **Time.** Look at the last two columns. Each step takes longer with more GPUs (the
-#   all-reduce of the gradients costs more than the tiny forward and backward pass), and that eats
-#   the gain from making fewer steps: this little model trains *slower* on 4 GPUs than on one.
-#   That is not a bug of the simulator; small models are dominated by synchronisation, and a later
-#   lesson measures where data parallelism starts to pay.
+# - **Time.** Look at the last two columns. Each step takes a little *longer* with more GPUs: a
+#   step of this little model is mostly the fixed launch cost of its ops, which every replica
+#   pays in full whatever the size of its slice, and the all-reduce of the gradients comes on
+#   top. Yet the 5 epochs take about half the time on 2 GPUs and a quarter on 4: with the
+#   per-replica batch fixed, each step handles 2 or 4 times more examples, so an epoch needs 2 or
+#   4 times fewer steps. The gain comes from the bigger global batch, not from a faster step,
+#   which is exactly why the learning rate has to follow it. Lesson 03 showed the other side:
+#   with the global batch fixed, more GPUs only made a tiny model's step slower.
 
 # %% [markdown] lang="zh"
 # 一张表，两个教训：
 #
 # - **学习率。** 学习率不变时（虚线），2 个和 4 个副本在相同周期数结束时的损失明显更高：它们的步数只有原来的 1/2 和 1/4。按线性规则缩放后（实线），结果就接近单个 GPU 了。
-# - **时间。** 看最后两列。GPU 越多，每一步就越慢（梯度的全归约比这个小模型的前向和反向计算还要费时），这抵消了步数减少带来的收益：这个小模型在 4 个 GPU 上训练反而比在 1 个 GPU 上*更慢*。这不是模拟器的错误；小模型的时间主要花在同步上，后面的课会测量数据并行从什么时候开始划算。
+# - **时间。** 看最后两列。GPU 越多，每一步反而略微*变慢*：这个小模型的一步主要是各个操作的固定启动开销，无论分片多大，每个副本都要全额付出，而梯度的全归约还要再加上去。然而 5 个周期的总时间在 2 个 GPU 上约为一半，在 4 个 GPU 上约为四分之一：每个副本的批次不变，每一步处理的样本就多了 2 倍或 4 倍，所以一个周期的步数只有原来的 1/2 或 1/4。收益来自更大的全局批次，而不是更快的一步，这正是学习率必须随之调整的原因。第 03 课展示了另一面：全局批次不变时，GPU 越多，小模型的每一步只会越慢。
 
 # %% [markdown] lang="pt"
 # Duas lições numa tabela:
@@ -363,11 +369,15 @@ plt.show()
 # - **Taxa de aprendizado.** Com a taxa inalterada (linhas tracejadas), 2 e 4 réplicas terminam o
 #   mesmo número de épocas com uma perda claramente maior: elas simplesmente deram 2 e 4 vezes menos
 #   etapas. Escalonada de forma linear (linhas contínuas), ficam perto da GPU única.
-# - **Tempo.** Olhe as duas últimas colunas. Cada etapa demora mais com mais GPUs (o all-reduce dos
-#   gradientes custa mais do que a pequena passagem para frente e para trás), e isso come o ganho de
-#   dar menos etapas: este modelo pequeno treina *mais devagar* em 4 GPUs do que em uma. Não é um
-#   bug do simulador; modelos pequenos são dominados pela sincronização, e uma lição mais adiante
-#   mede a partir de quando o paralelismo de dados compensa.
+# - **Tempo.** Olhe as duas últimas colunas. Cada etapa demora um pouco *mais* com mais GPUs: uma
+#   etapa deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
+#   réplica paga inteiro, seja qual for o tamanho da sua fatia, e o all-reduce dos gradientes vem
+#   por cima. Mesmo assim, as 5 épocas levam cerca de metade do tempo em 2 GPUs e um quarto em 4:
+#   com o lote por réplica fixo, cada etapa processa 2 ou 4 vezes mais exemplos, então uma época
+#   precisa de 2 ou 4 vezes menos etapas. O ganho vem do lote global maior, não de uma etapa mais
+#   rápida, e é exatamente por isso que a taxa de aprendizado precisa acompanhá-lo. A lição 03
+#   mostrou o outro lado: com o lote global fixo, mais GPUs só deixaram mais lenta a etapa de um
+#   modelo minúsculo.
 
 # %% [markdown] lang="en"
 # ## 4. The loss in the progress line
@@ -533,8 +543,8 @@ mirrored_strategy.distribute_datasets_from_function(dataset_fn)
 #   slices (`[3, 3, 3, 1]`), `AutoShardPolicy.OFF` balanced sizes (`[3, 3, 2, 2]`); short last
 #   batches and empty dummy batches happen unless you use `drop_remainder=True`.
 # - More replicas with the same per-replica batch means fewer steps per epoch: scale the learning
-#   rate (linearly as a first guess, then tune), and measure the time, because a small model may
-#   not get faster at all.
+#   rate (linearly as a first guess, then tune), and measure the time: each step gets a little
+#   slower with more replicas, and an epoch gets faster only because it has fewer steps.
 # - The logged loss is the mean over the global batch.
 #
 # **Exercise 04** asks you to predict the per-replica batch sizes TensorFlow produces, step by
@@ -548,7 +558,7 @@ mirrored_strategy.distribute_datasets_from_function(dataset_fn)
 # - 先创建策略，再在 `strategy.scope()` 中构建**并**编译模型；`fit`、`evaluate` 和 `predict` 都无需改动。
 # - `dataset.batch(n)` 和 `fit(..., batch_size=n)` 设置的是**全局**批次；每个副本大约分到 `n / 副本数`。请用 `BATCH_SIZE_PER_REPLICA * strategy.num_replicas_in_sync` 来计算它。
 # - 具体的切分方式是实现细节：内存中的数据按旧版的 `ceil(b / 副本数)` 切分（`[3, 3, 3, 1]`），`AutoShardPolicy.OFF` 则给出均衡的大小（`[3, 3, 2, 2]`）；除非使用 `drop_remainder=True`，否则会出现较短的最后批次和空的占位批次。
-# - 每个副本的批次不变而副本增多，意味着每个周期的步数变少：要缩放学习率（先按线性规则估计，再调参），还要测量时间，因为小模型可能根本不会变快。
+# - 每个副本的批次不变而副本增多，意味着每个周期的步数变少：要缩放学习率（先按线性规则估计，再调参），还要测量时间：副本越多，每一步会略微变慢，一个周期变快只是因为步数变少了。
 # - 记录下来的损失是全局批次上的均值。
 #
 # **练习 04** 要求你预测 TensorFlow 在任意数据集大小、全局批次大小、副本数和分片策略下，每一步分给各副本的批次大小。
@@ -568,8 +578,8 @@ mirrored_strategy.distribute_datasets_from_function(dataset_fn)
 #   (`[3, 3, 2, 2]`); lotes finais curtos e lotes fictícios vazios acontecem, a menos que você use
 #   `drop_remainder=True`.
 # - Mais réplicas com o mesmo lote por réplica significam menos etapas por época: escalone a taxa de
-#   aprendizado (linearmente como primeiro palpite, depois ajuste) e meça o tempo, porque um modelo
-#   pequeno pode nem ficar mais rápido.
+#   aprendizado (linearmente como primeiro palpite, depois ajuste) e meça o tempo: cada etapa fica
+#   um pouco mais lenta com mais réplicas, e uma época só fica mais rápida porque tem menos etapas.
 # - A perda registrada é a média sobre o lote global.
 #
 # O **Exercício 04** pede que você preveja os tamanhos de lote por réplica que o TensorFlow produz,
