@@ -11,13 +11,18 @@ import logging
 import weakref
 
 from sim.distribute import _machine, context
+from sim.distribute import timing as _timing
 from sim.distribute.cross_device_ops import (CrossDeviceOps, ReductionToOneDevice, devices_of,
                                              reduce_non_distributed_value, select_cross_device_ops)
 from sim.distribute.errors import explain
 from sim.distribute.reduce_op import ReduceOp
+from sim.distribute.replica_context import ReplicaContext
+from sim.distribute.replica_run import ThreadPool, run_replicas
 from sim.distribute.strategy import Strategy, StrategyExtended
-from sim.distribute.values import DistributedValues, Mirrored, PerReplica, regroup, select_replica
+from sim.distribute.values import (DistributedValues, Mirrored, PerReplica, regroup, select_replica,
+                                    split_replicas)
 from sim.engine import nest
+from sim.engine.counting import counting
 
 logger = logging.getLogger("tensorflow")
 
@@ -74,7 +79,6 @@ class MirroredExtended(StrategyExtended):
 
     # -- threads ----------------------------------------------------------------------------
     def _take_pool(self):
-        from sim.distribute.replica_run import ThreadPool
         for pool in self._pools:
             if not pool.busy:
                 pool.busy = True
@@ -89,18 +93,24 @@ class MirroredExtended(StrategyExtended):
         pool.busy = False
 
     def _tag_devices(self, structure):
+        if isinstance(structure, PerReplica):
+            if getattr(structure, "_device_names", None) is None \
+                    and len(structure.values) == len(self._devices):
+                structure._device_names = self._devices
+            return structure
+        if not isinstance(structure, (list, tuple, dict)):
+            return structure
+        devices = self._devices
+        n = len(devices)
         for x in nest.flatten(structure):
             if isinstance(x, PerReplica) and getattr(x, "_device_names", None) is None \
-                    and len(x.values) == len(self._devices):
-                x._device_names = self._devices
+                    and len(x.values) == n:
+                x._device_names = devices
         return structure
 
     # -- running ----------------------------------------------------------------------------
     def _call_for_each_replica(self, fn, args, kwargs):
-        from sim.distribute import timing
-        from sim.distribute.replica_context import ReplicaContext
-        from sim.engine.counting import counting
-        outer = timing.current()
+        outer = _timing.current()
         if len(self._devices) == 1:
             ctx = ReplicaContext(self._container_strategy(), 0)
             if outer is not None:
@@ -109,15 +119,13 @@ class MirroredExtended(StrategyExtended):
             with counting() as c, self._step_timer(c):
                 with ctx:
                     return fn(*args, **kwargs)
-        from sim.distribute.replica_run import run_replicas
         if outer is not None:
             return self._tag_devices(run_replicas(self, fn, args, kwargs, outer))
         with counting() as c, self._step_timer(c) as timer:
             return self._tag_devices(run_replicas(self, fn, args, kwargs, timer))
 
     def _step_timer(self, counter):
-        from sim.distribute import timing
-        return timing.StepTimer(self, self._devices, counter)
+        return _timing.StepTimer(self, self._devices, counter)
 
     # -- variables --------------------------------------------------------------------------
     def _create_variable(self, next_creator, **kwargs):
@@ -208,26 +216,36 @@ class MirroredExtended(StrategyExtended):
 
     # -- updates ----------------------------------------------------------------------------
     def _update(self, var, fn, args, kwargs, group):
-        from sim.distribute import timing
         components = var.values if getattr(var, "_is_distributed_variable", False) else (var,)
-        timer = timing.current()
-        updates = []
+        timer = _timing.current()
+        n = len(components)
         strategy = self._container_strategy()
-        mode = context.current_mode()
-        pushed = mode.cross_replica_context is not strategy
+        pushed = context.current_mode().cross_replica_context is not strategy
         if pushed:
             context.push_mode(context.cross_replica_mode(strategy))
         try:
-            for i, v in enumerate(components):
+            if n == 1:
                 if timer is not None:
-                    timer.charge_to(i if len(components) > 1 else timer.update_lane)
-                updates.append(fn(v, *select_replica(i, args), **select_replica(i, kwargs)))
+                    timer.charge_to(timer.update_lane)
+                updates = [fn(components[0], *select_replica(0, args), **select_replica(0, kwargs))]
+            else:
+                # One walk of args/kwargs for all components (select_replica per component).
+                comp_args = split_replicas(args, n)
+                comp_kwargs = split_replicas(kwargs, n) if kwargs else None
+                updates = []
+                for i, v in enumerate(components):
+                    if timer is not None:
+                        timer.charge_to(i)
+                    if comp_kwargs is None:
+                        updates.append(fn(v, *comp_args[i]))
+                    else:
+                        updates.append(fn(v, *comp_args[i], **comp_kwargs[i]))
             if timer is not None:
                 timer.charge_to(None)
         finally:
             if pushed:
                 context.pop_mode()
-        if len(updates) == 1:
+        if n == 1:
             return updates[0]
         return regroup(updates, Mirrored)
 

@@ -18,7 +18,8 @@ import threading
 
 from sim.distribute import context
 from sim.distribute.errors import explain
-from sim.distribute.values import regroup, select_replica
+from sim.distribute.replica_context import ReplicaContext
+from sim.distribute.values import regroup, split_replicas
 from sim.engine import device as _device
 
 
@@ -116,46 +117,64 @@ class ThreadPool:
             t._go.release()
 
 
+def _merge_error(finished):
+    return RuntimeError(explain(
+        "merge_call called while defining a new graph or a tf.function. This can often "
+        "happen if the function `fn` passed to `strategy.run()` contains a nested "
+        "`@tf.function`, and the nested `@tf.function` contains a synchronization point, "
+        "such as aggregating gradients (e.g, optimizer.apply_gradients), or if the "
+        "function `fn` uses a control flow statement which contains a synchronization "
+        "point in the body. Such behaviors are not yet supported.",
+        "merge_call_mismatch", done=finished.index(True)))
+
+
+def _group_kwargs(threads):
+    """The replicas' merge_call kwargs grouped (most merge_calls pass none)."""
+    for t in threads:
+        if t.merge_kwargs:
+            return regroup([t.merge_kwargs for t in threads])
+    return {}
+
+
 def run_replicas(extended, fn, args, kwargs, timer):
     """Call ``fn`` on every replica of ``extended``; return the regrouped results."""
-    from sim.distribute.replica_context import ReplicaContext
     strategy = extended._container_strategy()
     pool = extended._take_pool()
     threads = pool.threads
     devices = extended._devices
     n = len(threads)
+    first = threads[0]
     try:
         extended._shared_variables = []
         pool.timer = timer
+        replica_args = split_replicas(args, n)
+        replica_kwargs = split_replicas(kwargs, n)
         for r, t in enumerate(threads):
             t.reset()
             ctx = ReplicaContext(strategy, r)
             ctx._thread = t
-            t.job = (fn, select_replica(r, args), select_replica(r, kwargs), ctx, devices[r])
+            t.job = (fn, replica_args[r], replica_kwargs[r], ctx, devices[r])
+        del replica_args, replica_kwargs
         while True:
             timer.charge_to(0)
-            threads[0].step()          # runs every replica in turn, up to its next pause
+            first.step()               # runs every replica in turn, up to its next pause
             timer.charge_to(None)
-            failed = next((t for t in threads if t.error is not None), None)
-            if failed is not None:
-                _abort(pool)
-                raise failed.error
-            finished = [t.done for t in threads]
-            if all(finished):
+            for t in threads:
+                if t.error is not None:
+                    _abort(pool)
+                    raise t.error
+            ndone = 0
+            for t in threads:
+                if t.done:
+                    ndone += 1
+            if ndone == n:
                 break
-            if any(finished):
+            if ndone:
                 _abort(pool)
-                raise RuntimeError(explain(
-                    "merge_call called while defining a new graph or a tf.function. This can often "
-                    "happen if the function `fn` passed to `strategy.run()` contains a nested "
-                    "`@tf.function`, and the nested `@tf.function` contains a synchronization point, "
-                    "such as aggregating gradients (e.g, optimizer.apply_gradients), or if the "
-                    "function `fn` uses a control flow statement which contains a synchronization "
-                    "point in the body. Such behaviors are not yet supported.",
-                    "merge_call_mismatch", done=finished.index(True)))
-            merge_fn = threads[0].merge_fn
+                raise _merge_error([t.done for t in threads])
+            merge_fn = first.merge_fn
             margs = regroup([t.merge_args for t in threads])
-            mkwargs = regroup([t.merge_kwargs for t in threads])
+            mkwargs = _group_kwargs(threads)
             extended._tag_devices(margs)
             context.push_mode(context.cross_replica_mode(strategy))
             try:
@@ -166,8 +185,8 @@ def run_replicas(extended, fn, args, kwargs, timer):
             finally:
                 context.pop_mode()
                 timer.charge_to(None)
-            for r, t in enumerate(threads):
-                t.merge_result = select_replica(r, result)
+            for t, part in zip(threads, split_replicas(result, n)):
+                t.merge_result = part
         return regroup([t.result for t in threads])
     finally:
         for t in threads:

@@ -106,20 +106,55 @@ def value_container(x):
 
 def select_replica(replica_id, structure):
     """Component ``replica_id`` of every DistributedValues in ``structure``; others unchanged."""
+    tp = type(structure)
+    if tp is tuple or tp is list:
+        return tp([select_replica(replica_id, x) for x in structure])
+    if tp in _LEAF_TYPES:
+        return structure
+    if tp is dict:
+        return {k: select_replica(replica_id, v) for k, v in structure.items()}
     if isinstance(structure, DistributedValues):
         if getattr(structure, "_is_distributed_variable", False):
             return structure
         return structure._values[replica_id]
-    tp = type(structure)
-    if tp is tuple or tp is list:
-        return tp([select_replica(replica_id, x) for x in structure])
-    if tp is dict:
-        return {k: select_replica(replica_id, v) for k, v in structure.items()}
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
         return tp(*[select_replica(replica_id, x) for x in structure])
     if isinstance(structure, (list, tuple, dict)):
         return nest.map_structure(lambda x: select_replica(replica_id, x), structure)
+    _LEAF_TYPES.add(tp)
     return structure
+
+
+# Types that select_replica returns unchanged (neither containers nor distributed values),
+# learnt as they are met: one set lookup instead of a chain of isinstance checks per leaf.
+_LEAF_TYPES = {type(None), bool, int, float, str}
+
+
+def split_replicas(structure, n):
+    """``[select_replica(r, structure) for r in range(n)]`` in one walk of ``structure``."""
+    tp = type(structure)
+    if tp is tuple or tp is list:
+        if not structure:
+            return [tp() for _ in range(n)]
+        cols = [split_replicas(x, n) for x in structure]
+        return [tp(row) for row in zip(*cols)]
+    if tp in _LEAF_TYPES:
+        return [structure] * n
+    if tp is dict:
+        if not structure:
+            return [{} for _ in range(n)]
+        keys = list(structure)
+        cols = [split_replicas(structure[k], n) for k in keys]
+        return [dict(zip(keys, row)) for row in zip(*cols)]
+    if isinstance(structure, DistributedValues):
+        if getattr(structure, "_is_distributed_variable", False):
+            return [structure] * n
+        values = structure._values
+        return [values[r] for r in range(n)]
+    if isinstance(structure, (list, tuple, dict)):
+        return [select_replica(r, structure) for r in range(n)]
+    _LEAF_TYPES.add(tp)
+    return [structure] * n
 
 
 def _is_variable(x):
@@ -129,21 +164,35 @@ def _is_variable(x):
 def regroup(values, wrap_class=PerReplica, always_wrap=False):
     """Group a list of per-replica nests into one nest of distributed values (TF's regroup)."""
     v0 = values[0]
-    if isinstance(v0, (list, tuple)) and not hasattr(v0, "_fields") and not _is_variable(v0):
-        if any(len(v) != len(v0) for v in values[1:]):
-            raise ValueError("Replicas returned structures of different lengths: "
-                             f"{[len(v) for v in values]}")
-        return type(v0)(regroup(list(t), wrap_class, always_wrap) for t in zip(*values))
+    tp = type(v0)
+    if tp is list or tp is tuple or (isinstance(v0, (list, tuple)) and not hasattr(v0, "_fields")
+                                     and not _is_variable(v0)):
+        n0 = len(v0)
+        for v in values:
+            if len(v) != n0:
+                raise ValueError("Replicas returned structures of different lengths: "
+                                 f"{[len(v) for v in values]}")
+        return tp(regroup(list(t), wrap_class, always_wrap) for t in zip(*values))
     if isinstance(v0, tuple) and hasattr(v0, "_fields"):
-        return type(v0)(*[regroup(list(t), wrap_class, always_wrap) for t in zip(*values)])
+        return tp(*[regroup(list(t), wrap_class, always_wrap) for t in zip(*values)])
     if isinstance(v0, dict):
-        return type(v0)((k, regroup([v[k] for v in values], wrap_class, always_wrap)) for k in v0)
-    same = all(v is v0 for v in values[1:])
-    if same and _is_variable(v0):
-        return v0
-    if same and not always_wrap and value_container(v0) is v0:
-        return v0
-    container = value_container(v0)
-    if container is not v0 and all(value_container(v) is container for v in values):
-        return container
+        return tp((k, regroup([v[k] for v in values], wrap_class, always_wrap)) for k in v0)
+    same = True
+    for v in values:
+        if v is not v0:
+            same = False
+            break
+    c0 = getattr(v0, "_distributed_container", None)
+    if same:
+        if getattr(v0, "_is_distributed_variable", False):
+            return v0
+        if not always_wrap and (c0 is None or c0 is v0):
+            return v0
+    if c0 is not None and c0 is not v0:
+        for v in values:
+            c = getattr(v, "_distributed_container", None)
+            if (v if c is None else c) is not c0:
+                break
+        else:
+            return c0
     return wrap_class(values)
