@@ -349,14 +349,14 @@ plt.show()
 # Read the two rows of bars. With `MirroredStrategy` the GPUs compute (blue, very short here), then
 # one ring all-reduce of all the gradients runs between the GPUs, under the PCIe switch, and each
 # GPU updates its own copy. With `CentralStorageStrategy` every GPU first **copies the variables
-# from the CPU**, computes, then **sends its gradients to the CPU**; the update runs once on the
-# CPU (green). All four GPUs cross the **same** PCIe uplink between the switch and the CPU, so they
+# from the CPU** (at every step: that is how it sees the last update), computes, then **sends its
+# gradients to the CPU**; the update runs once on the CPU (green), and nothing is copied back. All four GPUs cross the **same** PCIe uplink between the switch and the CPU, so they
 # share its bandwidth: that shared link is what CentralStorage pays.
 #
 # Does the gap depend on the model? Let us sweep the layer width.
 
 # %% [markdown] lang="zh"
-# 看这两组条形。使用 `MirroredStrategy` 时，各 GPU 先计算（蓝色，这里非常短），然后在 PCIe 交换机下方的各 GPU 之间对所有梯度做一次环形全归约，每个 GPU 再更新自己的那一份。使用 `CentralStorageStrategy` 时，每个 GPU 先**从 CPU 复制变量**，再计算，然后**把梯度发送到 CPU**；更新只在 CPU 上运行一次（绿色）。四个 GPU 都要经过交换机与 CPU 之间**同一条** PCIe 上行链路，只能分享它的带宽：这条共享链路就是 CentralStorage 付出的代价。
+# 看这两组条形。使用 `MirroredStrategy` 时，各 GPU 先计算（蓝色，这里非常短），然后在 PCIe 交换机下方的各 GPU 之间对所有梯度做一次环形全归约，每个 GPU 再更新自己的那一份。使用 `CentralStorageStrategy` 时，每个 GPU 先**从 CPU 复制变量**（每一步都要复制：它就是这样看到上一次更新的），再计算，然后**把梯度发送到 CPU**；更新只在 CPU 上运行一次（绿色），之后不会再复制回 GPU。四个 GPU 都要经过交换机与 CPU 之间**同一条** PCIe 上行链路，只能分享它的带宽：这条共享链路就是 CentralStorage 付出的代价。
 #
 # 差距是否取决于模型大小？下面改变层的宽度来看一看。
 
@@ -364,8 +364,9 @@ plt.show()
 # Leia as duas linhas de barras. Com a `MirroredStrategy`, as GPUs calculam (azul, bem curto aqui),
 # depois um único all-reduce em anel de todos os gradientes roda entre as GPUs, abaixo do switch
 # PCIe, e cada GPU atualiza a própria cópia. Com a `CentralStorageStrategy`, cada GPU primeiro
-# **copia as variáveis da CPU**, calcula e depois **envia seus gradientes para a CPU**; a atualização
-# roda uma única vez na CPU (verde). As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
+# **copia as variáveis da CPU** (a cada etapa: é assim que ela vê a última atualização), calcula e
+# depois **envia seus gradientes para a CPU**; a atualização roda uma única vez na CPU (verde), e
+# nada é copiado de volta. As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
 # e a CPU, então dividem a largura de banda dele: esse enlace compartilhado é o que a CentralStorage
 # paga.
 #
@@ -402,13 +403,11 @@ plt.show()
 # The exercise asks you to count these bytes.
 #
 # Notice also the honest line at the bottom: with a batch of 64, **one GPU is faster than four**.
-# There is so little computation per step that communication dominates (the classic "more GPUs made it
-# slower"). More replicas pay off only when each step has enough work to hide the traffic.
-#
-# The simulator counts transfers as TensorFlow's ops do them. One detail of this version: the
-# reduced gradients are also copied back from the CPU to every GPU (you can see the orange bars
-# after the reduction); real TensorFlow applies them on the CPU without that copy, so the real
-# CentralStorage step is a little shorter than shown, and still the slowest.
+# There is so little computation per step that fixed costs dominate: the one-GPU line rises much
+# more slowly than the parameters (which grow 64-fold), because its step is mostly the launch of
+# its ops, a cost every replica pays in full, and the four GPUs pay the communication on top (the
+# classic "more GPUs made it slower"). More replicas pay off only when each step has enough work
+# to hide the traffic.
 #
 # ## 3. `TPUStrategy` on a simulated TPU v3-8
 #
@@ -421,9 +420,7 @@ plt.show()
 # %% [markdown] lang="zh"
 # 两条多 GPU 曲线都随参数个数增长（要传输的字节数随之增长），两者之间的差距也在增长：在 200 万个参数时，CentralStorage 每一步要多花好几毫秒。对每个 GPU 而言，环形全归约在 GPU 自己的链路上每个方向传输 `2(p-1)/p × 4P` 字节；CentralStorage 则让每个 GPU 上行 `4P`、下行 `4P`，而且全部 `p` 个 GPU 都要挤过同一条上行链路。练习会请你计算这些字节数。
 #
-# 还要注意最下面那条诚实的曲线：批次大小为 64 时，**一个 GPU 比四个 GPU 更快**。每一步的计算量太少，通信占了主导（典型的“GPU 越多反而越慢”）。只有当每一步有足够的计算量来掩盖通信时，更多的副本才划算。
-#
-# 模拟器按 TensorFlow 运算的方式计算传输。本版本有一个细节：归约后的梯度还会从 CPU 复制回每个 GPU（归约之后的橙色条形就是它）；真正的 TensorFlow 直接在 CPU 上应用梯度，没有这次复制，所以真实的 CentralStorage 一步会比图中略短，但仍然是最慢的。
+# 还要注意最下面那条诚实的曲线：批次大小为 64 时，**一个 GPU 比四个 GPU 更快**。每一步的计算量太少，固定开销占了主导：单 GPU 曲线的上升远比参数个数的增长（64 倍）缓慢，因为它的一步主要是各个操作的启动开销，这份开销每个副本都要全额付出，而四个 GPU 还要额外付出通信的代价（典型的“GPU 越多反而越慢”）。只有当每一步有足够的计算量来掩盖通信时，更多的副本才划算。
 #
 # ## 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`
 #
@@ -437,13 +434,11 @@ plt.show()
 # as `p` GPUs se espremem em um único enlace. O exercício pede que você conte esses bytes.
 #
 # Repare também na linha honesta lá embaixo: com um lote de 64, **uma GPU é mais rápida do que
-# quatro**. Há tão pouca computação por etapa que a comunicação domina (o clássico "mais GPUs deixaram tudo mais lento").
-# Mais réplicas só compensam quando cada etapa tem trabalho suficiente para esconder o tráfego.
-#
-# O simulador conta as transferências como as operações do TensorFlow as fazem. Um detalhe desta
-# versão: os gradientes reduzidos também são copiados de volta da CPU para cada GPU (as barras
-# laranja depois da redução); o TensorFlow de verdade os aplica na CPU sem essa cópia, então a etapa
-# real da CentralStorage é um pouco mais curta do que a mostrada, e continua sendo a mais lenta.
+# quatro**. Há tão pouca computação por etapa que os custos fixos dominam: a linha de uma GPU sobe
+# bem mais devagar do que os parâmetros (que crescem 64 vezes), porque a sua etapa é quase só o
+# lançamento das operações, um custo que cada réplica paga inteiro, e as quatro GPUs ainda pagam a comunicação
+# por cima (o clássico "mais GPUs deixaram tudo mais lento"). Mais réplicas só compensam quando
+# cada etapa tem trabalho suficiente para esconder o tráfego.
 #
 # ## 3. `TPUStrategy` em uma TPU v3-8 simulada
 #
