@@ -90,3 +90,13 @@ def test_student_version_replaces_the_solution_with_a_localized_stub():
     assert "return x + 1" not in student
     assert "    # 在此处编写你的代码\n    raise NotImplementedError()" in student
     assert build.keep_solutions(code) == "def f(x):\n    return x + 1"
+
+
+def test_no_committed_output_shows_a_warning_or_stderr():
+    """Warnings on stderr confuse learners and carry temporary paths; lessons must not print any."""
+    for folder in ("notebooks", "exercises"):
+        for path in sorted((build.ROOT / folder).glob("*/**/[0-9][0-9]_*.ipynb")):
+            nb = nbformat.read(path, as_version=4)
+            for cell in nb.cells:
+                for out in cell.get("outputs", []):
+                    assert out.get("name") != "stderr", f"{path}: {out.get('text', '')[:200]}"

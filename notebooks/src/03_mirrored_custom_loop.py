@@ -490,9 +490,6 @@ events = [e._replace(where=short.get(e.where, t("lesson03.links"))) for e in tra
 from sim.plots.timeline import draw
 
 fig = draw(events, title=t("lesson03.timeline_title", n=len(short)))
-ax = fig.axes[0]
-ax.legend(handles=ax.get_legend().legend_handles, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-fig.tight_layout()
 plt.show()
 for event in trace:
     if event.kind != "compute":
