@@ -12,12 +12,9 @@
 # %% [markdown] lang="zh"
 # # 练习 02b · 选出最快的全归约算法
 #
-# 编写 `choose_algorithm(p, nbytes, alpha, beta)`：`p` 个设备连在同一台无阻塞交换机上（每个设备一个全双工端口），
-# 发送 `m` 字节的消息耗时 `alpha + m * beta` 秒。对于 `nbytes` 字节的全归约，请从 `"reduce_to_one"`、`"ring"`、
-# `"halving_doubling"`（仅当 `p` 是 2 的幂时可用）和 `"binomial_tree"` 中返回最快的一个。
+# 编写 `choose_algorithm(p, nbytes, alpha, beta)`：`p` 个设备连在同一台无阻塞交换机上（每个设备一个全双工端口），发送 `m` 字节的消息耗时 `alpha + m * beta` 秒。对于 `nbytes` 字节的全归约，请从 `"reduce_to_one"`、`"ring"`、`"halving_doubling"`（仅当 `p` 是 2 的幂时可用）和 `"binomial_tree"` 中返回最快的一个。
 #
-# 请使用本课中的闭式公式（可以调用 `sim.collectives.cost.closed_form`，也可以自己写出公式）。
-# 检查器会把你的答案与模拟器在这台交换机上测得的最快算法进行比较。
+# 请使用本课中的闭式公式（可以调用 `sim.collectives.cost.closed_form`，也可以自己写出公式）。检查器会把你的答案与模拟器在这台交换机上测得的最快算法进行比较。
 
 # %% [markdown] lang="pt"
 # # Exercício 02b · Escolha o all-reduce mais rápido

@@ -10,9 +10,7 @@
 # %% [markdown] lang="zh"
 # # 02 · 一步一步看全归约
 #
-# 在同步数据并行训练中，每一步结束时每个副本都持有自己的梯度，而每个副本都需要它们的**总和**。
-# 这个操作就是全归约（all-reduce）。本课中的每个算法只写一次，写成一个*调度*（若干轮“设备 A 把这个数据块发给设备 B，
-# B 把它加上或复制下来”），然后用两次：NumPy 在真实数组上执行它（结果必须恰好是总和），模拟器在一台机器上重放它（得到时间）。
+# 在同步数据并行训练中，每一步结束时每个副本都持有自己的梯度，而每个副本都需要它们的**总和**。这个操作就是全归约（all-reduce）。本课中的每个算法只写一次，写成一个*调度*（若干轮“设备 A 把这个数据块发给设备 B，B 把它加上或复制下来”），然后用两次：NumPy 在真实数组上执行它（结果必须恰好是总和），模拟器在一台机器上重放它（得到时间）。
 
 # %% [markdown] lang="pt"
 # # 02 · All-reduce, passo a passo
@@ -40,9 +38,7 @@ for k, rnd in enumerate(schedule.rounds):
 # Running the schedule on arrays gives the sum on every device:
 
 # %% [markdown] lang="zh"
-# 4 个设备，每个设备 8 个数：缓冲区被切成 4 个数据段，每段 2 个数。前三轮（**归约-分散**，reduce-scatter）
-# 中每个设备把一个数据段发给下一个设备，后者把它加上；后三轮（**全收集**，all-gather）中已经求和完毕的数据段沿环传递。
-# 在数组上执行这个调度，每个设备都得到总和：
+# 4 个设备，每个设备 8 个数：缓冲区被切成 4 个数据段，每段 2 个数。前三轮（**归约-分散**，reduce-scatter）中每个设备把一个数据段发给下一个设备，后者把它加上；后三轮（**全收集**，all-gather）中已经求和完毕的数据段沿环传递。在数组上执行这个调度，每个设备都得到总和：
 
 # %% [markdown] lang="pt"
 # Quatro dispositivos, oito números cada: o buffer é cortado em quatro segmentos de dois. Nas três
@@ -66,8 +62,7 @@ print(np.array_equal(results[2], sum(arrays)))
 # %% [markdown] lang="zh"
 # ## 环形算法，每步一张图
 #
-# 每个格子是某个设备上的一个数据段；数字表示它已经包含了哪些设备的贡献，箭头是这一步发送的消息。
-# 归约-分散结束后，每个设备拥有一个完全求和的数据段（深色）；全收集再把它们复制到各处。
+# 每个格子是某个设备上的一个数据段；数字表示它已经包含了哪些设备的贡献，箭头是这一步发送的消息。归约-分散结束后，每个设备拥有一个完全求和的数据段（深色）；全收集再把它们复制到各处。
 
 # %% [markdown] lang="pt"
 # ## O anel, uma figura por etapa
@@ -106,8 +101,7 @@ HTML(ring_animation_html(4))
 # %% [markdown] lang="zh"
 # ## 要花多长时间？
 #
-# 在 α-β 模型中，`m` 字节的消息耗时 `α + m·β`。环形算法走 `2(p−1)` 步，每步 `n/p` 字节：
-# `T = 2(p−1)·α + 2(p−1)/p·n·β`。模拟器在机器上重放调度（路由、链路带宽、带宽共享）；在没有争用的机器上，它给出的正是这个结果：
+# 在 α-β 模型中，`m` 字节的消息耗时 `α + m·β`。环形算法走 `2(p−1)` 步，每步 `n/p` 字节：`T = 2(p−1)·α + 2(p−1)/p·n·β`。模拟器在机器上重放调度（路由、链路带宽、带宽共享）；在没有争用的机器上，它给出的正是这个结果：
 
 # %% [markdown] lang="pt"
 # ## Quanto tempo leva?
@@ -164,8 +158,7 @@ print(f"simulated {simulated * 1e3:.3f} ms, closed form {formula * 1e3:.3f} ms")
 # | `hierarchical_copy` | 4 | 2·p/2 | TensorFlow 的 `HierarchicalCopyAllReduce`（DGX-1） |
 # | `nccl` | — | — | 由 NCCL 的调优模型在 ring 和 tree 之间选择 |
 #
-# 小消息由 α 列决定（步数少的算法胜出：reduce-to-one、递归倍增）；大消息由 β 列决定（ring 和 halving-doubling
-# 发送的数据最少，因而胜出）。模拟器会显示在每台机器上这些曲线在哪里相交：
+# 小消息由 α 列决定（步数少的算法胜出：reduce-to-one、递归倍增）；大消息由 β 列决定（ring 和 halving-doubling 发送的数据最少，因而胜出）。模拟器会显示在每台机器上这些曲线在哪里相交：
 
 # %% [markdown] lang="pt"
 # ## Todos os algoritmos, todos os tamanhos
@@ -220,16 +213,11 @@ plt.show()
 # as long as with separate links: the `2(p−1)·n·β` of the reference, not `2·n·β`.
 
 # %% [markdown] lang="zh"
-# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：
-# ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，扁平的环要经过某一个 GPU 的网卡跨网络传输，
-# 而 `hierarchical` 把大部分字节留在 NVLink 上，并让一个节点的全部 8 块网卡同时工作。halving-doubling 在这里不经安排也做到了同样的事：
-# 它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。对 1 GiB 的消息，两者都比扁平的环快约六倍。极小的消息则属于步数最少的算法。
+# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，扁平的环要经过某一个 GPU 的网卡跨网络传输，而 `hierarchical` 把大部分字节留在 NVLink 上，并让一个节点的全部 8 块网卡同时工作。halving-doubling 在这里不经安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。对 1 GiB 的消息，两者都比扁平的环快约六倍。极小的消息则属于步数最少的算法。
 #
 # ## 共享 PCIe 交换机上的争用
 #
-# 课程默认的工作站有 4 个 GPU，挂在**同一个** PCIe 交换机下。环形算法从不把两条消息放在同一条链路的同一方向上，所以它与公式吻合。
-# reduce-to-one 则同时把三份副本送进根设备唯一的 PCIe 链路：它们共享这条链路，这一步的耗时是独立链路时的三倍，
-# 即参考资料中的 `2(p−1)·n·β`，而不是 `2·n·β`。
+# 课程默认的工作站有 4 个 GPU，挂在**同一个** PCIe 交换机下。环形算法从不把两条消息放在同一条链路的同一方向上，所以它与公式吻合。reduce-to-one 则同时把三份副本送进根设备唯一的 PCIe 链路：它们共享这条链路，这一步的耗时是独立链路时的三倍，即参考资料中的 `2(p−1)·n·β`，而不是 `2·n·β`。
 
 # %% [markdown] lang="pt"
 # Dentro de um DGX A100 cada GPU alcança qualquer outra a toda velocidade pelo NVSwitch, então um
@@ -271,8 +259,7 @@ for name in ("ring", "reduce_to_one"):
 # %% [markdown] lang="zh"
 # ## NCCL 会选什么
 #
-# NCCL 并不实测：它用自己的模型（`src/graph/tuning.cc`）预测每种（算法，协议）组合的时间，然后选最快的。
-# 在单个节点上它大多选择 ring；小消息时低延迟协议（LL、LL128）胜出。
+# NCCL 并不实测：它用自己的模型（`src/graph/tuning.cc`）预测每种（算法，协议）组合的时间，然后选最快的。在单个节点上它大多选择 ring；小消息时低延迟协议（LL、LL128）胜出。
 
 # %% [markdown] lang="pt"
 # ## O que o NCCL escolheria
@@ -300,8 +287,7 @@ for name in ("dgx-a100", "workstation-4gpu"):
 # %% [markdown] lang="zh"
 # ## 自己动手试试
 #
-# 改变机器、设备数、消息大小和算法：图会重新绘制，并标出该大小下最快的算法。
-# 命令行也能给出同样的数字：`python -m sim allreduce --machine dgx-a100 --algorithm all`。
+# 改变机器、设备数、消息大小和算法：图会重新绘制，并标出该大小下最快的算法。命令行也能给出同样的数字：`python -m sim allreduce --machine dgx-a100 --algorithm all`。
 
 # %% [markdown] lang="pt"
 # ## Experimente
