@@ -100,3 +100,23 @@ def test_no_committed_output_shows_a_warning_or_stderr():
             for cell in nb.cells:
                 for out in cell.get("outputs", []):
                     assert out.get("name") != "stderr", f"{path}: {out.get('text', '')[:200]}"
+
+
+def _cjk(char):
+    return ord(char) > 0x2E80
+
+
+def test_chinese_paragraphs_do_not_break_between_hanzi():
+    """A line break between two hanzi renders as a stray space: one source line per paragraph."""
+    sources = sorted((build.ROOT / "notebooks" / "src").glob("*.py")) + \
+        sorted((build.ROOT / "exercises" / "src").glob("*.py"))
+    for path in sources:
+        nb = build.read_source(path)
+        for cell in nb.cells:
+            if cell.metadata.get("lang") != "zh":
+                continue
+            lines = cell.source.split("\n")
+            for first, second in zip(lines, lines[1:]):
+                first, second = first.rstrip(), second.strip()
+                if first and second and _cjk(first[-1]) and _cjk(second[0]):
+                    raise AssertionError(f"{path.name}: '{first[-20:]}' / '{second[:20]}'")
