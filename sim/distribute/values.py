@@ -7,12 +7,12 @@ become that variable again, anything else becomes a PerReplica.
 """
 from __future__ import annotations
 
+from sim.distribute.context import current_mode
 from sim.engine import nest
 
 
 def current_replica_id():
     """The local replica index of the running replica thread (0 in cross-replica context)."""
-    from sim.distribute.context import current_mode
     ctx = current_mode().replica_context
     if ctx is None:
         return 0
