@@ -35,14 +35,14 @@
 # do TensorFlow):
 #
 # 1. calcule as perdas por exemplo com `loss_object` (definido abaixo, `reduction=NONE`);
-# 2. transforme-as na parte desta réplica na média global com `tf.nn.compute_average_loss`;
-# 3. se `model_losses` (as perdas de regularização) não estiver vazio, some a soma delas
-#    escalonada com `tf.nn.scale_regularization_loss`;
+# 2. transforme-as na parcela desta réplica na média global com `tf.nn.compute_average_loss`;
+# 3. se `model_losses` (as perdas de regularização) não estiver vazio, acrescente a soma
+#    delas, escalonada com `tf.nn.scale_regularization_loss`;
 # 4. devolva a perda.
 #
 # O verificador treina um pequeno modelo regularizado com a sua função sob `MirroredStrategy` em 1,
 # 2 e 4 réplicas, com lotes globais que se dividem de forma igual e desigual, e compara os pesos com
-# o mesmo treinamento num único dispositivo. Se algo estiver errado, ele tenta dar nome ao erro.
+# o mesmo treinamento em um único dispositivo. Se algo estiver errado, ele tenta apontar qual foi o erro.
 
 # %%
 import sim.tf as tf

@@ -16,10 +16,10 @@
 # %% [markdown] lang="zh"
 # # 03 · MirroredStrategy 与自定义训练循环
 #
-# `MirroredStrategy` 在一台机器的每个 GPU 上放一个模型**副本**。在自定义训练循环中，训练步骤由你自己编写，于是 `Model.fit` 替你处理的两个细节就成了你的工作：每个副本的损失如何缩放，以及梯度在副本之间经历了什么。本节课在模拟的 4 GPU 工作站上运行 TensorFlow 自己的自定义训练循环代码，并用数字验证每一个结论：
+# `MirroredStrategy` 在一台机器的每个 GPU 上放一个模型**副本**。在自定义训练循环中，训练步骤由你自己编写，于是 `Model.fit` 替你处理的两个细节就成了你的工作：每个副本的损失如何缩放，以及梯度在副本之间如何处理。本节课在模拟的 4 GPU 工作站上运行 TensorFlow 自己的自定义训练循环代码，并用数字验证每一个结论：
 #
 # 1. 亲手看一看各个组成部分：`strategy.run`、`PerReplica` 值、副本编号；
-# 2. 指南中的训练循环，一次一个调用地拆开来看；
+# 2. 指南中的训练循环，逐个调用地拆开来看；
 # 3. 证明 4 个副本的训练结果与单个设备处理整个全局批次的结果完全相同；
 # 4. 模拟时钟：什么时候 GPU 越多，每一步越快？
 # 5. 故意触发三个经典错误。
@@ -27,13 +27,13 @@
 # %% [markdown] lang="pt"
 # # 03 · MirroredStrategy e o loop de treinamento personalizado
 #
-# `MirroredStrategy` coloca uma **réplica** do seu modelo em cada GPU de uma máquina. Num loop de
-# treinamento personalizado é você quem escreve a etapa, então dois detalhes que o `Model.fit`
+# `MirroredStrategy` coloca uma **réplica** do seu modelo em cada GPU de uma máquina. Em um loop de
+# treinamento personalizado, é você quem escreve a etapa; por isso, dois detalhes que o `Model.fit`
 # esconde passam a ser seu trabalho: como a perda de cada réplica é escalonada e o que acontece com
 # os gradientes entre as réplicas. Esta lição executa o próprio código de loop personalizado do
 # TensorFlow na estação de trabalho simulada de 4 GPUs e confere cada afirmação com números:
 #
-# 1. um olhar feito à mão sobre as peças: `strategy.run`, valores `PerReplica`, ids das réplicas;
+# 1. as peças vistas de perto, à mão: `strategy.run`, valores `PerReplica`, ids das réplicas;
 # 2. o loop de treinamento do guia, uma chamada de cada vez;
 # 3. a prova de que quatro réplicas treinam exatamente como um único dispositivo com o lote global
 #    inteiro;
@@ -52,7 +52,7 @@
 # 不带参数时，`MirroredStrategy()` 会使用它找到的所有 GPU；在课程默认的机器上就是 4 个。
 
 # %% [markdown] lang="pt"
-# ## 1. Um olhar feito à mão
+# ## 1. As peças, de perto
 #
 # Sem argumentos, `MirroredStrategy()` usa todas as GPUs que encontrar; na máquina padrão do curso,
 # são quatro.
@@ -79,8 +79,8 @@ print(strategy.extended.worker_devices)
 # %% [markdown] lang="pt"
 # `strategy.run(fn)` chama `fn` uma vez por réplica, cada vez no **contexto de réplica** daquela
 # réplica, onde `tf.distribute.get_replica_context()` diz à função qual réplica ela é. Os quatro
-# resultados voltam empacotados num único valor `PerReplica`, e `experimental_local_results` o
-# desempacota numa tupla, na ordem das réplicas.
+# resultados voltam empacotados em um único valor `PerReplica`, e `experimental_local_results` o
+# desempacota em uma tupla, na ordem das réplicas.
 
 # %%
 def replica_step():
@@ -103,7 +103,7 @@ print([float(v) for v in strategy.experimental_local_results(per_replica)])
 # %% [markdown] lang="pt"
 # Os argumentos seguem uma regra: um argumento `PerReplica` entrega à réplica `r` o seu componente
 # `r`; qualquer outra coisa (aqui a constante `100.0`) chega sem mudança a todas as réplicas. De
-# volta ao **contexto entre réplicas**, `strategy.reduce` transforma os quatro componentes num único
+# volta ao **contexto entre réplicas**, `strategy.reduce` transforma os quatro componentes em um único
 # tensor: `SUM` os soma, `MEAN` divide essa soma pelo número de réplicas.
 
 # %%
@@ -131,10 +131,10 @@ print(strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None))
 # %% [markdown] lang="pt"
 # ## 2. O loop de treinamento personalizado do guia
 #
-# Daqui em diante o código é o do guia do TensorFlow, com `import sim.tf as tf` e dados nossos.
+# Daqui em diante o código é o do guia do TensorFlow, com `import sim.tf as tf` e os nossos próprios dados.
 # Primeiro o modelo e o otimizador, **dentro** de `strategy.scope()`: cada variável criada ali vira
-# uma `MirroredVariable`, uma cópia por GPU. (Crie-os fora do escopo e o otimizador depois se recusa
-# a misturar escopos, um tropeço comum.) Usamos taxa de aprendizado 0,1 para que os pesos se mexam
+# uma `MirroredVariable`, uma cópia por GPU. (Se você criá-los fora do escopo, o otimizador depois se
+# recusa a misturar escopos, um tropeço comum.) Usamos taxa de aprendizado 0,1 para que os pesos se mexam
 # visivelmente e guardamos os pesos iniciais para a seção 3.
 
 # %%
@@ -162,7 +162,7 @@ print(type(model.trainable_variables[0]).__name__)
 # uma etapa de treinamento consome em todas as GPUs juntas. Depois `experimental_distribute_dataset`
 # divide cada lote global entre as réplicas. Cinquenta exemplos dão dois lotes completos, 5 exemplos
 # por réplica, e um último lote curto de 10, que o TensorFlow corta em fatias de ⌈10/4⌉ = 3: 3, 3, 3
-# e 1. Seja o que for que uma réplica veja, o lote que você escolheu é o global.
+# e 1. Não importa o que cada réplica veja: o lote que você escolhe é o global.
 
 # %%
 rng = np.random.default_rng(0)
@@ -208,7 +208,8 @@ for dist_features, dist_labels in dist_dataset:
 # - `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` soma as perdas por
 #   exemplo desta réplica e divide pelo tamanho do lote **global**, não pelo tamanho da fatia da
 #   réplica. O guia omite `global_batch_size` (aí ele vale o tamanho desta fatia × o número de
-#   réplicas); passá-lo por palavra-chave mantém certo também o último lote, o curto;
+#   réplicas); passá-lo como argumento nomeado garante que o último lote, mais
+#   curto, também saia certo;
 # - `tf.nn.scale_regularization_loss` divide o termo de regularização pelo número de réplicas.
 #
 # Por quê? `apply_gradients` vai **somar** os gradientes das réplicas. Se a réplica `r` minimiza
@@ -253,7 +254,7 @@ def distributed_train_step(dist_inputs):
 # %% [markdown] lang="pt"
 # Antes de treinar, veja essa soma com os próprios olhos. Pegue 10 exemplos (fatias 3, 3, 3, 1),
 # deixe cada réplica calcular o gradiente do kernel a partir de `compute_average_loss` e compare a
-# SOMA dos quatro com o gradiente da perda média sobre os 10 exemplos num único dispositivo:
+# SOMA dos quatro com o gradiente da perda média sobre os 10 exemplos em um único dispositivo:
 
 # %%
 batch_x, batch_y = features[:10], labels[:10]
@@ -281,7 +282,7 @@ print(round(float(tape.gradient(one_device_loss, model.trainable_variables)[0].n
 # the same update to every copy of every variable. One step, then the four copies of the kernel:
 
 # %% [markdown] lang="zh"
-# 四份梯度各不相同（它们来自不同的样本，最后一个副本只有一个样本），但它们的和与单设备上的梯度一位不差。这就是 `optimizer.apply_gradients` 在 `strategy.run` 内部所做的事：它先在各副本之间对梯度做 **SUM** 全归约，再把同一个更新应用到每个变量的每一份副本上。运行一步，然后看看权重矩阵的四份副本：
+# 四份梯度各不相同（它们来自不同的样本，最后一个副本只有一个样本），但它们的和与单设备上的梯度一位不差。这就是 `optimizer.apply_gradients` 在 `strategy.run` 内部所做的事：它先在各副本之间对梯度做 **SUM** 全归约，再把同一个更新应用到每个变量的每一份拷贝上。运行一步，然后看看权重矩阵的四份拷贝：
 
 # %% [markdown] lang="pt"
 # As quatro parcelas são diferentes (cada uma vem de outros exemplos, e a última réplica tem um
@@ -329,7 +330,7 @@ print([np.round(w.ravel(), 6) for w in model.get_weights()])
 # 现在验证完整的结论：一个普通模型，初始权重相同，**不使用**策略，在同样的全局批次（20、20 和 10）上用同样的损失训练，最后必须得到相同的权重。
 
 # %% [markdown] lang="pt"
-# ## 3. O mesmo treinamento num único dispositivo
+# ## 3. O mesmo treinamento em um único dispositivo
 #
 # Agora a afirmação completa: um modelo comum com os mesmos pesos iniciais, treinado **sem**
 # estratégia nos mesmos lotes globais de 20, 20 e 10, com a mesma perda, tem de terminar com os
@@ -362,11 +363,11 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # parallelism, and `compute_average_loss` plus the SUM all-reduce is how TensorFlow keeps it.
 
 # %% [markdown] lang="zh"
-# 每一步的损失都一致，权重只在 float32 的最后几位上有差别（4 个副本相加的顺序与单个设备不同）。4 个 GPU 没有改变学到*什么*，只改变了在*哪里*计算。这就是同步数据并行的约定，而 `compute_average_loss` 加上 SUM 全归约正是 TensorFlow 遵守这个约定的方式。
+# 每一步的损失都一致，权重只在 float32 的最后几位上有差别（4 个副本对这些数求和的顺序与单个设备不同）。4 个 GPU 没有改变学到*什么*，只改变了在*哪里*计算。这就是同步数据并行的约定，而 `compute_average_loss` 加上 SUM 全归约正是 TensorFlow 遵守这个约定的方式。
 
 # %% [markdown] lang="pt"
 # As perdas coincidem etapa a etapa, e os pesos diferem só nos últimos bits do float32 (as quatro
-# réplicas somam os seus números numa ordem diferente da de um único dispositivo). Quatro GPUs não
+# réplicas somam os seus números em uma ordem diferente da de um único dispositivo). Quatro GPUs não
 # mudaram *o que* é aprendido, só *onde* foi calculado. Esse é o contrato do paralelismo de dados
 # síncrono, e `compute_average_loss` mais o all-reduce com SUM é como o TensorFlow o cumpre.
 
@@ -383,14 +384,14 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # %% [markdown] lang="zh"
 # ## 4. 模拟时钟：变快了吗？
 #
-# 每次 `strategy.run` 都会推进模拟时钟。每个副本的 FLOP 变成它所在 GPU 上的时间（这里是 V100，14 TFLOP/s），而且它运行的每个操作还要付出 4 µs 的固定启动开销，就像真实 GPU 上的 eager 操作一样。全归约变成 PCIe 链路上的时间（经过同一个交换机，12 GB/s），而一步的耗时取决于最慢的副本。`strategy.extended.last_step_time` 给出这一步的秒数，`strategy.extended.last_step_trace` 给出它的事件。下面的函数在 1、2 或 4 个 GPU 上训练一个 MLP 一步；我们分别试一个小模型和一个较大的模型。
+# 每次 `strategy.run` 都会推进模拟时钟。每个副本的 FLOP 变成它所在 GPU 上的时间（这里是 V100，14 TFLOP/s），而且它运行的每个操作还要付出 4 µs 的固定启动开销，就像真实 GPU 上的 eager 操作一样。全归约变成 PCIe 链路上的时间（经过同一个交换机，12 GB/s），而一步的耗时取决于最慢的副本。`strategy.extended.last_step_time` 给出这一步的秒数，`strategy.extended.last_step_trace` 给出它的事件。下面的函数在 1、2 或 4 个 GPU 上训练一个 MLP 一步；我们分别试一个极小的模型和一个较大的模型。
 
 # %% [markdown] lang="pt"
 # ## 4. O relógio simulado: ficou mais rápido?
 #
 # Cada `strategy.run` avança o relógio simulado. Os FLOPs de cada réplica viram tempo na sua GPU
 # (uma V100 aqui, 14 TFLOP/s), e cada operação que ela executa paga ainda um custo fixo de
-# lançamento de 4 µs, como uma operação eager numa GPU de verdade. O all-reduce vira tempo nos
+# lançamento de 4 µs, como uma operação eager em uma GPU de verdade. O all-reduce vira tempo nos
 # enlaces PCIe (12 GB/s por um único switch), e a etapa dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
 # segundos da etapa, e `strategy.extended.last_step_trace`, os seus eventos. A função abaixo treina
 # uma etapa de um MLP em 1, 2 ou 4 GPUs; testamos um modelo minúsculo e um maior.
@@ -461,14 +462,14 @@ plt.show()
 # where the time goes:
 
 # %% [markdown] lang="zh"
-# 小模型几乎没有算术运算：它的 FLOP 在 V100 上只需大约 1 纳秒。它一步的耗时其实是启动操作的开销：16 个操作（前向传播、损失、反向传播、更新），每个 4 µs，就是单个 GPU 上的 64 µs。拆分批次省不掉其中任何一部分，因为每个副本都要在自己更小的分片上启动同样的操作；它只会多出一次全归约，而全归约的每条消息无论携带多少字节都要付出 PCIe 的延迟。于是一步在 2 个 GPU 上增加到 66 µs，在 4 个 GPU 上增加到 70 µs：在这里，GPU 越多训练反而越**慢**。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，固定开销（操作的启动、通信的延迟）就会占据主导，每多加一个副本只会多一份通信。
+# 这个极小的模型几乎没有算术运算：它的 FLOP 在 V100 上只需大约 1 纳秒。它一步的耗时其实是启动操作的开销：16 个操作（前向传播、损失、反向传播、更新），每个 4 µs，就是单个 GPU 上的 64 µs。拆分批次省不掉其中任何一部分，因为每个副本都要在自己更小的分片上启动同样的操作；它只会多出一次全归约，而全归约的每条消息无论携带多少字节都要付出 PCIe 的延迟。于是一步在 2 个 GPU 上增加到 66 µs，在 4 个 GPU 上增加到 70 µs：在这里，GPU 越多训练反而越**慢**。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，固定开销（操作的启动、通信的延迟）就会占据主导，每多加一个副本只会多一份通信。
 #
 # 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：4 个 GPU 让每一步快了约 2 倍，而不是 4 倍，因为 2.7 MB 梯度的全归约和每个操作的启动开销都不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：
 
 # %% [markdown] lang="pt"
-# O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo numa
+# O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo em uma
 # V100. O que a sua etapa custa é o lançamento das operações: 16 operações (passagem para frente,
-# perda, passagem para trás, atualização) a 4 µs cada, os 64 µs numa GPU. Dividir o lote não
+# perda, passagem para trás, atualização) a 4 µs cada, os 64 µs em uma GPU. Dividir o lote não
 # economiza nada disso, porque cada réplica lança as mesmas operações sobre a sua fatia menor; só
 # acrescenta um all-reduce, cujas mensagens pagam a latência do PCIe por menos bytes que levem.
 # Assim a etapa sobe para 66 µs com duas GPUs e 70 µs com quatro: aqui mais GPUs deixam o
@@ -508,7 +509,7 @@ print(f"{big.extended.last_step_time * 1e3:.3f} ms")
 
 # %% [markdown] lang="pt"
 # Cada GPU calcula a sua passagem para frente e para trás sobre 2048 exemplos ao mesmo tempo;
-# depois todas esperam por um `NcclAllReduce` (todos os gradientes empacotados numa só mensagem) nos
+# depois todas esperam por um `NcclAllReduce` (todos os gradientes empacotados em uma só mensagem) nos
 # enlaces; depois cada uma aplica a mesma atualização. O all-reduce é a parte que não encolhe: com 8
 # GPUs as contas cairiam pela metade de novo, o all-reduce (e o lançamento de cada operação) não. O que fazer a respeito (sobreposição,
 # lotes por réplica maiores, enlaces mais rápidos) é assunto de lições posteriores.
@@ -531,11 +532,11 @@ print(f"{big.extended.last_step_time * 1e3:.3f} ms")
 # %% [markdown] lang="pt"
 # ## 5. Provocando os erros clássicos
 #
-# **MEAN em vez de SUM.** O primeiro erro não levanta erro nenhum; só imprime um número errado.
+# **MEAN em vez de SUM.** O primeiro erro não gera exceção nenhuma; só imprime um número errado.
 # Pegue de novo os 10 exemplos da seção 2 (fatias 3, 3, 3, 1) e o modelo treinado. O
 # `compute_average_loss` de cada réplica já é uma parte da média global, então as partes precisam
 # ser **somadas**. Reduzi-las com MEAN divide por 4 mais uma vez. Reduzir as *médias* por réplica
-# (`tf.reduce_mean` em cada réplica) com MEAN dá a "média das médias", que dá à fatia de um exemplo o
+# (`tf.reduce_mean` em cada réplica) com MEAN dá a "média das médias", que atribui à fatia de um exemplo o
 # mesmo peso das fatias de três:
 
 # %%
@@ -568,7 +569,7 @@ print(t("lesson03.loss_mean"), "(tf.reduce_mean)",
 # %% [markdown] lang="pt"
 # **Uma perda do Keras com a redução padrão.** Sem `reduction=NONE`, uma perda do Keras tira a
 # média sobre o lote que recebe, que dentro de `strategy.run` é só a fatia desta réplica. O
-# TensorFlow a recusa num loop personalizado sob uma estratégia (dentro do `Model.fit` ela é
+# TensorFlow a recusa em um loop personalizado sob uma estratégia (dentro do `Model.fit` ela é
 # permitida, porque o `fit` escalona a perda por conta própria):
 
 # %% tags=["raises-exception"]
@@ -592,7 +593,7 @@ strategy.run(careless_step, args=(inputs,))
 # %% [markdown] lang="pt"
 # **Reduzir um tensor comum com SUM.** `strategy.reduce` espera o valor `PerReplica` que
 # `strategy.run` devolveu. Dê a ele um tensor comum, calculado fora das réplicas, e o SUM teria de
-# contar o mesmo número quatro vezes, então o TensorFlow levanta um `ValueError` (o MEAN devolveria
+# contar o mesmo número quatro vezes, então o TensorFlow lança um `ValueError` (o MEAN devolveria
 # o tensor sem mudança):
 
 # %% tags=["raises-exception"]
@@ -622,7 +623,7 @@ strategy.reduce(tf.distribute.ReduceOp.SUM, tf.constant(true_mean), axis=None)
 # - 按**全局**批次大小对数据集分批；`experimental_distribute_dataset` 负责切分（包括大小不等的分片）。
 # - 在每个副本中：使用 `reduction=NONE` 的 Keras 损失，然后调用 `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)`，正则化项再加上 `tf.nn.scale_regularization_loss(...)`。
 # - `optimizer.apply_gradients` 对梯度做 SUM 全归约，并对每个镜像应用相同的更新：结果等于单个设备在整个全局批次上训练。
-# - 汇报损失时用 `strategy.reduce(SUM, ...)`，而不是 MEAN。
+# - 报告损失时用 `strategy.reduce(SUM, ...)`，而不是 MEAN。
 # - 只有当一步中的计算量足以掩盖全归约时，更多的 GPU 才划算。
 #
 # **练习**：打开 `exercises/zh/03_custom_loop_loss.ipynb`。
