@@ -40,7 +40,7 @@
 # de fragmentação automática. A lição 04 dá as duas regras:
 #
 # - `"AUTO"` (dados em memória caem no `DATA`) e `"DATA"`: o **rebatch legado**. Cada lote de `b`
-#   exemplos (o último pode ser mais curto) é cortado sozinho em fatias de `ceil(b / num_replicas)`;
+#   exemplos (o último pode ser mais curto) é cortado isoladamente em fatias de `ceil(b / num_replicas)`;
 #   as últimas fatias podem ficar curtas ou vazias.
 # - `"OFF"`: o **RebatchV2**. Com `f, c = divmod(global_batch, num_replicas)`, os tamanhos são
 #   `[f + 1] * c + [f] * (num_replicas - c)`, tirados dos dados como um único fluxo contínuo: quando
@@ -48,7 +48,7 @@
 #
 # Por exemplo, `per_replica_batch_sizes(10, 10, 4, "AUTO")` é `[[3, 3, 3, 1]]` e
 # `per_replica_batch_sizes(6, 4, 2, "OFF")` é `[[2, 2], [2, 0]]`. O verificador compara as suas
-# respostas com o que o `MirroredStrategy` do sim produz em até 8 réplicas.
+# respostas com o que a `MirroredStrategy` do sim produz em até 8 réplicas.
 
 # %%
 import math

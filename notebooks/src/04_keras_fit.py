@@ -26,8 +26,8 @@
 # # 04 · Keras `Model.fit` com uma estratégia
 #
 # Com o Keras, passar de um dispositivo para vários exige duas mudanças: criar uma estratégia e
-# construir e compilar o modelo dentro de `strategy.scope()`. O `fit` faz o resto. Esta lição olha
-# para esse "resto", porque é nele que as surpresas se escondem:
+# construir e compilar o modelo dentro de `strategy.scope()`. O `fit` faz o resto. Esta lição examina
+# esse "resto", porque é nele que as surpresas se escondem:
 #
 # 1. o código do guia, sem nenhuma mudança além do import, com o tempo simulado de cada etapa;
 # 2. como cada lote **global** é cortado em **lotes por réplica** (nem sempre por igual);
@@ -94,7 +94,7 @@ model.evaluate(dataset)
 # A linha de progresso parece a do TensorFlow, com uma diferença: o tempo é **simulado**. Cada
 # etapa custa o que as quatro GPUs da estação de trabalho simulada levariam para fazer a passagem
 # para frente e para trás na sua parte do lote (cada operação paga ainda um custo fixo de
-# lançamento, que é a maior parte da etapa num modelo tão pequeno), mais o all-reduce dos
+# lançamento, que é a maior parte da etapa em um modelo tão pequeno), mais o all-reduce dos
 # gradientes. A velocidade do seu notebook não entra na conta, então todo mundo vê os mesmos
 # números.
 #
@@ -162,12 +162,12 @@ print("OFF: ", per_replica_sizes(mirrored_strategy, dataset.with_options(options
 # example: 8 numbers, batches of 4, 3 replicas.
 
 # %% [markdown] lang="zh"
-# 同样 10 个样本，在默认策略下被切成 `[3, 3, 3, 1]`，在自动分片策略 `OFF` 下则是 `[3, 3, 2, 2]`。TensorFlow 有两种重新分批的算法：
+# 同样的 10 个样本，在默认的分片策略下被切成 `[3, 3, 3, 1]`，在自动分片策略 `OFF` 下则是 `[3, 3, 2, 2]`。TensorFlow 有两种重新分批的算法：
 #
 # - **旧版重新分批**（legacy rebatch）把每个含 `b` 个样本的输入批次单独切成大小为 `ceil(b / 副本数)` 的分片：这里 `ceil(10 / 4) = 3`，于是得到 3 + 3 + 3，再加上剩下的 1 个；
 # - **RebatchV2** 给出均衡的大小（彼此最多相差 1），即 `[3, 3, 2, 2]`，并把数据当作一条扁平的数据流依次取用。
 #
-# 用哪一种取决于分片策略。默认的 `AUTO` 先尝试按文件分片；`range`、`from_tensor_slices` 或 NumPy 数组都没有文件，于是它退回到按 `DATA` 分片，而按数据分片只能配合旧版重新分批使用。在 `OFF` 策略下不做任何分片，RebatchV2 得以保留。这就是为什么指南说具体的切分方式是实现细节：不要写依赖它的代码。不过有一个后果很重要：同一步中各副本拿到的样本数可能**不同**。
+# 用哪一种取决于分片策略。默认的 `AUTO` 先尝试按文件分片；`range`、`from_tensor_slices` 或 NumPy 数组都没有文件，于是它退回到按 `DATA` 分片，而按数据分片只能配合旧版重新分批使用。在 `OFF` 分片策略下不做任何分片，RebatchV2 得以保留。这就是为什么指南说具体的切分方式是实现细节：不要写依赖它的代码。不过有一个后果很重要：同一步中各副本拿到的样本数可能**不同**。
 #
 # 如果数据在一步的中途耗尽，有些副本会什么都拿不到。指南中的例子是：8 个数，批次大小为 4，3 个副本。
 
@@ -175,7 +175,7 @@ print("OFF: ", per_replica_sizes(mirrored_strategy, dataset.with_options(options
 # Os mesmos dez exemplos são divididos em `[3, 3, 3, 1]` com a política padrão e em `[3, 3, 2, 2]`
 # com a política de fragmentação automática `OFF`. O TensorFlow tem dois algoritmos de rebatch:
 #
-# - o **rebatch legado** corta cada lote de entrada de `b` exemplos, sozinho, em fatias de
+# - o **rebatch legado** corta cada lote de entrada de `b` exemplos, isoladamente, em fatias de
 #   `ceil(b / réplicas)`: aqui `ceil(10 / 4) = 3`, então 3 + 3 + 3 e o que sobrar (1);
 # - o **RebatchV2** dá tamanhos equilibrados (diferem no máximo em um), `[3, 3, 2, 2]`, e os tira
 #   dos dados como um único fluxo contínuo.
@@ -233,7 +233,7 @@ print(per_replica_sizes(mirrored_strategy, tf.data.Dataset.range(10).batch(4, dr
 #
 # O lote que você passa ao `fit` (ou o de `dataset.batch`) é o lote **global**, dividido entre todas
 # as réplicas. Se cada GPU deve trabalhar com 5 exemplos, multiplique pelo número de réplicas, como
-# o guia faz. Depois o guia escolhe a taxa de aprendizado numa tabela indexada pelo lote global:
+# o guia faz. Depois o guia escolhe a taxa de aprendizado em uma tabela indexada pelo lote global:
 
 # %%
 # Compute a global batch size using a number of replicas.
@@ -268,8 +268,8 @@ print(global_batch_size, learning_rate)
 # menos etapas. A **regra de escalonamento linear** (Goyal et al., 2017) diz: multiplicou o lote por
 # `k`, multiplique a taxa de aprendizado por `k`. É uma regra prática: funciona até certo tamanho de
 # lote, muitas vezes precisa de algumas épocas de aquecimento (warm-up) e deixa de valer além disso.
-# A tabela do guia cresce mais devagar do que a linear, um lembrete de que a palavra final vem do
-# ajuste fino:
+# A tabela do guia cresce mais devagar do que a regra linear, um lembrete de que quem dá a palavra
+# final é o ajuste fino:
 
 # %%
 for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
@@ -287,7 +287,7 @@ for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
 # %% [markdown] lang="pt"
 # Agora um pequeno experimento no simulador: uma rede pequena (16 entradas, 64 unidades ocultas)
 # treinada por 5 épocas em 1024 exemplos, 16 exemplos por réplica, em 1, 2 e 4 GPUs, com a taxa de
-# aprendizado base 0.02 mantida como está ou multiplicada pelo número de réplicas. Cada execução
+# aprendizado base 0,02 mantida como está ou multiplicada pelo número de réplicas. Cada execução
 # parte dos mesmos pesos (`set_random_seed(0)`), e `sim.runtime.clock()` dá o tempo simulado.
 
 # %%
@@ -364,11 +364,11 @@ plt.show()
 # - **时间。** 看最后两列。GPU 越多，每一步反而略微*变慢*：这个小模型的一步主要是各个操作的固定启动开销，无论分片多大，每个副本都要全额付出，而梯度的全归约还要再加上去。然而 5 个周期的总时间在 2 个 GPU 上约为一半，在 4 个 GPU 上约为四分之一：每个副本的批次不变，每一步处理的样本就多了 2 倍或 4 倍，所以一个周期的步数只有原来的 1/2 或 1/4。收益来自更大的全局批次，而不是更快的一步，这正是学习率必须随之调整的原因。第 03 课展示了另一面：全局批次不变时，GPU 越多，小模型的每一步只会越慢。
 
 # %% [markdown] lang="pt"
-# Duas lições numa tabela:
+# Duas lições em uma tabela:
 #
 # - **Taxa de aprendizado.** Com a taxa inalterada (linhas tracejadas), 2 e 4 réplicas terminam o
 #   mesmo número de épocas com uma perda claramente maior: elas simplesmente deram 2 e 4 vezes menos
-#   etapas. Escalonada de forma linear (linhas contínuas), ficam perto da GPU única.
+#   etapas. Com a taxa escalonada linearmente (linhas contínuas), elas chegam perto da GPU única.
 # - **Tempo.** Olhe as duas últimas colunas. Cada etapa demora um pouco *mais* com mais GPUs: uma
 #   etapa deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
 #   réplica paga inteiro, seja qual for o tamanho da sua fatia, e o all-reduce dos gradientes vem
@@ -398,7 +398,7 @@ plt.show()
 # Cada réplica calcula a perda na sua fatia. Que número o `fit` imprime? Pegue um lote de 10
 # exemplos nas quatro réplicas (divisão `[3, 3, 3, 1]`), calcule o erro quadrático médio de cada
 # réplica com `strategy.run` e depois deixe o `fit` dar exatamente uma etapa nesse lote e leia o
-# registro dele. A perda é registrada antes de os pesos mudarem, então os números são comparáveis.
+# log dele. A perda é registrada antes de os pesos mudarem, então os números são comparáveis.
 
 # %%
 tf.keras.backend.clear_session()
@@ -451,9 +451,9 @@ print("loss logged by fit      :", round(history.history["loss"][0], 4))
 # réplicas, então o único exemplo da quarta réplica conta uma vez, e não como um quarto do total.
 #
 # O gradiente é outra história. No `fit`, cada réplica pega a perda média da sua fatia e a multiplica
-# por `1 / réplicas`; depois o all-reduce **soma** os gradientes. Com uma divisão exata isso é
-# exatamente o gradiente da média global (com 2 réplicas e perdas 0.4 e 0.8, cada uma retropropaga
-# 0.2 e 0.4, e 0.2 + 0.4 = 0.6 é a média global). Com uma divisão desigual, é a média das médias das
+# por `1 / réplicas`; depois o all-reduce **soma** os gradientes. Com uma divisão uniforme, isso é
+# exatamente o gradiente da média global (com 2 réplicas e perdas 0,4 e 0,8, cada uma retropropaga
+# 0,2 e 0,4, e 0,2 + 0,4 = 0,6 é a média global). Com uma divisão desigual, é a média das médias das
 # réplicas. Dá para ler o gradiente que a etapa usou pela mudança do viés (`b ← b − 0.1 · g`) e
 # comparar:
 
@@ -475,7 +475,7 @@ print("mean of per-replica means   :", round(float(np.mean([s.mean() for s in sl
 # variables on one device, not mirrored ones, and `compile` refuses them:
 
 # %% [markdown] lang="zh"
-# 所以在 `fit` 中，一个不均匀的最后批次会在那一步里稍稍加重较短副本中样本的权重（TensorFlow 也是如此）。放在整个周期里看，这个影响很小；如果你在意，就用 `drop_remainder=True` 分批，并让全局批次大小能被副本数整除。
+# 所以在 `fit` 中，一个不均匀的最后批次会在那一步里稍稍加重样本较少的副本中各样本的权重（TensorFlow 也是如此）。放在整个周期里看，这个影响很小；如果它对你很重要，就用 `drop_remainder=True` 分批，并让全局批次大小能被副本数整除。
 #
 # ## 5. 故意引发的两个错误
 #
@@ -483,13 +483,13 @@ print("mean of per-replica means   :", round(float(np.mean([s.mean() for s in sl
 
 # %% [markdown] lang="pt"
 # Então, com o `fit`, um último lote desigual dá um pouco mais de peso aos exemplos das réplicas
-# curtas naquela etapa (o TensorFlow faz o mesmo). Numa época o efeito é pequeno; se ele importar,
+# com menos exemplos naquela etapa (o TensorFlow faz o mesmo). Ao longo de uma época o efeito é pequeno; se ele importar,
 # use `drop_remainder=True` e um lote global divisível pelo número de réplicas.
 #
 # ## 5. Dois erros, de propósito
 #
 # Primeiro, um modelo construído **fora** do escopo e compilado dentro dele. As variáveis dele são
-# variáveis comuns num único dispositivo, não variáveis espelhadas, e o `compile` as recusa:
+# variáveis comuns em um único dispositivo, não variáveis espelhadas, e o `compile` as recusa:
 
 # %% tags=["raises-exception"]
 tf.keras.utils.set_random_seed(0)
