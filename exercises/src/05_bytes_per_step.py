@@ -24,7 +24,7 @@
 # - `"central_storage"`：变量只在 CPU 上存一份；每个 GPU 把自己的梯度发送到那里，并在下一次前向计算之前把更新后的变量读回来（只有一个 GPU 时，变量又放在哪里呢？）；
 # - `"one_device"`：一个设备上的一个副本。
 #
-# 检查器会在模拟的 `workstation-4gpu` 上对三个 Keras 模型各运行真实的一步，从时间线记录中读取全归约的数据量，然后再测试 1、2 和 8 个 GPU 的情况。
+# 检查器会在模拟的 `workstation-4gpu` 上对三个 Keras 模型各运行真实的一步，从跟踪记录（trace）中读取全归约的数据量，然后再测试 1、2 和 8 个 GPU 的情况。
 
 # %% [markdown] lang="pt"
 # # Exercício 05 · Bytes por GPU em cada etapa
@@ -35,13 +35,13 @@
 #
 # - `"mirrored"`: os gradientes são combinados por um all-reduce em anel (um reduce-scatter e
 #   depois um all-gather, cada um movendo pedaços de `1/p` do buffer);
-# - `"central_storage"`: as variáveis ficam uma única vez na CPU; cada GPU envia seus gradientes
-#   para lá e lê as variáveis atualizadas de volta antes da próxima passada para frente (e, com uma
+# - `"central_storage"`: existe uma única cópia das variáveis, na CPU; cada GPU envia seus gradientes
+#   para lá e lê as variáveis atualizadas de volta antes da próxima passagem para frente (e, com uma
 #   única GPU, onde ficam as variáveis?);
 # - `"one_device"`: uma réplica em um dispositivo.
 #
 # O verificador executa etapas reais de três modelos Keras na `workstation-4gpu` simulada, lê do
-# registro da etapa o tamanho que passou pelo all-reduce e depois testa 1, 2 e 8 GPUs.
+# registro de eventos (trace) o tamanho que passou pelo all-reduce e depois testa 1, 2 e 8 GPUs.
 
 # %%
 from sim.exercises.lesson05_bytes_per_step import check_bytes_per_gpu

@@ -119,7 +119,7 @@ with strategy.scope():
 # 下面是一个针对 `get_strategy()` 编写的小“库”函数。在默认策略下，`experimental_distribute_dataset` 返回的就是**数据集本身**（没有什么需要切分），`run` 只是一次普通调用。在 `MirroredStrategy` 下，同一个函数收到的是切分到 4 个副本上的批次，`reduce` 把 4 个部分和加起来。答案相同，库里不需要任何 `if`。
 
 # %% [markdown] lang="pt"
-# Agora, uma pequena função de "biblioteca" escrita contra `get_strategy()`. Na estratégia padrão,
+# Agora, uma pequena função de "biblioteca" escrita em cima de `get_strategy()`. Na estratégia padrão,
 # `experimental_distribute_dataset` retorna **o próprio dataset** (não há nada a dividir) e `run` é
 # uma chamada comum. Na `MirroredStrategy`, a mesma função recebe um lote dividido entre 4 réplicas,
 # e `reduce` soma as 4 somas parciais. Mesma resposta, nenhum `if` na biblioteca.
@@ -195,10 +195,10 @@ with strategy.scope():
 # `CentralStorageStrategy` 像 `MirroredStrategy` 一样把计算复制到每个 GPU 上，但它**不**镜像变量：每个变量只存一份，放在**参数设备**上，也就是 CPU（如果恰好只有一个 GPU，就放在这个 GPU 上）。下面在两种策略下分别创建同一个 1024×1024 的权重矩阵，并询问每个副本它读取的变量位于哪里。
 
 # %% [markdown] lang="pt"
-# ## 2. `CentralStorageStrategy`: as variáveis ficam uma única vez, na CPU
+# ## 2. `CentralStorageStrategy`: uma única cópia das variáveis, na CPU
 #
 # A `CentralStorageStrategy` replica a computação em cada GPU como a `MirroredStrategy`, mas **não**
-# espelha as variáveis: cada uma fica uma única vez no **dispositivo de parâmetros**, que é a CPU (ou
+# espelha as variáveis: existe uma única cópia de cada uma, no **dispositivo de parâmetros**, que é a CPU (ou
 # a GPU, quando há exatamente uma). Vamos criar a mesma matriz de pesos 1024×1024 nas duas
 # estratégias e perguntar a cada réplica onde fica a variável que ela lê.
 
@@ -231,7 +231,7 @@ print("parameter device:", central_storage_strategy.extended.parameter_devices)
 # simulated time of the step.
 
 # %% [markdown] lang="zh"
-# Mirrored：四份副本，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。
+# Mirrored：四份拷贝，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。
 #
 # 现在用指南中自定义训练循环的写法，对两层 `Dense(1024)`（约 210 万个参数，全局批次大小为 64）训练一步，分别在 `OneDeviceStrategy`、`MirroredStrategy` 和 `CentralStorageStrategy` 下运行，随机种子都相同。我们比较这一步之后的权重，以及这一步的模拟时间。
 
@@ -420,7 +420,7 @@ plt.show()
 # %% [markdown] lang="zh"
 # 两条多 GPU 曲线都随参数个数增长（要传输的字节数随之增长），两者之间的差距也在增长：在 200 万个参数时，CentralStorage 每一步要多花好几毫秒。对每个 GPU 而言，环形全归约在 GPU 自己的链路上每个方向传输 `2(p-1)/p × 4P` 字节；CentralStorage 则让每个 GPU 上行 `4P`、下行 `4P`，而且全部 `p` 个 GPU 都要挤过同一条上行链路。练习会请你计算这些字节数。
 #
-# 还要注意最下面那条诚实的曲线：批次大小为 64 时，**一个 GPU 比四个 GPU 更快**。每一步的计算量太少，固定开销占了主导：单 GPU 曲线的上升远比参数个数的增长（64 倍）缓慢，因为它的一步主要是各个操作的启动开销，这份开销每个副本都要全额付出，而四个 GPU 还要额外付出通信的代价（典型的“GPU 越多反而越慢”）。只有当每一步有足够的计算量来掩盖通信时，更多的副本才划算。
+# 还要注意最下面那条曲线，它如实地显示：批次大小为 64 时，**一个 GPU 比四个 GPU 更快**。每一步的计算量太少，固定开销占了主导：单 GPU 曲线的上升远比参数个数的增长（64 倍）缓慢，因为它的一步主要是各个操作的启动开销，这份开销每个副本都要全额付出，而四个 GPU 还要额外付出通信的代价（典型的“GPU 越多反而越慢”）。只有当每一步有足够的计算量来掩盖通信时，更多的副本才划算。
 #
 # ## 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`
 #
@@ -433,7 +433,7 @@ plt.show()
 # pelo enlace da própria GPU; a CentralStorage move `4P` para cima e `4P` para baixo por GPU, e todas
 # as `p` GPUs se espremem em um único enlace. O exercício pede que você conte esses bytes.
 #
-# Repare também na linha honesta lá embaixo: com um lote de 64, **uma GPU é mais rápida do que
+# Repare também na linha lá embaixo, que não esconde nada: com um lote de 64, **uma GPU é mais rápida do que
 # quatro**. Há tão pouca computação por etapa que os custos fixos dominam: a linha de uma GPU sobe
 # bem mais devagar do que os parâmetros (que crescem 64 vezes), porque a sua etapa é quase só o
 # lançamento das operações, um custo que cada réplica paga inteiro, e as quatro GPUs ainda pagam a comunicação
@@ -443,7 +443,7 @@ plt.show()
 # ## 3. `TPUStrategy` em uma TPU v3-8 simulada
 #
 # Uma Cloud TPU v3-8 tem 4 chips com 2 núcleos cada: 8 dispositivos TPU em um único host, ligados
-# pela interconexão rápida entre os chips (ICI). Os três passos do guia chegam até ela: um
+# pela interconexão rápida entre os chips (ICI). Os três passos do guia dão acesso a ela: um
 # `TPUClusterResolver` localiza a TPU, `experimental_connect_to_cluster` se conecta a ela, e
 # `initialize_tpu_system` precisa rodar **antes** de a estratégia ser criada. Aqui o endereço é o
 # nome do preset simulado, e a conexão o torna a máquina atual.
@@ -653,7 +653,7 @@ strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
 # | estratégia padrão | 1 | onde o TensorFlow as colocaria de qualquer jeito | nada |
 # | `OneDeviceStrategy("/gpu:0")` | 1 | nesse dispositivo | nada |
 # | `MirroredStrategy` (4 GPUs) | 4 | uma cópia em cada GPU | all-reduce em anel: `2(p-1)/p × 4P` bytes por GPU em cada sentido, de GPU para GPU |
-# | `CentralStorageStrategy` (4 GPUs) | 4 | uma única vez, na CPU (na GPU, se houver só uma) | por GPU, `4P` de gradientes para cima e `4P` de variáveis para baixo, todas as GPUs por um único enlace PCIe |
+# | `CentralStorageStrategy` (4 GPUs) | 4 | uma única cópia, na CPU (na GPU, se houver só uma) | por GPU, `4P` de gradientes para cima e `4P` de variáveis para baixo, todas as GPUs por um único enlace PCIe |
 # | `TPUStrategy` (v3-8) | 8 núcleos | uma cópia em cada núcleo | all-reduce pelos enlaces ICI; exige formas estáticas |
 #
 # - A estratégia padrão permite que o código de biblioteca chame `get_strategy()`, `run` e `reduce`
