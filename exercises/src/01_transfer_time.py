@@ -22,7 +22,7 @@
 # - 每个 `link` 都有 `link.latency`（秒）和 `link.bandwidth`（字节/秒，单个方向）；
 # - 每一跳都会增加它的延迟；数据同时流过所有跳，所以最慢的那一跳决定速度。
 #
-# 检查器会在六条路由上把你的答案与模拟器比较：经过交换机的 PCIe、DGX-1 上的双 NVLink、DGX-1 上一对没有 NVLink 的 GPU（走 PCIe 和 CPU 之间的 QPI 链路）、通过 InfiniBand 相连的两台 DGX A100，以及 CPU 服务器之间通过 25 GbE 发送的一条小消息。
+# 检查器会在六条路由上把你的答案与模拟器比较：经过交换机的 PCIe、DGX-1 上的双 NVLink、DGX-1 上一对没有 NVLink 的 GPU（走 PCIe 以及两个 CPU 之间的 QPI 链路）、通过 InfiniBand 相连的两台 DGX A100，以及 CPU 服务器之间通过 25 GbE 发送的一条小消息。
 
 # %% [markdown] lang="pt"
 # # Exercício 01 · Preveja o tempo de uma transferência

@@ -132,7 +132,7 @@ print(t("lesson01.sim_vs_formula", sim=sim.now * 1e6, formula=alpha_beta(100e6) 
 # of `S` bytes really achieves.
 
 # %% [markdown] lang="zh"
-# 这条路由有两跳（GPU 0 → 交换机 → GPU 1），每跳各占 1 µs 跳延迟的一半。数据同时流过这两跳，所以较慢的那一跳决定了速度：这里两跳都是 12 GB/s。模拟器的结果与公式分毫不差。
+# 这条路由有两跳（GPU 0 → 交换机 → GPU 1），每跳各占这 1 µs 延迟的一半。数据同时流过这两跳，所以较慢的那一跳决定了速度：这里两跳都是 12 GB/s。模拟器的结果与公式分毫不差。
 #
 # 要同时看清两种情形，一个方便的办法是看**有效带宽** `S / T(S)`：复制 `S` 字节时实际达到的带宽。
 
@@ -252,7 +252,7 @@ plt.show()
 # Ninguém fica mais rápido por ter chegado primeiro. Duas cópias GPU a GPU entre pares diferentes
 # usam enlaces diferentes, e as duas terminam em 10 ms.
 #
-# Essa é toda a história de várias lições adiante: a `CentralStorageStrategy` mantém as variáveis
+# É disso que tratam, no fundo, várias das próximas lições: a `CentralStorageStrategy` mantém as variáveis
 # na CPU, então cada etapa espreme o tráfego de todas as GPUs por esse único enlace de subida,
 # enquanto o all-reduce em anel da `MirroredStrategy` envia de GPU para GPU, por enlaces que
 # ninguém mais usa.
@@ -282,7 +282,7 @@ print({k: copies_in_trace[0][k] for k in ("name", "ts", "dur")})
 # %% [markdown] lang="pt"
 # ## 4. A sua própria máquina, em poucas linhas
 #
-# Uma máquina é um conjunto de dispositivos mais enlaces. Aqui está uma máquina com duas GPUs
+# Uma máquina é um conjunto de dispositivos e de enlaces. Aqui está uma máquina com duas GPUs
 # ligadas por uma ponte NVLink (25 GB/s por sentido) e, para comparar, por PCIe passando pela CPU:
 
 # %%
@@ -370,5 +370,5 @@ sim.transfer("/gpu:0", "/gpu:4", 1e6)
 # - O registro de eventos do simulador vira uma linha do tempo e pode ser exportado para
 #   Chrome/Perfetto.
 #
-# **Exercício 01**: preveja quanto tempo uma cópia leva em uma máquina dada, a partir de
+# **Exercício 01**: preveja quanto tempo uma cópia leva em uma determinada máquina, a partir de
 # `machine.route`.
