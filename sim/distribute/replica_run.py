@@ -90,7 +90,6 @@ class ReplicaThread(threading.Thread):
         self.index = index
         self.next = None       # the replica that runs after this one in a round (None: coordinator)
         self.job = None
-        self.idle = False      # waiting for a job (not paused inside one)
         self.reset()
 
     def reset(self):
@@ -105,9 +104,7 @@ class ReplicaThread(threading.Thread):
 
     def run(self):
         while True:
-            self.idle = True
             self._wait()
-            self.idle = False
             job = self.job
             if job is None:
                 return
@@ -130,6 +127,8 @@ class ReplicaThread(threading.Thread):
             job = fn = args = kwargs = ctx = None
             self.done = True
             self.job = None
+            if self._pool.closing:
+                return
             self._handoff()
 
     def _handoff(self):
@@ -165,6 +164,7 @@ class ThreadPool:
         self.signal_back = self._back.signal
         self.busy = False
         self.aborting = False
+        self.closing = False
         self.timer = None
         self.threads = [ReplicaThread(self, i, batons[i]) for i in range(n)]
         for a, b in zip(self.threads, self.threads[1:]):
@@ -173,16 +173,19 @@ class ThreadPool:
             t.start()
 
     def close(self):
-        """Stop the threads; release the batons of those that stopped (a thread paused inside a
-        job keeps its baton, and so does the pool, so a reused descriptor can never reach it)."""
+        """Stop the threads (one paused inside a job unwinds without running on); release the
+        batons of those that stopped (one that did not keeps its baton, and so does the pool, so
+        a reused descriptor can never reach it)."""
+        self.closing = True
         me = threading.current_thread()
-        idle = [t for t in self.threads if t.idle and t is not me]
         for t in self.threads:
             t.job = None
+            t.abort = True           # a thread paused in a merge_call unwinds (_Aborted) and exits
             t.signal()
         stopped = 0
-        for t in idle:
-            t.join(timeout=1.0)
+        for t in self.threads:
+            if t is not me:
+                t.join(timeout=1.0)
             if not t.is_alive():
                 t._baton.close()
                 stopped += 1
