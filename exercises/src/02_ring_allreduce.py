@@ -22,8 +22,8 @@
 # 编写 `ring_allreduce(arrays)`：`arrays` 中每个设备对应一个一维 NumPy 数组（长度都是 `n`）；返回一个列表，每个设备对应一个数组，且都等于所有输入之和。请按环形算法的方式实现，每一步每个设备只发送一个数据段：
 #
 # 1. 用边界 `(k * n) // p`（`k = 0..p`）把 `[0, n)` 切成 `p` 个数据段（当 `n < p` 时有些数据段为空，这没有问题）；
-# 2. 归约-分散（reduce-scatter），共 `p - 1` 步：第 `s` 步中，设备 `r` 把数据段 `(r - s - 1) mod p` 发给设备 `r + 1`，后者把它加到自己的副本上。在任何设备写入之前先读出所有消息：同一步的所有发送是同时发生的；
-# 3. 全收集（all-gather），共 `p - 1` 步：第 `s` 步中，设备 `r` 把数据段 `(r - s) mod p` 发给 `r + 1`，后者用它覆盖自己的副本。
+# 2. 归约-分散（reduce-scatter），共 `p - 1` 步：第 `s` 步中，设备 `r` 把数据段 `(r - s - 1) mod p` 发给设备 `r + 1`，后者把它加到自己的拷贝上。在任何设备写入之前先读出所有消息：同一步的所有发送是同时发生的；
+# 3. 全收集（all-gather），共 `p - 1` 步：第 `s` 步中，设备 `r` 把数据段 `(r - s) mod p` 发给 `r + 1`，后者用它覆盖自己的拷贝。
 #
 # 不要修改输入数组（它们是各设备上的梯度）。检查器会随机测试不同的设备数和长度，包括元素少于设备数的情况以及整数数组。
 
@@ -38,7 +38,7 @@
 #    (com `n < p` alguns segmentos ficam vazios, e tudo bem);
 # 2. reduce-scatter, `p - 1` etapas: na etapa `s` o dispositivo `r` envia o segmento
 #    `(r - s - 1) mod p` ao dispositivo `r + 1`, que o soma à sua cópia. Leia todas as mensagens
-#    antes que alguém escreva: os envios de uma etapa acontecem ao mesmo tempo;
+#    antes que qualquer dispositivo escreva: os envios de uma etapa acontecem ao mesmo tempo;
 # 3. all-gather, `p - 1` etapas: na etapa `s` o dispositivo `r` envia o segmento `(r - s) mod p`
 #    a `r + 1`, que sobrescreve a sua cópia.
 #

@@ -19,7 +19,7 @@
 # gradiente, e todas precisam da **soma**. Essa operação é o all-reduce. Nesta lição cada algoritmo
 # é escrito uma vez, como um *cronograma* (rodadas de "o dispositivo A envia este bloco ao
 # dispositivo B, que o soma ou o copia"), e usado duas vezes: o NumPy o executa em arrays reais (o
-# resultado tem de ser exatamente a soma) e o simulador o reproduz numa máquina (o tempo).
+# resultado tem de ser exatamente a soma) e o simulador o reproduz em uma máquina (o tempo).
 
 # %%
 import numpy as np
@@ -67,7 +67,7 @@ print(np.array_equal(results[2], sum(arrays)))
 # %% [markdown] lang="pt"
 # ## O anel, uma figura por etapa
 #
-# Cada célula é um segmento num dispositivo; os dígitos dizem de quem são as contribuições que ela
+# Cada célula é um segmento em um dispositivo; os dígitos dizem de quem são as contribuições que ela
 # já contém, e as setas são as mensagens daquela etapa. Depois do reduce-scatter cada dispositivo
 # tem um segmento totalmente somado (escuro); o all-gather o copia para os outros.
 
@@ -107,8 +107,8 @@ HTML(ring_animation_html(4))
 # ## Quanto tempo leva?
 #
 # No modelo α-β uma mensagem de `m` bytes custa `α + m·β`. O anel faz `2(p−1)` etapas de `n/p`
-# bytes: `T = 2(p−1)·α + 2(p−1)/p·n·β`. O simulador reproduz o cronograma numa máquina (rotas,
-# largura de banda dos enlaces, compartilhamento) e, numa máquina sem contenção, dá exatamente isso:
+# bytes: `T = 2(p−1)·α + 2(p−1)/p·n·β`. O simulador reproduz o cronograma em uma máquina (rotas,
+# largura de banda dos enlaces, compartilhamento) e, em uma máquina sem contenção, dá exatamente isso:
 
 # %%
 from sim.hardware import preset
@@ -213,11 +213,11 @@ plt.show()
 # as long as with separate links: the `2(p−1)·n·β` of the reference, not `2·n·β`.
 
 # %% [markdown] lang="zh"
-# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，扁平的环要经过某一个 GPU 的网卡跨网络传输，而 `hierarchical` 把大部分字节留在 NVLink 上，并让一个节点的全部 8 块网卡同时工作。halving-doubling 在这里不经安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。对 1 GiB 的消息，两者都比扁平的环快约六倍。极小的消息则属于步数最少的算法。
+# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，扁平的环要经过某一个 GPU 的网卡跨网络传输，而 `hierarchical` 把大部分字节留在 NVLink 上，并让一个节点的全部 8 块网卡同时工作。halving-doubling 在这里无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。对 1 GiB 的消息，两者都比扁平的环快约六倍。极小的消息则属于步数最少的算法。
 #
 # ## 共享 PCIe 交换机上的争用
 #
-# 课程默认的工作站有 4 个 GPU，挂在**同一个** PCIe 交换机下。环形算法从不把两条消息放在同一条链路的同一方向上，所以它与公式吻合。reduce-to-one 则同时把三份副本送进根设备唯一的 PCIe 链路：它们共享这条链路，这一步的耗时是独立链路时的三倍，即参考资料中的 `2(p−1)·n·β`，而不是 `2·n·β`。
+# 课程默认的工作站有 4 个 GPU，挂在**同一个** PCIe 交换机下。环形算法从不把两条消息放在同一条链路的同一方向上，所以它与公式吻合。reduce-to-one 则同时把三份数据送进根设备唯一的 PCIe 链路：它们共享这条链路，这一步的耗时是独立链路时的三倍，即参考资料中的 `2(p−1)·n·β`，而不是 `2·n·β`。
 
 # %% [markdown] lang="pt"
 # Dentro de um DGX A100 cada GPU alcança qualquer outra a toda velocidade pelo NVSwitch, então um
@@ -229,7 +229,7 @@ plt.show()
 # atravessam a rede por todas as placas ao mesmo tempo. Os dois são cerca de seis vezes mais rápidos
 # que o anel plano para 1 GiB. As mensagens minúsculas ficam com os algoritmos de menos etapas.
 #
-# ## Contenção num switch PCIe compartilhado
+# ## Contenção em um switch PCIe compartilhado
 #
 # A estação de trabalho padrão do curso tem quatro GPUs sob **um único** switch PCIe. O anel nunca
 # põe duas mensagens no mesmo sentido de um enlace, então bate com a sua fórmula. O reduce-to-one
@@ -265,7 +265,7 @@ for name in ("ring", "reduce_to_one"):
 # ## O que o NCCL escolheria
 #
 # O NCCL não mede: ele prevê cada par (algoritmo, protocolo) com o seu próprio modelo
-# (`src/graph/tuning.cc`) e fica com o mais rápido. Num único nó ele quase sempre escolhe o anel;
+# (`src/graph/tuning.cc`) e fica com o mais rápido. Em um único nó ele quase sempre escolhe o anel;
 # os protocolos de baixa latência (LL, LL128) vencem nas mensagens pequenas.
 
 # %%
