@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from sim import i18n
-from sim.keras import _errors, backend, distribute_utils as du, saving
+from sim.keras import backend, distribute_utils as du, saving
 
 
 class Callback:

@@ -14,7 +14,7 @@ import numpy as np
 
 import sim.tf as tf
 
-from sim.keras import _errors, backend, distribute_utils as du
+from sim.keras import _errors, backend
 
 
 class DatasetCreator:

@@ -6,7 +6,6 @@ The model captures the strategy it is created under; fit/evaluate/predict run ev
 """
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
