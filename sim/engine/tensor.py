@@ -1,7 +1,8 @@
 """``tf.Tensor`` over a NumPy array, and the conversion rules of ``tf.constant``.
 
 A Tensor is immutable: an op makes a new one. It holds only its array (``_v``), for
-bfloat16 a dtype tag, and the device scope it was made in (``_dev``); gradients are the tape's business (tape.py), so a Tensor stays cheap.
+bfloat16 a dtype tag, and the device scope it was made in (``_dev``); gradients are the tape's
+business (tape.py), so a Tensor stays cheap.
 Operators (``+``, ``@``, indexing...) are attached by ``sim.engine.ops`` to avoid an import
 cycle. Conversion follows TensorFlow: Python floats -> float32, Python ints -> int32, NumPy
 arrays keep their dtype.
@@ -146,11 +147,10 @@ def _to_numpy(value, dtype):
                         + t("engine.bad_value", value=repr(value)[:60], dtype=dtype.name)) from None
     kind = arr.dtype.kind
     if kind in "US":
-        return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr) \
-            if arr.ndim else np.array(arr[()].encode() if kind == "U" else arr[()], dtype=object)
+        return _as_bytes(arr) if arr.ndim else np.array(_encode(arr[()]), dtype=object)
     if kind == "O":
         if arr.size and all(isinstance(x, (bytes, str)) for x in arr.flat):
-            return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
+            return _as_bytes(arr)
         first = next((x for x in arr.flat if not isinstance(x, (int, float, bool))), None)
         raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
                          f"{type(first).__name__}). " + t("engine.object_dtype", type=type(first).__name__))
@@ -166,6 +166,14 @@ def _to_numpy(value, dtype):
     if dtype is dtypes.bfloat16:
         arr = round_bfloat16(arr)
     return arr
+
+
+def _encode(s):
+    """TensorFlow strings are bytes: a Python str becomes UTF-8."""
+    return s.encode() if isinstance(s, str) else s
+
+
+_as_bytes = np.vectorize(_encode, otypes=[object])   # an array of str/bytes -> object array of bytes
 
 
 def round_bfloat16(arr):

@@ -24,7 +24,7 @@ import numpy as np
 from sim.engine import counting, dtypes, tape
 from sim.engine import device as _device
 from sim.engine.shape import TensorShape
-from sim.engine.tensor import Tensor, convert_to_tensor
+from sim.engine.tensor import Tensor, _Ref, convert_to_tensor
 
 _creators: list = []       # variable_creator_scope stack, innermost last
 _name_scopes: list = []    # tf.name_scope stack
@@ -168,9 +168,15 @@ class Variable(metaclass=_VariableMeta):
 
     def _update(self, delta, ufunc):
         d = convert_to_tensor(delta)._v
-        new = np.asarray(ufunc(self._value, d), dtype=self._value.dtype)
-        if new.shape != self._value.shape:
-            raise ValueError(f"Shapes {self._value.shape} and {d.shape} are incompatible")
+        try:
+            new = np.asarray(ufunc(self._value, d), dtype=self._value.dtype)
+        except ValueError:      # NumPy cannot broadcast the shapes at all
+            new = None
+        if new is None or new.shape != self._value.shape:
+            from sim.i18n import t
+            raise ValueError(f"Shapes {self._value.shape} and {d.shape} are incompatible. "
+                             + t("engine.assign_shape", name=self._name, var=self._value.shape,
+                                 value=d.shape)) from None
         self._value = new
         if counting._active:
             counting.add(new.size, 3 * new.nbytes)
@@ -195,7 +201,6 @@ class Variable(metaclass=_VariableMeta):
         return self._shape
 
     def ref(self):
-        from sim.engine.tensor import _Ref
         return _Ref(self)
 
     experimental_ref = ref
