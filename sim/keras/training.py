@@ -6,7 +6,6 @@ The model captures the strategy it is created under; fit/evaluate/predict run ev
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 import sim.tf as tf
@@ -270,13 +269,7 @@ class Model(Layer):
             self.reset_metrics()
             cbs.on_test_begin()
             logs = {}
-            iterator = handler.iterator_for_epoch(0)
-            for step in handler.steps():
-                cbs.on_test_batch_begin(step)
-                try:
-                    batch = next(iterator)
-                except StopIteration:
-                    break
+            for step, batch in _batches(handler, cbs.on_test_batch_begin):
                 logs = _numpy_logs(self.test_function(batch))
                 cbs.on_test_batch_end(step, logs)
             cbs.on_test_end(logs)
@@ -296,13 +289,7 @@ class Model(Layer):
                                              verbose=verbose, epochs=1, steps=handler.inferred_steps)
             cbs.on_predict_begin()
             outputs = []
-            iterator = handler.iterator_for_epoch(0)
-            for step in handler.steps():
-                cbs.on_predict_batch_begin(step)
-                try:
-                    batch = next(iterator)
-                except StopIteration:
-                    break
+            for step, batch in _batches(handler, cbs.on_predict_batch_begin):
                 out = self.predict_function(batch)
                 outputs.append(du.map_structure(lambda t: np.asarray(backend.get_value(t)), out))
                 cbs.on_predict_batch_end(step, {"outputs": out})
@@ -407,6 +394,19 @@ def _resolve_verbose(verbose, strategy):
         raise ValueError("`verbose=1` is not allowed with `ParameterServerStrategy` for "
                          "performance reasons. Received: verbose=1")
     return int(verbose)
+
+
+def _batches(handler, on_batch_begin):
+    """``(step, batch)`` for one pass of evaluate/predict: the batch-begin callback runs before
+    each pull, and the pass ends quietly when the data runs out before ``steps``."""
+    iterator = handler.iterator_for_epoch(0)
+    for step in handler.steps():
+        on_batch_begin(step)
+        try:
+            batch = next(iterator)
+        except StopIteration:
+            return
+        yield step, batch
 
 
 def _numpy_logs(logs):
