@@ -122,7 +122,9 @@ class LossesContainer:
         if not loss_values:
             return tf.zeros(())
         total_metric = metric_values[0] if len(metric_values) == 1 else tf.add_n(metric_values)
-        self._loss_metric.update_state(total_metric, sample_weight=batch_dim or 1)
+        # An empty replica (a short last batch split 2,2,2,0) weighs 0 in the logged mean, as in TF.
+        self._loss_metric.update_state(total_metric,
+                                       sample_weight=1 if batch_dim is None else batch_dim)
         return loss_values[0] if len(loss_values) == 1 else tf.add_n(loss_values)
 
     def reset_state(self):

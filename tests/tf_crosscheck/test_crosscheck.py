@@ -48,15 +48,7 @@ MESSAGE_DIFFERS = {
 
 # Known sim bugs: (scenario, key) -> description. Each is an xfail(strict=True) test of its own, so
 # fixing the bug turns it into an XPASS failure: then delete the entry.
-KNOWN_SIM_BUGS = {
-    ("keras_fit_mirrored", "loss per epoch"):
-        "sim.keras compile_utils.LossesContainer updates the loss Mean metric with "
-        "sample_weight=`batch_dim or 1`: a replica that got an empty batch (the last global batch "
-        "of 6 split 2,2,2,0) adds its regularization loss with weight 1 instead of 0, so the epoch "
-        "mean is divided by 39 examples instead of 38 (0.30934 vs TensorFlow's 0.31744).",
-    ("keras_fit_mirrored", "evaluate loss"):
-        "Same cause as the logged fit loss: test_step's loss metric counts the empty replica once.",
-}
+KNOWN_SIM_BUGS: dict = {}  # (scenario, key) -> why sim differs; empty: every scenario matches
 
 REFERENCES = {
     "tf": "tensorflow",          # tf.keras is Keras 3
