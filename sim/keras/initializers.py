@@ -153,46 +153,41 @@ class VarianceScaling(_Random):
                 "seed": self.seed}
 
 
-class GlorotUniform(VarianceScaling):
+class _PresetVarianceScaling(VarianceScaling):
+    """A named VarianceScaling whose scale, mode and distribution are fixed: only the seed is
+    an argument, so the config (as in TensorFlow) holds only the seed."""
+
+    PRESET = (1.0, "fan_in", "truncated_normal")   # scale, mode, distribution
+
     def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "uniform", seed)
+        super().__init__(*self.PRESET, seed)
 
     def get_config(self):
         return {"seed": self.seed}
 
 
-class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class GlorotUniform(_PresetVarianceScaling):
+    PRESET = (1.0, "fan_avg", "uniform")
 
 
-class HeNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "truncated_normal", seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class GlorotNormal(_PresetVarianceScaling):
+    PRESET = (1.0, "fan_avg", "truncated_normal")
 
 
-class HeUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "uniform", seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class HeNormal(_PresetVarianceScaling):
+    PRESET = (2.0, "fan_in", "truncated_normal")
 
 
-class LecunNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+class HeUniform(_PresetVarianceScaling):
+    PRESET = (2.0, "fan_in", "uniform")
 
 
-class LecunUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "uniform", seed)
+class LecunNormal(_PresetVarianceScaling):
+    PRESET = (1.0, "fan_in", "truncated_normal")
+
+
+class LecunUniform(_PresetVarianceScaling):
+    PRESET = (1.0, "fan_in", "uniform")
 
 
 # TensorFlow's lower-case aliases.
@@ -221,7 +216,10 @@ def get(identifier):
     if isinstance(identifier, str) and identifier in _BY_NAME:
         return _BY_NAME[identifier]()
     if isinstance(identifier, dict):
-        return _BY_NAME[identifier["class_name"]](**identifier.get("config", {}))
+        cls = _BY_NAME.get(identifier.get("class_name"))
+        if cls is not None:
+            return cls(**identifier.get("config", {}))
+        identifier = identifier.get("class_name")
     raise ValueError(_errors.msg(
         "unknown_name", f"Unknown initializer: '{identifier}'. Please ensure you are using a "
         "`keras.utils.custom_object_scope` and that this object is included in the scope.",
