@@ -41,10 +41,6 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _fmt_row(size, count, cells):
-    return f"{size:>12} {count:>12} {'float':>8} {'sum':>6}" + "".join(cells)
-
-
 SHORT = {"reduce_to_one": "r2one", "ring": "ring", "recursive_doubling": "rdouble",
          "halving_doubling": "halvdbl", "binomial_tree": "binom", "double_binary_tree": "dbtree",
          "hierarchical": "hier", "hierarchical_reduce": "hier_red", "hierarchical_copy": "hcopy",

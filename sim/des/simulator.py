@@ -115,8 +115,7 @@ class Simulator:
         return slot
 
     def _duration(self, dev, seconds, flops, dtype) -> float:
-        if flops is None and type(seconds) is float and 0.0 <= seconds < math.inf:
-            return seconds                              # the common case, checked cheaply
+        """The slow path of ``compute``: check the arguments, then seconds or flops / peak."""
         if (seconds is None) == (flops is None):
             raise ValueError(t("des.compute_args"))
         if seconds is not None:

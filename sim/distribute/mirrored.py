@@ -129,7 +129,6 @@ class MirroredExtended(StrategyExtended):
 
     # -- variables --------------------------------------------------------------------------
     def _create_variable(self, next_creator, **kwargs):
-        from sim.distribute.variables import check_variable_args
         mode = context.current_mode()
         ctx = mode.replica_context
         if ctx is not None and ctx._thread is not None:

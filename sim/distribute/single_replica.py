@@ -6,10 +6,8 @@ time on the one device, so even a single-device run advances the simulated clock
 """
 from __future__ import annotations
 
-from sim.distribute import context
-from sim.distribute.replica_context import ReplicaContext, DefaultReplicaContext
+from sim.distribute.replica_context import ReplicaContext
 from sim.distribute.strategy import StrategyExtended
-from sim.distribute.values import DistributedValues
 
 
 class SingleReplicaExtended(StrategyExtended):
@@ -45,15 +43,6 @@ class SingleReplicaExtended(StrategyExtended):
             return fn(var._engine_variable() if hasattr(var, "_engine_variable") else var,
                       *args, **kwargs)
 
-    def _local_results(self, value):
-        if isinstance(value, DistributedValues):
-            return value.values
-        return (value,)
-
     def _experimental_distribute_values_from_function(self, value_fn):
         from sim.distribute.input import ValueContext
         return value_fn(ValueContext())
-
-
-def in_replica(strategy):
-    return context.current_mode().replica_context is not None
