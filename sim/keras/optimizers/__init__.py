@@ -19,8 +19,9 @@ def get(identifier):
     if isinstance(identifier, type) and issubclass(identifier, Optimizer):
         return identifier()
     if isinstance(identifier, dict):
-        cls = _BY_NAME[identifier["class_name"].lower()]
-        return cls.from_config(identifier.get("config", {}))
+        cls = _BY_NAME.get(str(identifier.get("class_name")).lower())
+        if cls is not None:
+            return cls.from_config(identifier.get("config", {}))
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(_errors.msg(

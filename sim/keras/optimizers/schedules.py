@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 import sim.tf as tf
+from sim.keras import _errors
 
 
 class LearningRateSchedule:
@@ -130,5 +131,16 @@ def serialize(schedule):
     return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
 
 
+_BY_NAME = {cls.__name__: cls for cls in (ExponentialDecay, PiecewiseConstantDecay,
+                                           InverseTimeDecay, PolynomialDecay, CosineDecay)}
+
+
 def deserialize(config):
-    return globals()[config["class_name"]].from_config(config["config"])
+    cls = _BY_NAME.get(config.get("class_name"))
+    if cls is None:
+        name = config.get("class_name")
+        raise ValueError(_errors.msg(
+            "unknown_name", f"Unknown decay: '{name}'. Please ensure you are using a "
+            "`keras.utils.custom_object_scope` and that this object is included in the scope.",
+            kind="learning rate schedule", name=name, known=_errors.known_list(_BY_NAME)))
+    return cls.from_config(config["config"])
