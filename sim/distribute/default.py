@@ -34,24 +34,25 @@ class _DefaultDistributionStrategy(Strategy):
         return "<tf.distribute default strategy>"
 
 
+def _default_device():
+    """Where code outside any strategy runs: the current machine's first GPU, else CPU."""
+    from sim.distribute._machine import current_machine
+    machine = current_machine()
+    gpus = machine.devices_of("GPU")
+    return (gpus or machine.devices_of("CPU") or machine.devices)[0].name
+
+
 class _DefaultDistributionExtended(SingleReplicaExtended):
     """Pass-through: no placement, no splitting."""
 
     _replica_context_class = DefaultReplicaContext
 
     def __init__(self, container_strategy):
-        from sim.distribute._machine import current_machine
-        machine = current_machine()
-        gpus = machine.devices_of("GPU")
-        device = (gpus or machine.devices_of("CPU") or machine.devices)[0].name
-        super().__init__(container_strategy, device)
+        super().__init__(container_strategy, _default_device())
         self._default_replica_context = DefaultReplicaContext(container_strategy, 0)
 
     def _call_for_each_replica(self, fn, args, kwargs):
-        from sim.distribute._machine import current_machine
-        machine = current_machine()
-        gpus = machine.devices_of("GPU")
-        self._devices = ((gpus or machine.devices_of("CPU") or machine.devices)[0].name,)
+        self._devices = (_default_device(),)     # the current machine may have changed
         return super()._call_for_each_replica(fn, args, kwargs)
 
     def variable_created_in_scope(self, v):

@@ -249,14 +249,6 @@ class MirroredExtended(StrategyExtended):
         return regroup(updates, Mirrored)
 
     # -- input ------------------------------------------------------------------------------
-    def _experimental_distribute_dataset(self, dataset, options):
-        from sim.distribute.input import distribute_dataset
-        return distribute_dataset(self, dataset, options)
-
-    def _distribute_datasets_from_function(self, dataset_fn, options):
-        from sim.distribute.input import distribute_datasets_from_function
-        return distribute_datasets_from_function(self, dataset_fn, options)
-
     def _experimental_distribute_values_from_function(self, value_fn):
         from sim.distribute.input import ValueContext
         values = [value_fn(ValueContext(i, self._num_replicas_in_sync))

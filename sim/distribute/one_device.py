@@ -38,15 +38,3 @@ class OneDeviceExtended(SingleReplicaExtended):
             v = next_creator(**kwargs)
         v._distribute_strategy = self._container_strategy()
         return v
-
-    def _experimental_distribute_dataset(self, dataset, options):
-        from sim.distribute.input import distribute_dataset
-        return distribute_dataset(self, dataset, options)
-
-    def _distribute_datasets_from_function(self, dataset_fn, options):
-        from sim.distribute.input import distribute_datasets_from_function
-        return distribute_datasets_from_function(self, dataset_fn, options)
-
-    def _experimental_distribute_values_from_function(self, value_fn):
-        from sim.distribute.input import ValueContext
-        return value_fn(ValueContext(0, 1))

@@ -7,6 +7,11 @@ from __future__ import annotations
 import enum
 
 
+def aggregation_name(aggregation) -> str:
+    """``"SUM"``, ``"MEAN"``, ``"NONE"``... for a ``tf.VariableAggregation`` or a string."""
+    return getattr(aggregation, "name", str(aggregation)).upper()
+
+
 class ReduceOp(enum.Enum):
     """Indicates how a set of values should be reduced (``tf.distribute.ReduceOp``)."""
 
@@ -16,7 +21,7 @@ class ReduceOp(enum.Enum):
     @staticmethod
     def from_variable_aggregation(aggregation):
         """The ReduceOp of a ``tf.VariableAggregation`` (SUM or MEAN); others raise ValueError."""
-        name = getattr(aggregation, "name", str(aggregation)).upper()
+        name = aggregation_name(aggregation)
         if name not in ("SUM", "MEAN"):
             raise ValueError(f"Could not convert from `tf.VariableAggregation` {aggregation} to "
                              "`tf.distribute.ReduceOp` type")

@@ -210,6 +210,15 @@ class StrategyExtended:
             return value.values
         return (value,)
 
+    # -- input (the default strategy overrides: it does not split) ---------------------------
+    def _experimental_distribute_dataset(self, dataset, options):
+        from sim.distribute.input import distribute_dataset
+        return distribute_dataset(self, dataset, options)
+
+    def _distribute_datasets_from_function(self, dataset_fn, options):
+        from sim.distribute.input import distribute_datasets_from_function
+        return distribute_datasets_from_function(self, dataset_fn, options)
+
     def _variable_creator_scope(self):
         from sim.engine.variable import variable_creator_scope
         return variable_creator_scope(self._create_variable)

@@ -14,12 +14,8 @@ from __future__ import annotations
 
 from sim.distribute import context, timing
 from sim.distribute.errors import explain
-from sim.distribute.reduce_op import ReduceOp
+from sim.distribute.reduce_op import ReduceOp, aggregation_name as _agg_name
 from sim.distribute.values import DistributedDelegate, PerReplica, current_replica_id
-
-
-def _agg_name(aggregation):
-    return getattr(aggregation, "name", str(aggregation)).upper()
 
 
 class DistributedVariable(DistributedDelegate):
