@@ -91,10 +91,53 @@ class _GeneratorDataset(Dataset):
 
     def _iterate(self):
         sig = self._spec
+        specs = nest.flatten(sig)
         for value in self._gen(*self._args):
-            flat = [Tensor(np.asarray(v, dtype=s.dtype.as_numpy_dtype)) if s.dtype is not dtypes.string
-                    else structure.normalize(v) for v, s in zip(nest.flatten(value), nest.flatten(sig))]
-            yield nest.pack_sequence_as(sig, flat)
+            values = _values_up_to(sig, value)
+            if values is None:
+                from sim.i18n import t
+                raise TypeError(
+                    "`generator` yielded an element that did not match the expected structure. "
+                    f"The expected structure was {sig}, but the yielded element was {value}. "
+                    + t("engine.generator_structure", got=len(nest.flatten(value)),
+                        expected=len(specs)))
+            yield nest.pack_sequence_as(sig, [_convert(v, s) for v, s in zip(values, specs)])
+
+
+def _values_up_to(sig, value):
+    """The yielded ``value`` cut at ``sig``'s leaves (TensorFlow's flatten_up_to): a list
+    yielded for one TensorSpec stays one value. None when the structures differ."""
+    if not nest.is_nested(sig):
+        return [value]
+    if isinstance(sig, dict):
+        if not isinstance(value, dict) or set(value) != set(sig):
+            return None
+        pairs = [(sig[k], value[k]) for k in sorted(sig)]
+    elif isinstance(value, (list, tuple)) and len(value) == len(sig):
+        pairs = list(zip(sig, value))
+    else:
+        return None
+    out = []
+    for s, v in pairs:
+        part = _values_up_to(s, v)
+        if part is None:
+            return None
+        out += part
+    return out
+
+
+def _convert(value, spec):
+    """One yielded component as a tensor of the spec's dtype."""
+    if spec.dtype is dtypes.string:
+        return structure.normalize(value)
+    try:
+        return Tensor(np.asarray(value, dtype=spec.dtype.as_numpy_dtype))
+    except (TypeError, ValueError):
+        from sim.i18n import t
+        raise TypeError(
+            "`generator` yielded an element that could not be converted to the expected type. "
+            f"The expected type was {spec.dtype.name}, but the yielded element was {value}. "
+            + t("engine.generator_value", value=repr(value)[:60], dtype=spec.dtype.name)) from None
 
 
 class _ZipDataset(Dataset):
