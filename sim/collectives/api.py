@@ -23,9 +23,8 @@ def all_reduce(arrays: Sequence, algorithm: str = "nccl", machine=None, devices=
             machine = current_machine()
         except ImportError:
             machine = "workstation-4gpu"
-    if isinstance(machine, str):
-        from sim.hardware import preset
-        machine = preset(machine)
+    from sim.hardware import as_machine
+    machine = as_machine(machine)
     from .replay import replay, resolve_ranks
 
     ranks = resolve_ranks(machine, devices, p)

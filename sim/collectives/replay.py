@@ -47,10 +47,9 @@ def round_durations(schedule: Schedule, machine, nbytes: float, ranks=None, *, g
                     simulator=None, label: str = "") -> np.ndarray:
     """Seconds of every round of ``schedule`` for a buffer of ``nbytes`` bytes per rank."""
     from sim.des import Simulator
+    from sim.hardware import as_machine
 
-    if isinstance(machine, str):
-        from sim.hardware import preset
-        machine = preset(machine)
+    machine = as_machine(machine)
     devs = resolve_ranks(machine, ranks, schedule.p)
     sim = simulator if simulator is not None else Simulator(machine)
     scale = float(nbytes) / schedule.length if schedule.length else 0.0

@@ -32,10 +32,8 @@ class Simulator:
     """
 
     def __init__(self, machine, seed: int = 0, stragglers=None, failures=None, env=None):
-        if isinstance(machine, str):
-            from sim.hardware import preset
-            machine = preset(machine)
-        self.machine = machine
+        from sim.hardware import as_machine
+        self.machine = machine = as_machine(machine)
         self.seed = seed
         self.env = env if env is not None else simpy.Environment()
         self.trace = Trace(clock=lambda: self.env.now)

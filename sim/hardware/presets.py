@@ -238,3 +238,8 @@ def preset(name: str = DEFAULT, **kw) -> Machine:
         raise ValueError(t("hardware.unknown_preset", name=name,
                            known=", ".join(PRESETS))) from None
     return build(**kw)
+
+
+def as_machine(machine, **kw) -> Machine:
+    """``machine`` itself, or the preset it names: what every "Machine or preset name" argument takes."""
+    return preset(machine, **kw) if isinstance(machine, str) else machine
