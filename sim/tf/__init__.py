@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from sim.engine import dtypes as _dt
 from sim.engine.dtypes import DType, as_dtype  # noqa: F401
-from sim.engine.errors import UnsupportedName as _Unsupported  # noqa: F401
 from sim.engine.function import function  # noqa: F401
 from sim.engine.ops.array import (broadcast_to, clip_by_value, concat, expand_dims, fill,  # noqa: F401
                                   gather, identity, linspace, one_hot, ones, ones_like, pad,
@@ -18,11 +17,10 @@ from sim.engine.ops.array import (broadcast_to, clip_by_value, concat, expand_di
                                   zeros_like)
 from sim.engine.ops.linalg import matmul, tensordot  # noqa: F401
 from sim.engine.ops.math import (abs, add, add_n, cast, cos, divide, equal, exp, floor,  # noqa: F401
-                                 greater, greater_equal, less, less_equal, log, logical_and,
+                                 floordiv, greater, greater_equal, less, less_equal, log, logical_and,
                                  logical_not, logical_or, maximum, minimum, multiply, negative,
                                  not_equal, pow, round, sigmoid, sign, sin, sqrt, square,
                                  subtract, tanh, truediv)
-from sim.engine.ops.math import floordiv as floordiv  # noqa: F401
 from sim.engine.ops.reduce import (argmax, argmin, reduce_all, reduce_any,  # noqa: F401
                                    reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
                                    reduce_prod, reduce_std, reduce_sum, reduce_variance)
