@@ -27,18 +27,21 @@ def all_gather(p: int, length: int) -> Schedule:
     return ring_all_gather(p, length)
 
 
-def broadcast(p: int, length: int, root: int = 0) -> Schedule:
-    """Every rank ends with ``root``'s buffer (binomial tree)."""
+def _check_root(root: int, p: int) -> None:
     if not 0 <= root < p:
         raise ValueError(t("collectives.bad_root", root=root, p_minus_one=p - 1))
+
+
+def broadcast(p: int, length: int, root: int = 0) -> Schedule:
+    """Every rank ends with ``root``'s buffer (binomial tree)."""
+    _check_root(root, p)
     return Schedule("binomial_tree", p, length, binomial_broadcast_rounds(p, 0, length, root),
                     "broadcast", {"root": root})
 
 
 def reduce(p: int, length: int, root: int = 0) -> Schedule:
     """``root`` ends with the sum of all buffers (binomial tree)."""
-    if not 0 <= root < p:
-        raise ValueError(t("collectives.bad_root", root=root, p_minus_one=p - 1))
+    _check_root(root, p)
     return Schedule("binomial_tree", p, length, binomial_reduce_rounds(p, 0, length, root),
                     "reduce", {"root": root})
 

@@ -2,8 +2,9 @@
 
 Sharing model. Each direction of each link is a resource of capacity ``bandwidth`` bytes/s.
 The flows crossing resources at a given moment get the max-min fair allocation (processor
-sharing generalised to paths, computed by progressive filling): every flow's rate is its
-bottleneck share, and ``k`` equal flows on one link get ``bandwidth / k`` each. Bytes move
+sharing generalised to paths, computed by progressive filling; Bertsekas & Gallager, "Data
+Networks", 2nd ed. 1992, ch. 6, max-min flow control): every flow's rate is its bottleneck
+share, and ``k`` equal flows on one link get ``bandwidth / k`` each. Bytes move
 through all hops of a route at once (cut-through, not store-and-forward). Whenever a flow starts,
 finishes or is killed by a failure, the rates are recomputed (an event-driven fluid model), so
 the finish times are exact for piecewise-constant sharing. The latency of a route is paid
