@@ -224,11 +224,21 @@ class _FilterDataset(Dataset):
         return True
 
 
+def _count(count):
+    """``take``/``skip``'s count as an int (-1: all), with a clear error for a non-number."""
+    try:
+        return int(count)
+    except (TypeError, ValueError):
+        from sim.i18n import t
+        raise TypeError(f"Cannot convert {count!r} to EagerTensor of dtype int64. "
+                        + t("engine.take_count", value=repr(count))) from None
+
+
 class _TakeDataset(Dataset):
     _kind = "take"
 
     def __init__(self, input, count):
-        self._count = int(count)
+        self._count = _count(count)
         super().__init__(input, input.element_spec)
 
     def _iterate(self):
@@ -251,7 +261,7 @@ class _SkipDataset(Dataset):
     _kind = "skip"
 
     def __init__(self, input, count):
-        self._count = int(count)
+        self._count = _count(count)
         super().__init__(input, input.element_spec)
 
     def _iterate(self):
