@@ -76,3 +76,10 @@ def test_full_tensorflow_device_names_are_shortened():
                        "/job:localhost/replica:0/task:0/device:CPU:0") == "/gpu:0→/cpu:0"
     assert short_where("/job:worker/replica:0/task:1/device:GPU:0") == "worker:1/gpu:0"
     assert short_where("pcie-switch") == "pcie-switch"
+
+
+def test_draw_names_the_mistake_when_given_no_trace():
+    import pytest
+    from sim.plots.timeline import draw
+    with pytest.raises(TypeError, match="last_step_trace"):
+        draw(3.0)

@@ -34,7 +34,11 @@ def short_where(where: str) -> str:
 
 
 def _events(trace):
-    return list(trace.events if hasattr(trace, "events") else trace)
+    events = trace.events if hasattr(trace, "events") else trace
+    try:
+        return list(events)
+    except TypeError:
+        raise TypeError(t("timeline.not_a_trace", got=type(trace).__name__)) from None
 
 
 def _unit(span: float):
