@@ -1,8 +1,8 @@
 """``tf.data``: datasets as chains of Python generators over engine tensors.
 
 ``dataset.py`` holds the Dataset API and its inspection hooks for the distribute layer,
-``sources.py`` the sources, ``transforms.py`` the transformations, ``options.py``
-``tf.data.Options`` and ``AutoShardPolicy``.
+``sources.py`` the sources, ``transforms/`` the transformations (a module per family),
+``options.py`` ``tf.data.Options`` and ``AutoShardPolicy``.
 """
 from __future__ import annotations
 

@@ -137,62 +137,62 @@ class Dataset:
         from sim.data.sources import zip_
         return zip_(*datasets)
 
-    # -- transformations (transforms.py) -----------------------------------------------------
+    # -- transformations (transforms/) --------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
-        from sim.data.transforms import _BatchDataset
+        from sim.data.transforms.batching import _BatchDataset
         return _BatchDataset(self, batch_size, drop_remainder)
 
     def unbatch(self, name=None):
-        from sim.data.transforms import _UnbatchDataset
+        from sim.data.transforms.batching import _UnbatchDataset
         return _UnbatchDataset(self)
 
     def repeat(self, count=None, name=None):
-        from sim.data.transforms import _RepeatDataset
+        from sim.data.transforms.shuffling import _RepeatDataset
         return _RepeatDataset(self, count)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
-        from sim.data.transforms import _ShuffleDataset
+        from sim.data.transforms.shuffling import _ShuffleDataset
         return _ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        from sim.data.transforms import _MapDataset
+        from sim.data.transforms.mapping import _MapDataset
         return _MapDataset(self, map_func)
 
     def filter(self, predicate, name=None):
-        from sim.data.transforms import _FilterDataset
+        from sim.data.transforms.mapping import _FilterDataset
         return _FilterDataset(self, predicate)
 
     def take(self, count, name=None):
-        from sim.data.transforms import _TakeDataset
+        from sim.data.transforms.slicing import _TakeDataset
         return _TakeDataset(self, count)
 
     def skip(self, count, name=None):
-        from sim.data.transforms import _SkipDataset
+        from sim.data.transforms.slicing import _SkipDataset
         return _SkipDataset(self, count)
 
     def shard(self, num_shards, index, name=None):
-        from sim.data.transforms import _ShardDataset
+        from sim.data.transforms.slicing import _ShardDataset
         return _ShardDataset(self, num_shards, index)
 
     def prefetch(self, buffer_size, name=None):
-        from sim.data.transforms import _PassThrough
+        from sim.data.transforms.passthrough import _PassThrough
         return _PassThrough(self, "prefetch")
 
     def cache(self, filename="", name=None):
-        from sim.data.transforms import _PassThrough
+        from sim.data.transforms.passthrough import _PassThrough
         return _PassThrough(self, "cache")
 
     def with_options(self, options, name=None):
-        from sim.data.transforms import _PassThrough
+        from sim.data.transforms.passthrough import _PassThrough
         return _PassThrough(self, "options", options)
 
     def enumerate(self, start=0, name=None):
-        from sim.data.transforms import _EnumerateDataset
+        from sim.data.transforms.combining import _EnumerateDataset
         return _EnumerateDataset(self, start)
 
     def concatenate(self, dataset, name=None):
-        from sim.data.transforms import _ConcatenateDataset
+        from sim.data.transforms.combining import _ConcatenateDataset
         return _ConcatenateDataset(self, dataset)
 
     def apply(self, transformation_func):
