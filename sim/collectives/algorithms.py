@@ -70,6 +70,37 @@ def hosts_of(machine, ranks) -> np.ndarray | None:
     return np.array(rows, dtype=np.int64)
 
 
+def default_channels(machine, ranks) -> tuple[int, np.ndarray | None]:
+    """NCCL's channel count for a ring across nodes, and the ranks grouped by node.
+
+    On one node (or an unknown machine): ``(1, None)``, the single ring. Across nodes: one
+    channel per NIC of a node (at most one per GPU of a node), so every NIC carries one channel
+    out and one in (reference §1.3 channels, §1.6 flat ring "with NCCL's channels spread over
+    all NICs").
+    """
+    if machine is None or ranks is None:
+        return 1, None
+    nodes = hosts_of(machine, ranks)
+    if nodes is None or nodes.shape[0] < 2:
+        return 1, None
+    host = machine.device(ranks[0]).host
+    nics = len(machine.nics(host))
+    return max(1, min(nics, nodes.shape[1])), nodes
+
+
+def _ring_options(machine, ranks, options: dict) -> dict:
+    """Add the channel defaults for a ring on several nodes (unless the caller chose)."""
+    if any(k in options for k in ("order", "bidirectional")):
+        return options
+    c, nodes = default_channels(machine, ranks)
+    if nodes is None or c < 2 and "channels" not in options:
+        return options
+    out = dict(options)
+    out.setdefault("channels", c)
+    out.setdefault("nodes", nodes)
+    return out
+
+
 def nccl_choice(p: int, nbytes: int, machine=None, ranks=None) -> tuple[str, str, float]:
     """NCCL's (algorithm, protocol, predicted µs) for this size on this machine."""
     topo = (nccl_model.topology_of(machine, ranks) if machine is not None
@@ -89,9 +120,12 @@ def build(name: str, p: int, length: int, *, machine=None, ranks=None, itemsize:
         nodes = hosts_of(machine, ranks)
         if nodes is not None and nodes.shape[0] > 1:
             options["nodes"] = nodes
+    if name == "ring":
+        options = _ring_options(machine, ranks, options)
     if name == "nccl":
         alg, proto, us = nccl_choice(p, length * itemsize, machine, ranks)
-        sched = ring(p, length) if alg == nccl_model.RING else double_binary_tree(p, length, **options)
+        sched = (ring(p, length, **_ring_options(machine, ranks, {})) if alg == nccl_model.RING
+                 else double_binary_tree(p, length, **options))
         sched.name = "nccl"
         sched.info.update({"nccl_algorithm": alg, "nccl_protocol": proto, "nccl_predicted_us": us})
         return sched
