@@ -3,6 +3,8 @@
 The model captures the strategy it is created under; fit/evaluate/predict run every step as
 ``strategy.run(train_step, args=(batch,))`` and reduce the per-replica results with
 ``reduce_per_replica`` ("sum", "first" on TPU), so the same code runs on one device or many.
+The helpers the loops share (validation data, one pass of batches, logs to NumPy, predict's
+joined outputs) are in training_utils.py.
 """
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ import sim.tf as tf
 from sim.keras import (_errors, backend, callbacks as callbacks_mod, compile_utils,
                        data_adapter, distribute_utils as du, optimizers, saving)
 from sim.keras.layers.base import Layer, shape_tuple
+from sim.keras.training_utils import (_batches, _concat_outputs, _logs_result, _numpy_logs,
+                                      _resolve_verbose, _should_eval, _split_validation,
+                                      _unpack_validation)
 
 _SCOPE_TEXT = ("Variable ({}) was not created in the distribution strategy scope of ({}). It is "
                "most likely because some layers, model, or optimizer was being created outside "
@@ -193,14 +198,8 @@ class Model(Layer):
         strategy = self.distribute_strategy
         verbose = _resolve_verbose(verbose, strategy)
         if validation_split and validation_data is None:
-            if data_adapter._is_dataset(x) or isinstance(x, data_adapter.DatasetCreator):
-                raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays, "
-                                 f"found following types in the input: {[type(x)]}")
-            arrays = tuple(data_adapter._as_numpy(a) for a in (x, y, sample_weight) if a is not None)
-            train, validation_data = data_adapter.train_validation_split(arrays, validation_split)
-            x = train[0]
-            y = train[1] if y is not None else None
-            sample_weight = train[-1] if sample_weight is not None else None
+            x, y, sample_weight, validation_data = _split_validation(x, y, sample_weight,
+                                                                     validation_split)
         with strategy.scope():
             handler = data_adapter.DataHandler(
                 x, y, sample_weight, batch_size=batch_size, steps_per_epoch=steps_per_epoch,
@@ -299,12 +298,7 @@ class Model(Layer):
                              "Please use `Model.compile(..., run_eagerly=True)`, or "
                              "`tf.config.run_functions_eagerly(True)` for more information of "
                              "where went wrong, or file a issue/bug to `tf.keras`.")
-        first = outputs[0]
-        if isinstance(first, dict):
-            return {k: np.concatenate([o[k] for o in outputs]) for k in first}
-        if isinstance(first, (list, tuple)):
-            return [np.concatenate([o[i] for o in outputs]) for i in range(len(first))]
-        return np.concatenate(outputs)
+        return _concat_outputs(outputs)
 
     def _single_batch(self, x, y=None, sample_weight=None):
         data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
@@ -365,62 +359,3 @@ class Model(Layer):
         self._assert_compile_was_called()
         return {"optimizer": self.optimizer, "loss": self.compiled_loss._user_losses,
                 "metrics": self.compiled_metrics._user_metrics}
-
-
-def _unpack_validation(validation_data):
-    if data_adapter._is_dataset(validation_data) or isinstance(validation_data, data_adapter.DatasetCreator):
-        return validation_data, None, None
-    if isinstance(validation_data, (list, tuple)):
-        if len(validation_data) == 2:
-            return validation_data[0], validation_data[1], None
-        if len(validation_data) == 3:
-            return tuple(validation_data)
-    raise ValueError("When passing a `validation_data` argument, it must contain either 2 items "
-                     "(x_val, y_val), or 3 items (x_val, y_val, val_sample_weights), or "
-                     "alternatively it could be a dataset or a dataset or a dataset iterator. "
-                     f"However we received `validation_data={validation_data}`")
-
-
-def _should_eval(epoch, freq):
-    if isinstance(freq, int):
-        return (epoch + 1) % freq == 0
-    return (epoch + 1) in freq
-
-
-def _resolve_verbose(verbose, strategy):
-    if verbose == "auto":
-        return 2 if du.is_ps_strategy(strategy) else 1
-    if verbose == 1 and du.is_ps_strategy(strategy):
-        raise ValueError("`verbose=1` is not allowed with `ParameterServerStrategy` for "
-                         "performance reasons. Received: verbose=1")
-    return int(verbose)
-
-
-def _batches(handler, on_batch_begin):
-    """``(step, batch)`` for one pass of evaluate/predict: the batch-begin callback runs before
-    each pull, and the pass ends quietly when the data runs out before ``steps``."""
-    iterator = handler.iterator_for_epoch(0)
-    for step in handler.steps():
-        on_batch_begin(step)
-        try:
-            batch = next(iterator)
-        except StopIteration:
-            return
-        yield step, batch
-
-
-def _numpy_logs(logs):
-    if not isinstance(logs, dict):
-        return logs
-    out = {}
-    for k, v in logs.items():
-        val = backend.get_value(v)
-        out[k] = float(val) if np.ndim(val) == 0 else np.asarray(val)
-    return out
-
-
-def _logs_result(model, logs, return_dict):
-    if return_dict:
-        return logs
-    values = [logs[n] for n in model.metrics_names if n in logs]
-    return values[0] if len(values) == 1 else values
