@@ -4,34 +4,18 @@
 reduces: NONE keeps them, SUM adds them, SUM_OVER_BATCH_SIZE (= AUTO) divides the sum by the
 number of elements. Under a strategy, AUTO/SUM_OVER_BATCH_SIZE would average per replica and
 give N times the gradient after the SUM all-reduce (§4.3), so TF refuses them outside
-``Model.compile``; so do we.
+``Model.compile``; so do we. ``Reduction`` and the weighting/reduction functions are in
+loss_reduction.py (re-exported here).
 """
 from __future__ import annotations
-
-import numpy as np
 
 import sim.tf as tf
 
 from sim.keras import _errors, activations, backend, distribute_utils
 from sim.keras._lookup import resolve
-
-
-class Reduction:
-    """``tf.keras.losses.Reduction`` (ReductionV2)."""
-
-    AUTO = "auto"
-    NONE = "none"
-    SUM = "sum"
-    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
-
-    @classmethod
-    def all(cls):
-        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
-
-    @classmethod
-    def validate(cls, key):
-        if key not in cls.all():
-            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+from sim.keras.loss_reduction import (Reduction, _rank, _tensor, compute_weighted_loss,  # noqa: F401
+                                      reduce_weighted_loss, scale_loss_for_distribution,
+                                      squeeze_or_expand)
 
 
 _STRATEGY_TEXT = (
@@ -40,61 +24,6 @@ _STRATEGY_TEXT = (
     "in `Model.compile()` for use by the built-in training looop `Model.fit()`.\n"
     "Please see https://www.tensorflow.org/tutorials/distribute/custom_training for more details."
 )
-
-
-def _rank(x):
-    return len(x.shape)
-
-
-def _tensor(x, dtype=None):
-    if dtype is None:
-        return tf.convert_to_tensor(x)
-    return tf.cast(x, dtype) if hasattr(x, "dtype") and not isinstance(x, np.ndarray) else \
-        tf.convert_to_tensor(np.asarray(x), dtype=dtype)
-
-
-def squeeze_or_expand(y_pred, y_true):
-    """Make (batch,) and (batch, 1) agree, as tf-keras' squeeze_or_expand_dimensions."""
-    rp, rt = _rank(y_pred), _rank(y_true)
-    if rp - rt == 1 and y_pred.shape[-1] == 1:
-        y_pred = tf.squeeze(y_pred, axis=-1)
-    elif rt - rp == 1 and y_true.shape[-1] == 1:
-        y_true = tf.squeeze(y_true, axis=-1)
-    return y_pred, y_true
-
-
-def _num_elements(x) -> int:
-    return int(np.prod(tuple(int(d) for d in x.shape))) if len(x.shape) else 1
-
-
-def reduce_weighted_loss(losses, reduction):
-    if reduction == Reduction.NONE:
-        return losses
-    total = tf.reduce_sum(losses)
-    if reduction == Reduction.SUM:
-        return total
-    n = _num_elements(losses)
-    return total / float(n) if n else total * 0.0
-
-
-def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE):
-    losses = tf.convert_to_tensor(losses)
-    if sample_weight is not None:
-        sw = _tensor(sample_weight, losses.dtype)
-        if _rank(sw) == _rank(losses) + 1 and sw.shape[-1] == 1:
-            sw = tf.squeeze(sw, axis=-1)
-        while _rank(sw) < _rank(losses) and _rank(sw) > 0:
-            sw = tf.expand_dims(sw, -1)
-        losses = losses * sw
-    if reduction == Reduction.AUTO:
-        reduction = Reduction.SUM_OVER_BATCH_SIZE
-    return reduce_weighted_loss(losses, reduction)
-
-
-def scale_loss_for_distribution(loss_value):
-    """Multiply by 1/N when N > 1 replicas (tf-keras losses_utils)."""
-    n = distribute_utils.get_strategy().num_replicas_in_sync
-    return loss_value * (1.0 / n) if n > 1 else loss_value
 
 
 class Loss:
