@@ -195,15 +195,34 @@ for ax, name in zip(axes, ["dgx-a100", "dgx-a100-cluster"]):
         print(name, size, best["algorithm"], round(best["time_us"], 1))
 plt.show()
 
+# %%
+from sim.collectives.compare import time_one
+
+cluster = preset("dgx-a100-cluster")
+for name, options in (("ring", {"channels": 1}), ("ring", {}), ("hierarchical", {}),
+                      ("halving_doubling", {})):
+    row = time_one(name, cluster, 2**30, **options)
+    sched = build(name, 16, 2**28, machine=cluster, ranks=cluster.gpus, **options)
+    channels = sched.info.get("channels", 1 if name == "ring" else "-")
+    print(f"{name:17s} channels={channels!s:2s} {row['time_us'] / 1e3:6.1f} ms  busbw {row['busbw_gbps']:6.1f} GB/s")
+
 # %% [markdown] lang="en"
-# Inside one DGX A100 every GPU reaches every other at full speed through the NVSwitch, so a
-# large all-reduce is limited by how many bytes each GPU sends: ring, halving-doubling and the
-# torus tie at the bandwidth optimum `2(p−1)/p·n`. On two nodes the flat ring crosses the
-# network through one GPU's NIC, while `hierarchical` keeps most bytes on NVLink and lets all
-# eight NICs of a node work at once. Halving-doubling does the same here without being told: its
-# large first exchanges stay inside a node and its last, small ones cross the network on every NIC
-# at once. Both are about six times faster than the flat ring for 1 GiB. Tiny messages go to the
-# algorithms with the fewest steps.
+# Inside one DGX A100 every GPU reaches every other at full speed through the NVSwitch, so a large
+# all-reduce is limited by how many bytes each GPU sends: ring, halving-doubling and the torus tie
+# at the bandwidth optimum `2(p−1)/p·n`. On two nodes a single ring (`channels=1`) crosses the
+# network through one GPU's NIC: about 24 GB/s of bus bandwidth, the PCIe hop between that GPU and
+# its NIC. NCCL runs not one ring but several, its **channels**: each carries 1/8 of the buffer
+# and visits the GPUs of a node in a rotated order, so that each channel leaves the node through a
+# different GPU, hence a different NIC. With eight channels all eight NICs of a node work at once
+# and the bus bandwidth reaches about 190 GB/s, close to the node's 8 × 25 GB/s of NICs (each
+# GPU's 24 GB/s PCIe hop to its NIC is the limit): for 1 GiB the ring is about eight times faster
+# than with one channel, and the fastest of all. `hierarchical` also gets all eight NICs working,
+# by keeping most bytes on NVLink; halving-doubling does the same without being told: its large
+# first exchanges stay inside a node and its last, small ones cross the network on every NIC at
+# once. Both are about six times faster than the single ring, yet about a quarter slower than the
+# ring's channels: they move their NVLink bytes and their network bytes in phases, one after the
+# other, while the channels keep both busy at the same time. Tiny messages go to the algorithms
+# with the fewest steps.
 #
 # ## Contention on a shared PCIe switch
 #
@@ -213,7 +232,7 @@ plt.show()
 # as long as with separate links: the `2(p−1)·n·β` of the reference, not `2·n·β`.
 
 # %% [markdown] lang="zh"
-# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，扁平的环要经过某一个 GPU 的网卡跨网络传输，而 `hierarchical` 把大部分字节留在 NVLink 上，并让一个节点的全部 8 块网卡同时工作。halving-doubling 在这里无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。对 1 GiB 的消息，两者都比扁平的环快约六倍。极小的消息则属于步数最少的算法。
+# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，单个环（`channels=1`）要经过某一个 GPU 的网卡跨网络传输：总线带宽只有约 24 GB/s，也就是这个 GPU 与其网卡之间那段 PCIe 链路的带宽。NCCL 跑的不是一个环，而是好几个，称为**通道**（channel）：每个通道承载缓冲区的 1/8，并按轮转后的顺序经过一个节点内的各个 GPU，因此每个通道都经由不同的 GPU，也就是不同的网卡，离开节点。有了 8 个通道，一个节点的全部 8 块网卡同时工作，总线带宽达到约 190 GB/s，接近节点网卡合计的 8 × 25 GB/s（上限来自每个 GPU 到其网卡的 24 GB/s PCIe 链路）：对 1 GiB 的消息，环比只用一个通道时快约八倍，也是所有算法中最快的。`hierarchical` 也让 8 块网卡同时工作，办法是把大部分字节留在 NVLink 上；halving-doubling 无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。两者都比单个环快约六倍，却比多通道的环慢约四分之一：它们分阶段、一前一后地传送 NVLink 上的字节和网络上的字节，而各个通道让两者同时保持忙碌。极小的消息则属于步数最少的算法。
 #
 # ## 共享 PCIe 交换机上的争用
 #
@@ -222,12 +241,21 @@ plt.show()
 # %% [markdown] lang="pt"
 # Dentro de um DGX A100 cada GPU alcança qualquer outra a toda velocidade pelo NVSwitch, então um
 # all-reduce grande é limitado pelos bytes que cada GPU envia: ring, halving-doubling e o toro
-# empatam no ótimo de banda `2(p−1)/p·n`. Com dois nós, o anel plano atravessa a rede pela placa
-# de rede de uma só GPU, enquanto `hierarchical` mantém a maior parte dos bytes no NVLink e põe as
-# oito placas de rede do nó para trabalhar ao mesmo tempo. O halving-doubling faz o mesmo aqui sem
-# que ninguém peça: suas primeiras trocas, as grandes, ficam dentro do nó, e as últimas, pequenas,
-# atravessam a rede por todas as placas ao mesmo tempo. Os dois são cerca de seis vezes mais rápidos
-# que o anel plano para 1 GiB. As mensagens minúsculas ficam com os algoritmos de menos etapas.
+# empatam no ótimo de banda `2(p−1)/p·n`. Com dois nós, um anel único (`channels=1`) atravessa a
+# rede pela placa de rede de uma só GPU: cerca de 24 GB/s de largura de banda de barramento
+# (busbw), a do enlace PCIe entre essa GPU e a sua placa. O NCCL não roda um anel só, e sim
+# vários, os seus **canais**: cada um leva 1/8 do buffer e percorre as GPUs de um nó em uma ordem
+# rotacionada, de modo que cada canal sai do nó por uma GPU diferente e, portanto, por uma placa
+# de rede diferente. Com oito canais, as oito placas de rede do nó trabalham ao mesmo tempo e o
+# busbw chega a cerca de 190 GB/s, perto dos 8 × 25 GB/s das placas do nó (o limite é o enlace
+# PCIe de 24 GB/s de cada GPU até a sua placa): para 1 GiB, o anel fica cerca de oito vezes mais
+# rápido do que com um canal só, e é o mais rápido de todos. O `hierarchical` também põe as oito
+# placas para trabalhar, mantendo a maior parte dos bytes no NVLink; o halving-doubling faz o
+# mesmo sem que ninguém peça: suas primeiras trocas, as grandes, ficam dentro do nó, e as últimas,
+# pequenas, atravessam a rede por todas as placas ao mesmo tempo. Os dois são cerca de seis vezes
+# mais rápidos que o anel único, mas cerca de um quarto mais lentos que os canais do anel: movem
+# os bytes do NVLink e os da rede em fases, um depois do outro, enquanto os canais mantêm os dois
+# ocupados ao mesmo tempo. As mensagens minúsculas ficam com os algoritmos de menos etapas.
 #
 # ## Contenção em um switch PCIe compartilhado
 #
