@@ -45,3 +45,10 @@ def test_unfinished_function_is_reported_as_not_done():
         raise NotImplementedError()
     with pytest.raises(ExerciseNotDone, match="Not done yet"):
         ex.check_data_parallel_gradient(stub)
+
+
+def test_asynchronous_workers_push_more_gradients_in_the_synchronous_time():
+    """What lesson 00 shows: nobody waits, so more gradients arrive in the same time."""
+    times = sync_vs_async.step_times(workers=4, steps=100, seed=0)
+    sync = sync_vs_async.synchronous_time(times[:50])
+    assert sync_vs_async.asynchronous_updates_by(times, sync) > 50 * 4

@@ -72,6 +72,7 @@
 
 # %%
 import numpy as np
+from sim.i18n import t
 
 rng = np.random.default_rng(0)
 global_batch, features, num_replicas = 10, 3, 4
@@ -89,10 +90,11 @@ shards = list(zip(np.array_split(x, num_replicas), np.array_split(y, num_replica
 per_replica = [gradient_sum(w, xs, ys) / global_batch for xs, ys in shards]
 all_reduced = np.sum(per_replica, axis=0)          # the all-reduce (SUM)
 
-print("examples per replica:", [len(xs) for xs, _ in shards])
-print("single device :", np.round(single_device, 6))
-print("4 replicas    :", np.round(all_reduced, 6))
-print("max difference:", float(np.max(np.abs(all_reduced - single_device))) < 1e-12)
+print(t("lesson00.examples_per_replica", sizes=[len(xs) for xs, _ in shards]))
+print(t("lesson00.single_device", g=np.round(single_device, 6)))
+print(t("lesson00.replicas_result", n=num_replicas, g=np.round(all_reduced, 6)))
+print(t("lesson00.equal_within_rounding",
+        ok=bool(np.max(np.abs(all_reduced - single_device)) < 1e-12)))
 
 # %% [markdown] lang="en"
 # Ten examples do not split evenly over four replicas (3, 3, 2, 2), and the answer is still exact.
@@ -109,8 +111,8 @@ print("max difference:", float(np.max(np.abs(all_reduced - single_device))) < 1e
 
 # %%
 mean_of_means = np.mean([gradient_sum(w, xs, ys) / len(xs) for xs, ys in shards], axis=0)
-print("mean of means :", np.round(mean_of_means, 6))
-print("equal to the single-device gradient?", bool(np.allclose(mean_of_means, single_device)))
+print(t("lesson00.mean_of_means", g=np.round(mean_of_means, 6)))
+print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_device))))
 
 # %% [markdown] lang="en"
 # This is exactly why TensorFlow's custom training loops call
@@ -163,19 +165,20 @@ print("equal to the single-device gradient?", bool(np.allclose(mean_of_means, si
 # %%
 from sim.sync_vs_async import asynchronous_updates_by, step_times, synchronous_time
 
-times = step_times(workers=4, steps=50, base=0.1, spread=0.3, seed=0)
-sync_seconds = synchronous_time(times)
+# 100 steps' worth of times per worker: asynchronous workers may run past step 50.
+times = step_times(workers=4, steps=100, base=0.1, spread=0.3, seed=0)
+sync_seconds = synchronous_time(times[:50])
 async_updates = asynchronous_updates_by(times, deadline=sync_seconds)
-print(f"synchronous : 50 steps x 4 replicas = {50 * 4} gradients in {sync_seconds:.2f} s")
-print(f"asynchronous: {async_updates} gradients in the same {sync_seconds:.2f} s")
+print(t("lesson00.sync_line", steps=50, workers=4, n=50 * 4, s=sync_seconds))
+print(t("lesson00.async_line", n=async_updates, s=sync_seconds))
 
 # %%
 import matplotlib.pyplot as plt
 from sim.plots import label
 
 fig, ax = plt.subplots(figsize=(7, 3))
-ax.plot(np.arange(1, 51), np.cumsum(times.max(axis=1)), label=label("sync"))
-ax.plot(np.arange(1, 51), np.cumsum(times.mean(axis=1)), label=label("async_mean_worker"))
+ax.plot(np.arange(1, 51), np.cumsum(times[:50].max(axis=1)), label=label("sync"))
+ax.plot(np.arange(1, 51), np.cumsum(times[:50].mean(axis=1)), label=label("async_mean_worker"))
 ax.set_xlabel(label("step"))
 ax.set_ylabel(label("time_s"))
 ax.set_title(label("sync_vs_async_title"))
