@@ -26,6 +26,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 from sim.collectives import build, execute
 from sim.collectives.replay import replay
+from sim.i18n import t
 
 schedule = build("ring", 4, 8)
 for k, rnd in enumerate(schedule.rounds):
@@ -122,7 +123,7 @@ beta = 1 / min(link.bandwidth for link, _ in hops)
 n = 256 * 2**20
 simulated = replay(build("ring", 8, n), machine, n)
 formula = closed_form("ring", 8, n, alpha, beta)
-print(f"simulated {simulated * 1e3:.3f} ms, closed form {formula * 1e3:.3f} ms")
+print(t("lesson02.sim_vs_formula", sim=simulated * 1e3, formula=formula * 1e3))
 
 # %% [markdown] lang="en"
 # ## Every algorithm, every size
@@ -204,7 +205,8 @@ for name, options in (("ring", {"channels": 1}), ("ring", {}), ("hierarchical", 
     row = time_one(name, cluster, 2**30, **options)
     sched = build(name, 16, 2**28, machine=cluster, ranks=cluster.gpus, **options)
     channels = sched.info.get("channels", 1 if name == "ring" else "-")
-    print(f"{name:17s} channels={channels!s:2s} {row['time_us'] / 1e3:6.1f} ms  busbw {row['busbw_gbps']:6.1f} GB/s")
+    print(t("lesson02.cluster_row", name=name, channels=channels, ms=row["time_us"] / 1e3,
+            busbw=row["busbw_gbps"]))
 
 # %% [markdown] lang="en"
 # Inside one DGX A100 every GPU reaches every other at full speed through the NVSwitch, so a large
@@ -274,8 +276,8 @@ for name in ("ring", "reduce_to_one"):
     sim_t = replay(build(name, 4, n), ws, n)
     separate = closed_form(name, 4, n, alpha, beta, shared_port=False)
     shared = closed_form(name, 4, n, alpha, beta, shared_port=True)
-    print(f"{name:14s} simulated {sim_t * 1e3:7.2f} ms | separate links {separate * 1e3:7.2f} ms"
-          f" | shared root port {shared * 1e3:7.2f} ms")
+    print(t("lesson02.contention_row", name=name, sim=sim_t * 1e3, separate=separate * 1e3,
+            shared=shared * 1e3))
 
 # %% [markdown] lang="en"
 # ## What NCCL would pick
@@ -303,7 +305,7 @@ for name in ("dgx-a100", "workstation-4gpu"):
     topo = nccl_model.topology_of(preset(name))
     for size in (1024, 2**20, 2**28):
         alg, proto, us = nccl_model.choose(topo, size)
-        print(f"{name:17s} {size:>10d} B -> {alg}/{proto} ({us:.1f} us predicted)")
+        print(t("lesson02.nccl_choice", machine=name, size=size, alg=alg, proto=proto, us=us))
 
 # %% [markdown] lang="en"
 # ## Try it yourself
