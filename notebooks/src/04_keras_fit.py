@@ -272,8 +272,10 @@ print(global_batch_size, learning_rate)
 # final é o ajuste fino:
 
 # %%
+from sim.i18n import t
+
 for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
-    print(f"global batch {g:2d}: guide's table {lr:.3f}, linear rule {0.1 * g / 5:.3f}")
+    print(t("lesson04.lr_rule", g=g, lr=lr, linear=0.1 * g / 5))
 
 # %% [markdown] lang="en"
 # Now a small experiment on the simulator: a little network (16 inputs, 64 hidden units) fitted
@@ -315,18 +317,17 @@ def train(num_replicas, learning_rate):
     return history.history["loss"], clock().now - start, len(clock().steps) - first_step
 
 results = {}
-table = ["replicas  global batch  learning rate  steps  final loss  simulated time  per step"]
+table = [t("lesson04.lr_table_header")]
 for num_replicas, scaled in [(1, False), (2, False), (2, True), (4, False), (4, True)]:
     lr = BASE_LEARNING_RATE * (num_replicas if scaled else 1)
     losses, seconds, steps = train(num_replicas, lr)
     results[num_replicas, scaled] = (lr, losses)
-    table.append(f"{num_replicas:8d}  {BATCH_SIZE_PER_REPLICA * num_replicas:12d}  {lr:13.2f}"
-                 f"  {steps:5d}  {losses[-1]:10.4f}  {seconds * 1e3:11.3f} ms  {seconds / steps * 1e6:5.2f} us")
+    table.append(t("lesson04.lr_table_row", replicas=num_replicas, batch=BATCH_SIZE_PER_REPLICA * num_replicas,
+                   lr=lr, steps=steps, loss=losses[-1], ms=seconds * 1e3, us=seconds / steps * 1e6))
 print("\n".join(table))
 
 # %%
 import matplotlib.pyplot as plt
-from sim.i18n import t
 
 fig, ax = plt.subplots(figsize=(7, 3.8))
 epochs = np.arange(1, EPOCHS + 1)
@@ -422,11 +423,11 @@ sizes = np.array([int(v) for v in mirrored_strategy.experimental_local_results(s
 kernel, bias = model.get_weights()
 
 history = model.fit(dataset, epochs=1, verbose=0)
-print("per-replica batch sizes :", sizes.tolist())
-print("per-replica losses      :", np.round(losses, 4).tolist())
-print("weighted by batch size  :", round(float(np.sum(sizes * losses) / sizes.sum()), 4))
-print("mean of the four losses :", round(float(losses.mean()), 4))
-print("loss logged by fit      :", round(history.history["loss"][0], 4))
+print(t("lesson04.fit_sizes", value=sizes.tolist()))
+print(t("lesson04.fit_losses", value=np.round(losses, 4).tolist()))
+print(t("lesson04.fit_weighted", value=round(float(np.sum(sizes * losses) / sizes.sum()), 4)))
+print(t("lesson04.fit_mean", value=round(float(losses.mean()), 4)))
+print(t("lesson04.fit_logged", value=round(history.history["loss"][0], 4)))
 
 # %% [markdown] lang="en"
 # The logged loss is the **mean over the global batch**: each replica's mean weighted by the
@@ -460,9 +461,9 @@ print("loss logged by fit      :", round(history.history["loss"][0], 4))
 # %%
 residual = (x @ kernel + bias - y).ravel()
 slices = np.split(2 * residual, np.cumsum(sizes)[:-1])
-print("gradient used by the step   :", round(float((bias - model.get_weights()[1])[0] / 0.1), 4))
-print("gradient of the global mean :", round(float(np.mean(2 * residual)), 4))
-print("mean of per-replica means   :", round(float(np.mean([s.mean() for s in slices])), 4))
+print(t("lesson04.grad_used", value=round(float((bias - model.get_weights()[1])[0] / 0.1), 4)))
+print(t("lesson04.grad_global_mean", value=round(float(np.mean(2 * residual)), 4)))
+print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s in slices])), 4)))
 
 # %% [markdown] lang="en"
 # So with `fit`, an uneven last batch slightly over-weights the examples of the short replicas in
