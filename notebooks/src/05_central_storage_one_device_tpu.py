@@ -62,7 +62,7 @@ from sim.i18n import t
 
 default_strategy = tf.distribute.get_strategy()
 print(default_strategy)
-print("replicas:", default_strategy.num_replicas_in_sync)
+print(t("lesson05.replicas", n=default_strategy.num_replicas_in_sync))
 
 # %% [markdown] lang="en"
 # Why have a strategy that does nothing? So that **library code** can be written once. Keras's
@@ -134,15 +134,16 @@ def sum_of_squares(batch):
 dataset = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(8)
 
 default = tf.distribute.get_strategy()
-print("default returns the dataset itself:", default.experimental_distribute_dataset(dataset) is dataset)
+print(t("lesson05.default_same_dataset", same=default.experimental_distribute_dataset(dataset) is dataset))
 for batch in default.experimental_distribute_dataset(dataset):
-    print("default strategy :", default.run(lambda x: x, args=(batch,)).numpy(), "->", sum_of_squares(batch).numpy())
+    print(t("lesson05.default_run", batch=default.run(lambda x: x, args=(batch,)).numpy(),
+            total=sum_of_squares(batch).numpy()))
 
 mirrored = tf.distribute.MirroredStrategy()
 with mirrored.scope():
     for batch in mirrored.experimental_distribute_dataset(dataset):
-        print("MirroredStrategy :", [x.numpy().tolist() for x in mirrored.experimental_local_results(batch)],
-              "->", sum_of_squares(batch).numpy())
+        batches = [x.numpy().tolist() for x in mirrored.experimental_local_results(batch)]
+        print(t("lesson05.mirrored_run", batches=batches, total=sum_of_squares(batch).numpy()))
 
 # %% [markdown] lang="en"
 # ### `OneDeviceStrategy`
@@ -172,14 +173,14 @@ strategy = tf.distribute.OneDeviceStrategy(device="/gpu:0")
 
 with strategy.scope():
     v = tf.Variable(1.)
-print("variable on:", v.device)
-print("replicas   :", strategy.num_replicas_in_sync)
-print("run        :", strategy.run(lambda x: x * 2, args=(tf.constant(3.0),)))
+print(t("lesson05.od_variable", device=v.device))
+print(t("lesson05.od_replicas", n=strategy.num_replicas_in_sync))
+print(t("lesson05.od_run", value=strategy.run(lambda x: x * 2, args=(tf.constant(3.0),))))
 dist_dataset = strategy.experimental_distribute_dataset(dataset)
-print("dataset    :", type(dist_dataset).__name__)
+print(t("lesson05.od_dataset", name=type(dist_dataset).__name__))
 with strategy.scope():
     for batch in dist_dataset:
-        print("one batch  :", batch.numpy(), "->", sum_of_squares(batch).numpy())
+        print(t("lesson05.od_batch", batch=batch.numpy(), total=sum_of_squares(batch).numpy()))
 
 # %% [markdown] lang="en"
 # ## 2. `CentralStorageStrategy`: the variables live once, on the CPU
@@ -211,14 +212,15 @@ with mirrored_strategy.scope():
 with central_storage_strategy.scope():
     central_kernel = tf.Variable(tf.zeros([1024, 1024]), name="kernel")
 
-print("MirroredStrategy       :", type(mirrored_kernel).__name__, "with", len(mirrored_kernel.values), "copies")
+print(t("lesson05.mirrored_copies", kind=type(mirrored_kernel).__name__, n=len(mirrored_kernel.values)))
 for device in mirrored_strategy.experimental_local_results(mirrored_strategy.run(lambda: mirrored_kernel.device)):
-    print("    a copy on", device)
-print("CentralStorageStrategy :", type(central_kernel).__name__, "with", len(central_kernel.values), "copy, on", central_kernel.device)
+    print(t("lesson05.a_copy_on", device=device))
+print(t("lesson05.central_copy", kind=type(central_kernel).__name__, n=len(central_kernel.values),
+        device=central_kernel.device))
 for device in central_storage_strategy.experimental_local_results(central_storage_strategy.run(lambda: central_kernel.device)):
-    print("    replica reads it from", device)
-print("compute devices:", central_storage_strategy.extended.worker_devices)
-print("parameter device:", central_storage_strategy.extended.parameter_devices)
+    print(t("lesson05.replica_reads", device=device))
+print(t("lesson05.compute_devices", devices=central_storage_strategy.extended.worker_devices))
+print(t("lesson05.parameter_device", devices=central_storage_strategy.extended.parameter_devices))
 
 # %% [markdown] lang="en"
 # Mirrored: four copies, one per GPU, kept identical by an all-reduce of the gradients.
@@ -281,11 +283,10 @@ runs = {"OneDeviceStrategy": train_one_step(tf.distribute.OneDeviceStrategy("/gp
         "MirroredStrategy": train_one_step(mirrored_strategy),
         "CentralStorageStrategy": train_one_step(central_storage_strategy)}
 reference = runs["OneDeviceStrategy"]["weights"]
-print("parameters:", runs["OneDeviceStrategy"]["params"])
+print(t("lesson05.parameters", n=runs["OneDeviceStrategy"]["params"]))
 for name, run in runs.items():
     gap = max(float(np.max(np.abs(a - b))) for a, b in zip(run["weights"], reference))
-    print(f"{name:23s} loss {run['loss']:.6f}  step {run['seconds'] * 1e3:7.3f} ms  "
-          f"max |weights - one device| = {gap:.1e}")
+    print(t("lesson05.step_row", name=name, loss=run["loss"], ms=run["seconds"] * 1e3, gap=gap))
 
 # %% [markdown] lang="en"
 # The three strategies compute **the same step**: same loss, and weights equal to the one-device
@@ -382,7 +383,7 @@ for units in sizes:
         run = runs[name] if units == 1024 else train_one_step(make(), units=units)
         sweep[name].append((run["params"], run["seconds"]))
 for name, points in sweep.items():
-    print(f"{name:23s}", "  ".join(f"{p:>9,d} params: {s * 1e3:6.3f} ms" for p, s in points))
+    print(f"{name:23s}", "  ".join(t("lesson05.sweep_point", p=p, ms=s * 1e3) for p, s in points))
 
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for name, points in sweep.items():
@@ -457,8 +458,8 @@ tf.tpu.experimental.initialize_tpu_system(cluster_resolver)
 tpu_strategy = tf.distribute.TPUStrategy(cluster_resolver)
 
 print(tpu_strategy)
-print("replicas:", tpu_strategy.num_replicas_in_sync)
-print("machine :", sim.runtime.current_machine().name)
+print(t("lesson05.replicas", n=tpu_strategy.num_replicas_in_sync))
+print(t("lesson05.machine", name=sim.runtime.current_machine().name))
 
 # %% [markdown] lang="en"
 # Each core is a replica, and the variables are mirrored on all 8 (like `MirroredStrategy`).
@@ -507,8 +508,8 @@ def train_step(inputs):
 for step, batch in enumerate(dist_dataset):
     shapes = {tuple(f.shape) for f in tpu_strategy.experimental_local_results(batch[0])}
     loss = train_step(batch)
-    print(f"step {step}: per-core shapes {sorted(shapes)}  loss {float(loss):.4f}  "
-          f"simulated {tpu_strategy.extended.last_step_time * 1e6:.1f} µs")
+    print(t("lesson05.tpu_step", step=step, shapes=sorted(shapes), loss=float(loss),
+            us=tpu_strategy.extended.last_step_time * 1e6))
 
 # %% [markdown] lang="en"
 # What goes wrong otherwise? 200 examples in batches of 64 leave a last batch of 8: without
@@ -534,7 +535,8 @@ def per_core_shapes(batch_size, drop_remainder):
     ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch_size, drop_remainder=drop_remainder)
     print(f"batch({batch_size}, drop_remainder={drop_remainder}): element_spec {ds.element_spec[0].shape}")
     for step, batch in enumerate(tpu_strategy.experimental_distribute_dataset(ds)):
-        print(f"  step {step}:", [f.shape[0] for f in tpu_strategy.experimental_local_results(batch[0])])
+        sizes = [f.shape[0] for f in tpu_strategy.experimental_local_results(batch[0])]
+        print(t("lesson05.core_step", step=step, sizes=sizes))
 
 per_core_shapes(64, drop_remainder=False)
 per_core_shapes(60, drop_remainder=True)
@@ -567,12 +569,12 @@ laptop = Machine("laptop", description="one CPU, no GPU")
 laptop.add_device("CPU", devices.XEON_8380)
 sim.runtime.use_machine(laptop)
 
-print("GPUs:", tf.config.list_physical_devices("GPU"))
+print(t("lesson05.gpus", gpus=tf.config.list_physical_devices("GPU")))
 strategy = tf.distribute.MirroredStrategy()
-print("replicas:", strategy.num_replicas_in_sync, strategy.extended.worker_devices)
+print(t("lesson05.replicas", n=strategy.num_replicas_in_sync), strategy.extended.worker_devices)
 
 sim.runtime.use_machine("workstation-4gpu")
-print("back on", sim.runtime.current_machine().name)
+print(t("lesson05.back_on", name=sim.runtime.current_machine().name))
 
 # %% [markdown] lang="en"
 # **Reducing a plain value with SUM.** The default strategy's `reduce("SUM", 1.)` returned `1.0`.
