@@ -143,14 +143,15 @@ def _custom_loop(strategy, num_examples=1000):
     iterator = iter(dist_dataset)
     for _ in range(10):
         losses.append(float(distributed_train_step(next(iterator))))
-    return losses, [v.numpy() for v in model.trainable_variables]
+    return losses, int(optimizer.iterations.numpy())
 
 
 @needs_keras
-def test_custom_training_loop_runs_and_matches_one_device():
-    losses, weights = _custom_loop(tf.distribute.MirroredStrategy(), num_examples=200)
+def test_custom_training_loop_snippet_trains():
+    """The guide's loop runs unchanged; equality with one device is in test_distribute_keras."""
+    losses, steps = _custom_loop(tf.distribute.MirroredStrategy(), num_examples=200)
     assert np.all(np.isfinite(losses)) and losses[-1] < losses[0]
-    assert len(losses) == 10 + 10
+    assert len(losses) == steps == 10 + 10
 
 
 @needs_keras

@@ -41,42 +41,6 @@ def test_fit_mirrored_equals_single_device():
     assert model.predict(inputs[:6], verbose=0).shape == (6, 1)
 
 
-def test_custom_loop_guide_snippet():
-    mirrored_strategy = tf.distribute.MirroredStrategy()
-    with mirrored_strategy.scope():
-        model = tf.keras.Sequential([
-            tf.keras.layers.Dense(1, input_shape=(1,),
-                                  kernel_regularizer=tf.keras.regularizers.L2(1e-4))])
-        optimizer = tf.keras.optimizers.SGD()
-    dataset = tf.data.Dataset.from_tensors(([1.], [1.])).repeat(1000).batch(10)
-    dist_dataset = mirrored_strategy.experimental_distribute_dataset(dataset)
-    loss_object = tf.keras.losses.BinaryCrossentropy(
-        from_logits=True, reduction=tf.keras.losses.Reduction.NONE)
-
-    def train_step(inputs):
-        features, labels = inputs
-        with tf.GradientTape() as tape:
-            predictions = model(features, training=True)
-            per_example_loss = loss_object(labels, predictions)
-            loss = tf.nn.compute_average_loss(per_example_loss)
-            model_losses = model.losses
-            if model_losses:
-                loss += tf.nn.scale_regularization_loss(tf.add_n(model_losses))
-        gradients = tape.gradient(loss, model.trainable_variables)
-        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
-        return loss
-
-    @tf.function
-    def distributed_train_step(dist_inputs):
-        per_replica_losses = mirrored_strategy.run(train_step, args=(dist_inputs,))
-        return mirrored_strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_losses, axis=None)
-
-    iterator = iter(dist_dataset)
-    losses = [float(distributed_train_step(next(iterator))) for _ in range(5)]
-    assert losses[-1] < losses[0]
-    assert int(optimizer.iterations.numpy()) == 5
-
-
 def test_one_device_and_default_strategy_snippets():
     strategy = tf.distribute.OneDeviceStrategy(device="/gpu:0")
     model = _guide_model(strategy)
