@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
 import pytest
 
 from sim.collectives import build
 from sim.collectives.cost import closed_form, port_model_time
 from sim.collectives.replay import replay
 from sim.hardware import devices as D
+from sim.hardware import switched
 from sim.hardware.machine import Machine
 
 ALPHA, BW = 2e-6, 25e9          # per message: two hops of 1 µs through a switch
@@ -20,11 +20,7 @@ SIZES = (8, 1000, 2**20, 2**30)
 @functools.lru_cache(maxsize=None)
 def star(p: int) -> Machine:
     """p devices on one non-blocking switch: the single-port, full-duplex model of §0."""
-    m = Machine(f"star-{p}")
-    sw = m.add_node("switch", "switch")
-    for _ in range(p):
-        m.connect(m.add_device("GPU", D.A100_SXM4), sw, BW, ALPHA / 2, "nvlink")
-    return m
+    return switched(p, BW, ALPHA / 2)
 
 
 @functools.lru_cache(maxsize=None)
@@ -147,7 +143,6 @@ def test_memoised_rounds_do_not_change_the_answer():
     p, n = 7, 1001
     sched = build("ring", p, n)
     total = replay(sched, star(p), n)
-    from sim.des import Simulator
     one_by_one = 0.0
     for rnd in sched.rounds:
         sub = type(sched)("x", p, n, [rnd])

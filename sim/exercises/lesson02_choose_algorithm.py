@@ -18,13 +18,8 @@ CHOICES = ("reduce_to_one", "ring", "halving_doubling", "binomial_tree")
 
 @functools.lru_cache(maxsize=None)
 def _star(p: int, alpha: float, bandwidth: float):
-    from sim.hardware import devices as D
-    from sim.hardware.machine import Machine
-    m = Machine(f"switch-{p}")
-    sw = m.add_node("switch", "switch")
-    for _ in range(p):
-        m.connect(m.add_device("GPU", D.A100_SXM4), sw, bandwidth, alpha / 2, "nvlink")
-    return m
+    from sim.hardware import switched
+    return switched(p, bandwidth, alpha / 2)
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,7 +7,7 @@
 from sim.hardware.devices import SPECS, Device, DeviceSpec, full_name
 from sim.hardware.links import Link
 from sim.hardware.machine import Machine, Node
-from sim.hardware.presets import DEFAULT, as_machine, preset, preset_names
+from sim.hardware.presets import DEFAULT, as_machine, preset, preset_names, switched
 
 __all__ = ["Device", "DeviceSpec", "Link", "Machine", "Node", "SPECS", "DEFAULT", "as_machine",
-           "full_name", "preset", "preset_names"]
+           "full_name", "preset", "preset_names", "switched"]

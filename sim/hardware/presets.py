@@ -226,6 +226,20 @@ PRESETS = {
 }
 
 
+def switched(p: int, bandwidth: float, hop_latency: float, spec=D.A100_SXM4,
+             kind: str = "nvlink") -> Machine:
+    """p devices on one non-blocking switch, one full-duplex port each (collectives.md §0 model).
+
+    The uncontended machine the closed forms assume: a message costs ``2·hop_latency`` (two hops)
+    plus its bytes over ``bandwidth``. Not a named preset: tests and exercises build it to order.
+    """
+    m = Machine(f"switch-{p}")
+    hub = m.add_node("switch", "switch")
+    for _ in range(p):
+        m.connect(m.add_device("GPU", spec), hub, bandwidth, hop_latency, kind)
+    return m
+
+
 def preset_names() -> list[str]:
     return list(PRESETS)
 
