@@ -128,3 +128,25 @@ def test_a_batch_touching_a_dead_device_fails_at_once_and_the_rest_still_runs():
     rows = {e.where: (e.status, e.end) for e in sim.trace if e.kind == "transfer"}
     assert rows["/gpu:2→/gpu:3"] == ("failed", 1e-3)
     assert rows["/gpu:0→/gpu:1"] == ("ok", pytest.approx(1e-3 + 1e-6 + 1e-3))
+
+
+def test_a_host_failure_is_named_in_the_course_language():
+    from sim import i18n
+
+    before = i18n.get_language()
+    try:
+        i18n.set_language("zh")
+        sim = Simulator("cpu-cluster", failures=[Failure(at=1e-3, host=1)])
+        caught = []
+
+        def work():
+            try:
+                yield sim.compute("/job:worker/task:1/cpu:0", seconds=1.0)
+            except DeviceFailure as error:
+                caught.append(str(error))
+
+        sim.process(work())
+        sim.run()
+        assert caught and "主机 1" in caught[0]
+    finally:
+        i18n.set_language(before)

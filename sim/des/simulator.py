@@ -238,7 +238,8 @@ class Simulator:
     def _fail(self, failure, devs, nodes) -> None:
         now = self.env.now
         what = (self.machine.display_name(devs[0]) if failure.device is not None
-                else f"host {failure.host}")
+                else f"host {failure.host}")          # the trace row: the same in every language
+        said = what if failure.device is not None else t("des.host_name", n=failure.host)
         self.trace.add("failure", "down", what, now, now, "failed")
         self._dead.update(devs)
         for dev in devs:
@@ -247,7 +248,7 @@ class Simulator:
                 if alive:
                     task[5] = False
                     self.trace.add("compute", label, where, min(start, now), now, "failed")
-                    ev.fail(F.DeviceFailure(t("des.device_down", what=what, time=f"{now:.9g}")))
+                    ev.fail(F.DeviceFailure(t("des.device_down", what=said, time=f"{now:.9g}")))
             self._pending[dev] = []
         mask = np.zeros(2 * len(self.machine.links), dtype=bool)
         for i, link in enumerate(self.machine.links):
