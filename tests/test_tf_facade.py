@@ -98,3 +98,15 @@ def test_import_is_light():
     code = "import sys, sim.tf; print(any(m.startswith(('sim.keras', 'sim.distribute', 'matplotlib', 'simpy')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_unsupported_name_speaks_the_course_language():
+    from sim import i18n
+
+    before = i18n.get_language()
+    try:
+        i18n.set_language("zh")
+        with pytest.raises(NotImplementedError, match="tf.xyz 不在本课程模拟的 TensorFlow 子集中"):
+            tf.xyz  # noqa: B018
+    finally:
+        i18n.set_language(before)

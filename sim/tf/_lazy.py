@@ -30,5 +30,4 @@ def module_getattr(module_name, submodules=(), lazy=None):
 
 def unsupported(tf_name):
     from sim.i18n import t
-    return UnsupportedName(f"sim.tf does not support {tf_name}; see docs/tf_subset.md. "
-                           + t("engine.unsupported", name=tf_name))
+    return UnsupportedName(t("engine.unsupported", name=tf_name))
