@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 DIVERGED_FACTOR = 1e6      # a loss this many times its start counts as diverged (reference §3)
-CHUNK = 64                 # steps of input drawn at once (fewer, larger calls to the generator)
+CHUNK = 64                 # at most this many steps of input drawn at once (fewer, larger calls)
 
 
 @dataclass
@@ -79,10 +79,12 @@ def train_grid(problem: StreamingRegression, batch: int, learning_rates, targets
     error = np.full((len(targets), problem.dim), np.nan)
     alive = np.ones(len(lrs), bool)
     total = fixed_steps if fixed_steps is not None else max_steps
-    done = 0
+    done, chunk = 0, 1
     with np.errstate(over="ignore", invalid="ignore"):
         while done < total:
-            xs, ys = problem.draws(rng, min(CHUNK, total - done), batch)
+            # chunks of 1, 2, 4 ... CHUNK steps: a run that ends after a few steps draws little
+            xs, ys = problem.draws(rng, min(chunk, total - done), batch)
+            chunk = min(2 * chunk, CHUNK)
             for x, y in zip(xs, ys):
                 residual = w @ x.T - y                        # (rates, batch)
                 w -= lrs * (residual @ x) / batch
