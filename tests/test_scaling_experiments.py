@@ -80,12 +80,14 @@ def e2():
     return ex.e2(ks=(16, 64))
 
 
+@pytest.mark.slow
 def test_e2_at_k16_linear_beats_sqrt_beats_none_and_matches_the_baseline(e2):
     loss = e2.test_loss
     assert loss[16, "none"] > loss[16, "sqrt"] > loss[16, "linear"]
     assert abs(loss[16, "linear"] - e2.baseline) <= 0.03
 
 
+@pytest.mark.slow
 def test_e2_at_k64_linear_breaks_down(e2):
     assert e2.test_loss[64, "linear"] - e2.baseline >= 0.05
 
@@ -95,22 +97,26 @@ def e3():
     return ex.e3()
 
 
+@pytest.mark.slow
 def test_e3_warmup_rescues_batch_2048(e3):
     base, cold, warm = e3[32, False], e3[2048, False], e3[2048, True]
     assert cold.test_loss.mean() - warm.test_loss.mean() >= 0.05             # (a)
     assert abs(warm.test_loss.mean() - base.test_loss.mean()) <= 0.05         # (b)
 
 
+@pytest.mark.slow
 def test_e3_without_warmup_relu_units_die(e3):
     """(c): dead fraction <= 0.01 with warmup and >= 0.02 without, in at least 2 of 3 seeds."""
     assert np.sum(e3[2048, True].dead_fraction <= 0.01) >= 2
     assert np.sum(e3[2048, False].dead_fraction >= 0.02) >= 2
 
 
+@pytest.mark.slow
 def test_e3_warmup_cannot_rescue_batch_4096(e3):
     assert e3[4096, True].test_loss.mean() - e3[32, False].test_loss.mean() >= 0.1   # (d)
 
 
+@pytest.mark.slow
 def test_e3_the_first_steps_spike_without_warmup_and_fall_with_it(e3):
     """The loss curve the lesson plots: at 6.4 from step 0 the second step's loss jumps to
     several times the start; warming up from 0.1, the first steps go down."""
