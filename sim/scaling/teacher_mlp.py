@@ -76,6 +76,7 @@ class StackedRuns:
     dead_fraction: np.ndarray
     train_loss: np.ndarray       # (seeds, configurations, steps): the loss of each step's batch
     diverged: np.ndarray
+    weights: list                # final [w1, b1, w2, b2], each with the (seeds, configurations) axes first
 
 
 def train_stacked(data: TeacherData, batch: int, learning_rates: np.ndarray, seeds=(0, 1, 2),
@@ -95,11 +96,10 @@ def train_stacked(data: TeacherData, batch: int, learning_rates: np.ndarray, see
               for p in he_init(np.random.default_rng(0))]
     orders = []
     for i, seed in enumerate(seeds):
-        rng = np.random.default_rng([seed, 8_128])
-        for p, init in zip(params, he_init(rng)):
-            p[i] = init                                   # the same start for every configuration
-        orders.append(np.concatenate([rng.permutation(N_TRAIN)[:per_epoch * batch]
-                                      for _ in range(epochs)]).reshape(steps, batch))
+        init, order = start_and_order(seed, batch, epochs)
+        for p, value in zip(params, init):
+            p[i] = value                                  # the same start for every configuration
+        orders.append(order)
     orders = np.stack(orders, axis=1)                     # (steps, seeds, batch)
     onehot = np.eye(CLASSES, dtype=np.float32)
     rates = lrs[:, :steps].T.astype(np.float32)           # (steps, configs)
@@ -121,6 +121,16 @@ def train_stacked(data: TeacherData, batch: int, learning_rates: np.ndarray, see
                     for p in params:
                         p[bad] = 0.0
     return _evaluate(data, params, train_loss, alive == 0)
+
+
+def start_and_order(seed: int, batch: int, epochs: int):
+    """A seed's initial weights and example order (steps, batch): what a Keras run must be given
+    to reproduce a stacked run step for step."""
+    rng = np.random.default_rng([seed, 8_128])
+    init = he_init(rng)
+    per_epoch = N_TRAIN // batch
+    order = np.concatenate([rng.permutation(N_TRAIN)[:per_epoch * batch] for _ in range(epochs)])
+    return init, order.reshape(per_epoch * epochs, batch)
 
 
 def _per_config(x, configs):
@@ -161,4 +171,4 @@ def _evaluate(data, params, train_loss, diverged) -> StackedRuns:
         pre, _ = _forward(params, data.x_train[:PROBE])
         dead = (pre <= 0).all(axis=-2).mean(axis=-1)
     test_loss = np.where(diverged, np.inf, test_loss)
-    return StackedRuns(test_loss, accuracy, dead, train_loss, diverged)
+    return StackedRuns(test_loss, accuracy, dead, train_loss, diverged, params)
