@@ -426,12 +426,14 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # 20 dimensions labelled by a random "teacher" network, a student MLP 20 → 128 ReLU → 10, plain
 # SGD, a step decay ×0.1 after two thirds of training. The baseline is batch 32 at rate 0.1; the
 # batch grows `k = 4, 16, 64` times and the rate follows each rule (linear with a 5-epoch warmup
-# when `k ≥ 16`). One seed here to keep the notebook quick; the tests run three.
+# when `k ≥ 16`). One seed here to keep the notebook quick; the tests run three. All the runs of
+# one batch size train together as stacked NumPy arrays; a test replays one of them with
+# `Model.fit` under `MirroredStrategy` on four GPUs and gets the same weights, to float32 rounding.
 
 # %% [markdown] lang="zh"
 # ## 6. 固定的周期预算：选哪条规则，预热能挽救什么
 #
-# 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为 0.1 倍。基准是批次 32、学习率 0.1；批次增大 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。
+# 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为 0.1 倍。基准是批次 32、学习率 0.1；批次增大 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。同一个批次大小的所有训练都叠成 NumPy 数组一起进行；有一个测试在 4 个 GPU 上用 `MirroredStrategy` 下的 `Model.fit` 重放其中一次训练，得到的权重在 float32 舍入误差以内完全一致。
 
 # %% [markdown] lang="pt"
 # ## 6. Um orçamento fixo de épocas: qual regra, e o que o aquecimento salva
@@ -442,7 +444,9 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # aluna 20 → 128 ReLU → 10, SGD simples, decaimento em degrau ×0,1 após dois terços do
 # treinamento. A base é lote 32 com taxa 0,1; o lote cresce `k = 4, 16, 64` vezes e a taxa segue
 # cada regra (a linear com 5 épocas de aquecimento quando `k ≥ 16`). Aqui usamos uma semente para o
-# notebook ser rápido; os testes rodam três.
+# notebook ser rápido; os testes rodam três. Todos os treinamentos de um mesmo tamanho de lote rodam
+# juntos, como arrays NumPy empilhados; um teste repete um deles com `Model.fit` e
+# `MirroredStrategy` em quatro GPUs e obtém os mesmos pesos, até o arredondamento de float32.
 
 # %%
 e2 = experiments.e2(ks=(4, 16, 64), seeds=(0,))
