@@ -47,9 +47,15 @@ def trace_sigma(g_small_sq, g_big_sq, b_small, b_big) -> np.ndarray:
 
 
 def b_simple(g_small_sq, g_big_sq, b_small, b_big) -> float:
-    """B_simple from many paired measurements: the ratio of the two averaged estimates."""
-    noise = float(np.mean(trace_sigma(g_small_sq, g_big_sq, b_small, b_big)))
-    signal = float(np.mean(true_gradient_sq(g_small_sq, g_big_sq, b_small, b_big)))
+    """B_simple from many measurements: the ratio of the two averaged estimates.
+
+    Both estimates are linear in the squared norms, so averaging them over pairs equals applying
+    them to the mean squared norms; the two lists may therefore differ in length (every replica's
+    local norm, one all-reduced norm per step).
+    """
+    small, big = float(np.mean(g_small_sq)), float(np.mean(g_big_sq))
+    noise = float(trace_sigma(small, big, b_small, b_big))
+    signal = float(true_gradient_sq(small, big, b_small, b_big))
     if not signal > 0:
         raise ValueError(t("scaling.noise_no_signal", signal=signal))
     return noise / signal
