@@ -11,7 +11,8 @@ Import it next to ``sim.tf``: ``from sim import scaling``. One job per module:
   (a whole learning-rate grid, or several rules, in one set of arrays); ``blas_threads`` keeps
   those runs on one BLAS thread;
 - ``sweeps``: steps to target over batch sizes; ``step_time``: the simulator's time per step and
-  time to target over replica counts; ``experiments``: the reference's E1, E2 and E3.
+  time to target over replica counts; ``experiments``: the reference's E1, E2 and E3;
+  ``replica_norms``: the estimator's two squared norms measured inside ``strategy.run`` (E7).
 """
 from sim.scaling.critical_batch import StepsFit, doubling_ratios, fit_steps_curve
 from sim.scaling.global_batch import global_batch_size, per_replica_batch_size
