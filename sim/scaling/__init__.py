@@ -8,8 +8,8 @@ Import it next to ``sim.tf``: ``from sim import scaling``. One job per module:
 - ``noise_scale``: McCandlish's two-batch estimator of B_simple and the closed forms;
 - ``critical_batch``: the fit S(B) = S_min (1 + B_crit / B);
 - ``regression`` / ``teacher_mlp``: the reference's two problems, trained as stacked NumPy runs
-  (a whole learning-rate grid, or several rules, in one set of arrays); ``blas_threads`` keeps
-  those runs on one BLAS thread;
+  (a whole learning-rate grid, or several rules, in one set of arrays), on one BLAS thread
+  (threadpoolctl): OpenBLAS's spinning threads made them ten times slower on a loaded machine;
 - ``sweeps``: steps to target over batch sizes; ``step_time``: the simulator's time per step and
   time to target over replica counts; ``experiments``: the reference's E1, E2 and E3;
   ``replica_norms``: the estimator's two squared norms measured inside ``strategy.run`` (E7).

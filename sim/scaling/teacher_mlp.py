@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.scaling.blas_threads import one_blas_thread
+from threadpoolctl import threadpool_limits
 from sim.scaling.regression import DIVERGED_FACTOR
 
 N_TRAIN, N_TEST, DIM, CLASSES, TEACHER_HIDDEN, HIDDEN = 8192, 4096, 20, 10, 64, 128
@@ -106,7 +106,7 @@ def train_stacked(data: TeacherData, batch: int, learning_rates: np.ndarray, see
     train_loss = np.empty((n_seeds, configs, steps))
     alive = np.ones((n_seeds, configs), np.float32)
     start = None
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"), one_blas_thread():
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"), threadpool_limits(1, user_api="blas"):
         for epoch in range(epochs):
             block = slice(epoch * per_epoch, (epoch + 1) * per_epoch)
             xs, ys = data.x_train[orders[block]], onehot[data.y_train[orders[block]]]
