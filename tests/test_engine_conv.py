@@ -106,7 +106,7 @@ def test_conv2d_gradients_nchw():
 
 
 @pytest.mark.parametrize("k,s,padding", [(2, 2, "VALID"), (3, 1, "SAME"), (3, 2, "SAME"),
-                                         (2, 1, "VALID")])
+                                         (2, 1, "VALID"), (2, 3, "SAME")])
 def test_max_pool2d_gradients_by_finite_differences(k, s, padding):
     # distinct values a step of eps cannot reorder, so the max is differentiable
     x = R.permutation(2 * 5 * 6 * 2).reshape(2, 5, 6, 2) * 0.1
@@ -180,3 +180,14 @@ def test_conv2d_padding_error_in_the_course_language():
         assert "大写" in str(e.value)
     finally:
         i18n.set_language(old)
+
+
+@pytest.mark.parametrize("k,s", [(3, 1), (2, 2), (3, 2)])
+def test_patches_equal_numpys_sliding_window_view(k, s):
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    from sim.engine.ops.conv import _patches
+    xp = R.normal(size=(2, 9, 8, 3))
+    ho, wo = (9 - k) // s + 1, (8 - k) // s + 1
+    view = sliding_window_view(xp, (k, k), axis=(1, 2))[:, ::s, ::s][:, :ho, :wo]
+    np.testing.assert_array_equal(_patches(xp, k, k, s, s, ho, wo), view.transpose(0, 1, 2, 4, 5, 3))

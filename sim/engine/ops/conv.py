@@ -1,7 +1,8 @@
 """2-D convolution and max pooling (``tf.nn.conv2d``, ``tf.nn.max_pool2d``) on NHWC images.
 
-Both read every window through ``numpy.lib.stride_tricks.sliding_window_view`` (a view of the
-padded image, strided by the op's strides), so there is no Python loop over pixels.
+Both are vectorised over the batch, the pixels and the channels: the only Python loop runs over
+the KH*KW taps of the window, each tap a strided view of the padded image (the tap-by-tap form of
+``numpy.lib.stride_tricks.sliding_window_view``, which copies faster than reshaping that view).
 
 conv2d is im2col plus one matmul: the windows are copied once into a patch matrix
 ``(N*Hout*Wout, KH*KW*Cin)`` and multiplied by the filters reshaped to ``(KH*KW*Cin, Cout)``.
@@ -23,7 +24,6 @@ bottom (right). Pooling pads with -inf, so a padded cell never wins.
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.ops._core import out, tensor
@@ -93,19 +93,33 @@ def _to_nhwc(x, data_format, op):
     raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r} [Op:{op}]")
 
 
-def _windows(xp, kh, kw, sh, sw, hout, wout):
-    """Every (kh, kw) window of the padded image: a view (N, Hout, Wout, C, kh, kw)."""
-    return sliding_window_view(xp, (kh, kw), axis=(1, 2))[:, :(hout - 1) * sh + 1:sh,
-                                                          :(wout - 1) * sw + 1:sw]
+def _tap(xp, i, j, sh, sw, hout, wout):
+    """The pixels filter tap (i, j) meets at every output position: a strided view
+    (N, Hout, Wout, C) of the padded image."""
+    return xp[:, i:i + (hout - 1) * sh + 1:sh, j:j + (wout - 1) * sw + 1:sw]
+
+
+def _patches(xp, kh, kw, sh, sw, hout, wout):
+    """im2col: every window of the padded image, copied once into (N, Hout, Wout, kh, kw, C).
+
+    Equal to ``sliding_window_view(xp, (kh, kw), axis=(1, 2))[:, ::sh, ::sw]`` with the window
+    axes moved before the channels; filled one tap at a time, which copies far faster than
+    reshaping that view (its strides scatter every read)."""
+    n, _, _, c = xp.shape
+    p = np.empty((n, hout, wout, kh, kw, c), xp.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            p[:, :, :, i, j] = _tap(xp, i, j, sh, sw, hout, wout)
+    return p
 
 
 def _scatter_windows(d, shape, kh, kw, sh, sw, hout, wout):
-    """The adjoint of ``_windows``: add every window's gradient (N, Hout, Wout, kh, kw, C)
-    back onto an image of ``shape`` (col2im): one vectorised add per filter tap."""
+    """The adjoint of ``_patches``: add every window's gradient (N, Hout, Wout, kh, kw, C) back
+    onto an image of ``shape`` (col2im): one vectorised add per filter tap."""
     dx = np.zeros(shape, d.dtype)
     for i in range(kh):
         for j in range(kw):
-            dx[:, i:i + (hout - 1) * sh + 1:sh, j:j + (wout - 1) * sw + 1:sw] += d[:, :, :, i, j]
+            _tap(dx, i, j, sh, sw, hout, wout)[...] += d[:, :, :, i, j]
     return dx
 
 
@@ -146,8 +160,8 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
             f"stride: {sh if hout <= 0 else sw}] [Op:Conv2D]")
     xp = np.pad(a, ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0))) if ph0 or ph1 or pw0 or pw1 else a
     k = kh * kw * cin
-    # (N, Hout, Wout, Cin, kh, kw) -> patches (N*Hout*Wout, kh*kw*Cin) in the filters' order
-    patches = _windows(xp, kh, kw, sh, sw, hout, wout).transpose(0, 1, 2, 4, 5, 3).reshape(-1, k)
+    # patches (N*Hout*Wout, kh*kw*Cin), in the filters' (kh, kw, Cin) order
+    patches = _patches(xp, kh, kw, sh, sw, hout, wout).reshape(-1, k)
     wmat = w.reshape(k, cout)
     y = (patches @ wmat).reshape(n, hout, wout, cout)
 
@@ -213,22 +227,31 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     lowest = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
     xp = np.pad(a, ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0)), constant_values=lowest) \
         if padded else a
-    # (N, Hout, Wout, C, kh, kw) -> (N, Hout, Wout, C, kh*kw): the first maximum of each window
-    win = _windows(xp, kh, kw, sh, sw, hout, wout).reshape(n, hout, wout, c, kh * kw)
-    arg = win.argmax(axis=-1)
-    y = np.take_along_axis(win, arg[..., None], axis=-1)[..., 0]
+    taps = [_tap(xp, i, j, sh, sw, hout, wout) for i in range(kh) for j in range(kw)]
+    y = taps[0].copy()
+    for v in taps[1:]:
+        np.maximum(y, v, out=y)
 
     def grad(g):
+        # each window's gradient goes to its first maximum in row-major order
         g = np.moveaxis(g, 1, -1) if channels_first else g
-        d = np.zeros((n, hout, wout, kh, kw, c), g.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                d[:, :, :, i, j] = g * (arg == i * kw + j)
-        dx = _crop(_scatter_windows(d, xp.shape, kh, kw, sh, sw, hout, wout),
-                   (ph0, ph1), (pw0, pw1), h, wd)
+        dx = np.zeros(xp.shape, g.dtype)
+        taken = np.zeros(y.shape, bool)
+        disjoint = sh >= kh and sw >= kw   # windows side by side: each cell in one window
+        for t, v in enumerate(taps):
+            hit = v == y
+            if t:
+                hit &= ~taken
+            taken |= hit
+            cell = _tap(dx, t // kw, t % kw, sh, sw, hout, wout)
+            if disjoint:
+                np.multiply(g, hit, out=cell)
+            else:
+                cell += g * hit
+        dx = _crop(dx, (ph0, ph1), (pw0, pw1), h, wd)
         return np.moveaxis(dx, -1, 1) if channels_first else dx
 
     if channels_first:
         y = np.moveaxis(y, -1, 1)
-    return out(np.ascontiguousarray(y), (x,), (grad,), kh * kw * y.size, x._dt)
+    return out(y, (x,), (grad,), kh * kw * y.size, x._dt)
 
