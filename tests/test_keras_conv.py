@@ -175,3 +175,31 @@ def test_conv_flops_reach_the_simulated_step_time():
     want = max(c.flops / dev.peak_flops["float32"], c.bytes / dev.memory_bandwidth) \
         + c.ops * timing.GPU_OP_OVERHEAD
     assert strategy.extended.last_step_time == pytest.approx(want, rel=1e-12)
+
+
+def test_gradients_through_the_layers_match_finite_differences():
+    """Conv2D -> MaxPooling2D -> Flatten -> Dense in float64: every weight's tape gradient."""
+    from engine_gradcheck import numeric_grad
+    backend.set_floatx("float64")
+    try:
+        model = tf.keras.Sequential([
+            tf.keras.layers.Conv2D(3, 3, activation="tanh", padding="same", input_shape=(6, 6, 2)),
+            tf.keras.layers.MaxPooling2D(2),
+            tf.keras.layers.Flatten(),
+            tf.keras.layers.Dense(4, activation="softmax")])
+        x = R.normal(size=(3, 6, 6, 2))
+        y = tf.keras.utils.to_categorical([0, 3, 1], 4)
+        loss_fn = tf.keras.losses.CategoricalCrossentropy()
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x))
+        grads = tape.gradient(loss, model.trainable_variables)
+        values = [v.numpy().copy() for v in model.trainable_variables]
+
+        def f(arrays):
+            model.set_weights(arrays)
+            return float(loss_fn(y, model(x)))
+        for i, g in enumerate(grads):
+            np.testing.assert_allclose(g.numpy(), numeric_grad(f, values, i), rtol=1e-5,
+                                       atol=1e-8, err_msg=model.trainable_variables[i].name)
+    finally:
+        backend.set_floatx("float32")
