@@ -250,3 +250,49 @@ def keras_fit_mirrored(env):
 def keras_fit_default_strategy(env):
     """The same fit on the default strategy: separates Keras differences from distribution ones."""
     return _fit(env, env.tf.distribute.get_strategy())
+
+
+# ---------------------------------------------------------------------------------------------
+# Convolution and pooling (seed 002's CNN). Inputs from modular arithmetic, with repeated values,
+# so max pooling meets ties (TensorFlow's gradient picks one maximum). The ops run in float64: in
+# float32 a conv output that sums 27 products to nearly zero differs by an ulp of its terms
+# (3e-7), beyond the comparison's tolerance, since the frameworks add in different orders.
+def _grid(shape, mod, scale):
+    return (((np.arange(int(np.prod(shape))).reshape(shape) * 5) % mod - mod // 2) / scale) \
+        .astype(np.float32)
+
+
+CONV_X = _grid((2, 7, 6, 3), 11, 5.0).astype(np.float64)
+CONV_W = _grid((3, 3, 3, 4), 7, 4.0).astype(np.float64)
+
+
+def _value_and_grads(env, fn, *inputs):
+    """fn's value and the gradients of sum(fn * probe) with respect to every input."""
+    tf = env.tf
+    xs = [tf.constant(a) for a in inputs]
+    with tf.GradientTape() as tape:
+        for x in xs:
+            tape.watch(x)
+        y = fn(*xs)
+        probe = tf.constant(_grid(tuple(int(d) for d in y.shape), 5, 2.0).astype(np.float64))
+        total = tf.reduce_sum(y * probe)
+    return {"value": env.val(y), "grads": [env.val(g) for g in tape.gradient(total, xs)]}
+
+
+@scenario
+def conv2d_and_max_pool2d(env):
+    tf = env.tf
+    out = {}
+    for padding in ("SAME", "VALID"):
+        for stride in (1, 2):
+            out[f"conv2d {padding} stride {stride}"] = _value_and_grads(
+                env, lambda x, w: tf.nn.conv2d(x, w, strides=stride, padding=padding),
+                CONV_X, CONV_W)
+            for k in (2, 3):
+                out[f"max_pool2d {padding} k {k} stride {stride}"] = _value_and_grads(
+                    env, lambda x: tf.nn.max_pool2d(x, ksize=k, strides=stride, padding=padding),
+                    CONV_X)
+    out["max_pool2d ties"] = _value_and_grads(
+        env, lambda x: tf.nn.max_pool2d(x, 2, 2, "VALID"), np.ones((1, 4, 4, 1)))
+    return out
+
