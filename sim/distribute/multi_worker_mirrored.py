@@ -162,8 +162,8 @@ class CollectiveAllReduceExtended(MirroredExtended):
     def should_save_summary(self):
         return self._is_chief
 
-    @property
     def _in_multi_worker_mode(self):
+        """Whether this strategy spans several workers (a method, as in TensorFlow)."""
         return self._num_workers > 1
 
     @property

@@ -26,7 +26,7 @@ from sim.launch import client as _env
 from sim.launch.messages import reason_text, task_label
 
 DEFAULT_MACHINE = "workstation-4gpu"
-GRACE_SECONDS = 3.0          # how long the others may take to stop by themselves after a failure
+GRACE_SECONDS = 1.0          # how long the others may take to stop by themselves after a failure
 
 
 @dataclass
