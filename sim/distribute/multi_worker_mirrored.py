@@ -187,6 +187,12 @@ class CollectiveAllReduceExtended(MirroredExtended):
         self._fabric.report_error(f"injected:{self._steps}")
         os.kill(os.getpid(), signal.SIGKILL)
 
+    def _barrier(self):
+        """Wait until every worker reaches this point (a round of the fabric carrying nothing)."""
+        if self._fabric is not None:
+            from sim.runtime import clock
+            self._fabric.broadcast([], arrive=clock().now)
+
     # -- variables: the chief's initial values ------------------------------------------------
     def _make_variable(self, next_creator, kwargs, sync, agg, devices):
         if self._fabric is not None:

@@ -22,18 +22,21 @@ def data():
 
 
 def fit_model(strategy, epochs=EPOCHS, callbacks=()):
+    before = tf.keras.backend.floatx()
     tf.keras.backend.set_floatx("float64")
-    x, y = data()
-    with strategy.scope():
-        model = tf.keras.Sequential([
-            tf.keras.layers.Dense(4, activation="tanh", input_shape=(3,),
-                                  kernel_initializer=tf.keras.initializers.GlorotUniform(seed=3)),
-            tf.keras.layers.Dense(1, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=4))])
-        model.compile(optimizer=tf.keras.optimizers.SGD(0.05, momentum=0.9), loss="mse")
-    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
-    history = model.fit(ds, epochs=epochs, verbose=0, callbacks=list(callbacks))
+    try:
+        x, y = data()
+        with strategy.scope():
+            model = tf.keras.Sequential([
+                tf.keras.layers.Dense(4, activation="tanh", input_shape=(3,),
+                                      kernel_initializer=tf.keras.initializers.GlorotUniform(seed=3)),
+                tf.keras.layers.Dense(1, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=4))])
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.05, momentum=0.9), loss="mse")
+        ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
+        history = model.fit(ds, epochs=epochs, verbose=0, callbacks=list(callbacks))
+    finally:
+        tf.keras.backend.set_floatx(before)
     return [v.numpy() for v in model.weights], history.history["loss"]
-
 
 if __name__ == "__main__":
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
