@@ -26,11 +26,11 @@ def cluster(tmp_path_factory):
                     timeout=100)
     assert result.returncode == 0, result.output
     saved = [dict(np.load(f"{out}_worker_{k}.npz")) for k in (0, 1)]
-    return result, saved
+    return result, saved, out.parent
 
 
 def test_custom_loop_equals_one_device(cluster):
-    _, saved = cluster
+    _, saved, _ = cluster
     w, b, losses = mwms_custom_loop.train(tf.distribute.OneDeviceStrategy("/gpu:0"))
     for s in saved:
         assert int(s["replicas"]) == 4
@@ -40,7 +40,7 @@ def test_custom_loop_equals_one_device(cluster):
 
 
 def test_fit_equals_one_device(cluster):
-    _, saved = cluster
+    _, saved, _ = cluster
     weights, losses = mwms_fit.fit_model(tf.distribute.get_strategy())
     for s in saved:
         for i, v in enumerate(weights):
@@ -49,7 +49,7 @@ def test_fit_equals_one_device(cluster):
 
 
 def test_one_clock_for_the_cluster(cluster):
-    result, saved = cluster
+    result, saved, _ = cluster
     assert saved[0]["now"] == saved[1]["now"] > 0
     # every worker's timeline shows each cross-host all-reduce at the same simulated time
     events = [e for e in result.trace if e.name == "CollectiveAllReduce"]
@@ -63,7 +63,17 @@ def test_one_clock_for_the_cluster(cluster):
 
 
 def test_outputs_prefixed_by_task(cluster):
-    result, _ = cluster
+    result, _, _ = cluster
     assert "[worker 0] replicas 4 chief True" in result.output
     assert "[worker 1] replicas 4 chief False" in result.output
     assert [r.returncode for r in result.tasks] == [0, 0]
+
+
+def test_only_the_chief_keeps_its_checkpoint(cluster):
+    """T30: the chief writes ckpt/model_3.h5; worker 1 writes ckpt/workertemp_1/... and removes it."""
+    result, _, folder = cluster
+    assert "[worker 0] saved ckpt/model_3.h5" in result.output
+    assert "[worker 1] saved ckpt/workertemp_1/model_3.h5" in result.output
+    files = sorted(p.name for p in (folder / "ckpt").iterdir())
+    assert not any(name.startswith("workertemp") for name in files)
+    assert [n for n in files if n.startswith("model_3")], files

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -185,10 +186,15 @@ def _why(task, fail_at):
             return t("launch.why_signal", signal=signal.Signals(-code).name)
         except ValueError:
             return t("launch.why_signal", signal=-code)
-    last = next((ln.strip() for ln in reversed(task.lines) if ln.strip()), "")
-    if last and ("Error" in last.split(":")[0] or "Exception" in last.split(":")[0]):
-        return t("launch.why_last_line", code=code, line=last)
+    error = next((m for m in map(_EXCEPTION_LINE.match, reversed(task.lines)) if m), None)
+    if error is not None:
+        line = error.group(1).rsplit(".", 1)[-1] + error.group(2)
+        return t("launch.why_last_line", code=code, line=line)
     return t("launch.why_exit", code=code)
+
+
+# The first line of a traceback's last entry: "ValueError: ...", "sim.engine.errors.XError: ..."
+_EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))(:.*|$)")
 
 
 def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHINE,

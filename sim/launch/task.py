@@ -99,7 +99,10 @@ def _report(error):
 
 
 if __name__ == "__main__":
-    code = main()
+    # Run the imported module's main, not this __main__ copy: the strategy reads the start-up
+    # counter from sim.launch.task.
+    from sim.launch.task import main as _main
+    code = _main()
     sys.stdout.flush()
     sys.stderr.flush()
     sys.exit(code)

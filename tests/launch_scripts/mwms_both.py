@@ -16,7 +16,11 @@ import mwms_fit  # noqa: E402
 
 task = json.loads(os.environ["TF_CONFIG"])["task"]
 w, b, losses = mwms_custom_loop.train(strategy)
-weights, fit_losses = mwms_fit.fit_model(strategy)
+ckpt_dir = os.path.join(os.path.dirname(sys.argv[1]), "ckpt")
+checkpoint = tf.keras.callbacks.ModelCheckpoint(os.path.join(ckpt_dir, "model_{epoch}.h5"),
+                                                save_weights_only=True, monitor="loss")
+weights, fit_losses = mwms_fit.fit_model(strategy, callbacks=[checkpoint])
+print("saved", os.path.relpath(checkpoint.last_saved_path, os.path.dirname(ckpt_dir)))
 from sim.runtime import clock  # noqa: E402
 np.savez(f"{sys.argv[1]}_{task['type']}_{task['index']}.npz", w=w, b=b, losses=losses,
          fit_losses=np.array(fit_losses), now=clock().now, replicas=strategy.num_replicas_in_sync,
