@@ -90,3 +90,16 @@ def test_off_policy_every_worker_reads_everything():
     ds = ds.with_options(options)
     w0, w1 = _steps(ds, 2, 0, 1), _steps(ds, 2, 1, 1)
     assert sum(len(s[0]) for s in w0) == sum(len(s[0]) for s in w1) == 8
+
+
+def test_file_sharding_each_worker_reads_its_own_files(tmp_path):
+    """AUTO on files runs FILE: worker w reads file w and rebatches it (RebatchV2, §3.1)."""
+    files = []
+    for k in range(2):
+        p = tmp_path / f"part{k}.txt"
+        p.write_text("".join(f"{6 * k + i}\n" for i in range(6)))
+        files.append(str(p))
+    ds = tf.data.TextLineDataset(files).batch(4)
+    for rank, first in ((0, 0), (1, 6)):
+        got = [[int(x) for x in step[0]] for step in _steps(ds, 2, rank, 1)]
+        assert got == [[first, first + 1], [first + 2, first + 3], [first + 4, first + 5]]

@@ -18,7 +18,6 @@ Without TF_CONFIG (or with an empty cluster) it runs single-worker on the local 
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 
@@ -62,75 +61,47 @@ class _CollectiveAllReduceStrategyExperimental(MultiWorkerMirroredStrategy):
         super().__init__(cluster_resolver, communication_options)
 
 
-def _cluster(cluster_resolver):
-    """(cluster dict, task_type, task_id) from the resolver, or from TF_CONFIG."""
-    if cluster_resolver is not None:
-        spec = cluster_resolver.cluster_spec()
-        cluster = spec.as_dict() if hasattr(spec, "as_dict") else dict(spec)
-        return cluster, cluster_resolver.task_type, cluster_resolver.task_id
-    config = json.loads(os.environ.get("TF_CONFIG") or "{}")
-    task = config.get("task", {})
-    index = task.get("index")
-    return config.get("cluster", {}), task.get("type"), None if index is None else int(index)
-
-
-def _size(job):
-    return len(job) if job is not None else 0
-
-
 class CollectiveAllReduceExtended(MirroredExtended):
     """Implementation of MultiWorkerMirroredStrategy."""
 
     _variable_class = "mirrored"
 
     def __init__(self, container_strategy, cluster_resolver, communication_options):
-        self._cluster_resolver = cluster_resolver
+        from sim.distribute import tf_config
+        from sim.distribute.cluster_resolver import TFConfigClusterResolver
+        self._cluster_resolver = cluster_resolver or TFConfigClusterResolver()
         self._communication_options = communication_options
-        cluster, task_type, task_id = _cluster(cluster_resolver)
         self._fabric = None
         self._steps = 0
         self._fail_step = None
-        if not cluster:
-            self._setup_local()
+        found = tf_config.multi_worker_task(cluster_resolver)   # TF_CONFIG checked (§6.5)
+        if found is None or found.task_type == "evaluator":
+            self._setup_local(found)
         else:
-            self._setup_cluster(cluster, task_type, task_id)
+            self._setup_cluster(found)
         super().__init__(container_strategy, devices=self._local_devices,
                          cross_device_ops=None)
         self._num_replicas_in_sync = len(self._devices) * self._num_workers
         self._cross_device_ops = self._collective_ops = CollectiveAllReduce(
             self._devices, self._num_replicas_in_sync, communication_options, self._fabric)
         self._inferred_cross_device_ops = self._collective_ops
-        logger.info("MultiWorkerMirroredStrategy with cluster_spec = %r, task_type = %r, task_id = %r, "
-                    "num_workers = %r, local_devices = %r", cluster, self._task_type, self._task_id,
-                    self._num_workers, self._devices)
+        logger.info("MultiWorkerMirroredStrategy with task_type = %r, task_id = %r, num_workers = %r, "
+                    "local_devices = %r", self._task_type, self._task_id, self._num_workers,
+                    self._devices)
 
     # -- set-up -----------------------------------------------------------------------------
-    def _setup_local(self):
-        self._task_type = self._task_id = None
+    def _setup_local(self, found):
+        """No cluster (or an evaluator, a group of its own): this process's devices only."""
+        self._task_type = found.task_type if found is not None else None
+        self._task_id = found.task_id if found is not None else None
         self._num_workers, self._rank, self._is_chief = 1, 0, True
         self._local_devices = resolve_devices(None)
 
-    def _setup_cluster(self, cluster, task_type, task_id):
+    def _setup_cluster(self, found):
         from sim.launch import client, task
-        if task_type is None or task_id is None:
-            raise ValueError("When `cluster_spec` is given, you must also specify `task_type` and "
-                             "`task_id`.")
-        chiefs, workers = _size(cluster.get("chief")), _size(cluster.get("worker"))
-        if task_type == "chief":
-            rank = 0
-        elif task_type == "worker":
-            rank = task_id + chiefs
-        elif task_type == "evaluator":
-            rank = task_id
-        else:
-            raise ValueError(f"There is no id for task_type {task_type!r}")
-        self._num_workers = chiefs + workers if task_type != "evaluator" else 1
-        if self._num_workers == 0:
-            raise ValueError("No `worker`, `chief` or `evaluator` tasks can be found in "
-                             "`cluster_spec`.")
-        self._task_type, self._task_id, self._rank = task_type, task_id, rank
-        self._is_chief = task_type in ("chief", "evaluator") or (task_type == "worker" and task_id == 0
-                                                                   and not chiefs)
+        self._task_type, self._task_id = found.task_type, found.task_id
+        self._rank, self._num_workers = found.id_in_cluster, found.worker_count
+        self._is_chief = found.is_chief
         if task.stop_listening() > 0 or _machine_used():
             from sim.i18n import t
             text = "Collective ops must be configured at program startup"
@@ -139,7 +110,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
             from sim.i18n import t
             raise RuntimeError(t("launch.no_launcher"))
         self._use_cluster_machine()
-        self._fabric = client.connect(task_type, task_id)
+        self._fabric = client.connect(self._task_type, self._task_id)
         fail = os.environ.get(client.ENV_FAIL_STEP)
         self._fail_step = int(fail) if fail else None
 

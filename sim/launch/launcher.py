@@ -10,12 +10,10 @@ launcher. Each task also dies with the launcher (task.py). Returns a ``LaunchRes
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -116,32 +114,10 @@ def parse_fail_at(text):
 
 
 def task_list(workers, chief=False, ps=0):
-    """The launch's tasks, (type, index), chief first (TensorFlow's id_in_cluster order)."""
-    return ([("chief", 0)] if chief else []) + [("worker", i) for i in range(workers)] + \
-        [("ps", i) for i in range(ps)]
-
-
-def _free_ports(n):
-    """``n`` distinct free loopback ports (the addresses TF_CONFIG lists; valid for real TF)."""
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
-
-
-def tf_configs(tasks):
-    """One TF_CONFIG JSON string per task: the same cluster, each its own "task"."""
-    ports = iter(_free_ports(len(tasks)))
-    cluster: dict = {}
-    for kind, _ in tasks:
-        cluster.setdefault(kind, []).append(f"localhost:{next(ports)}")
-    return [json.dumps({"cluster": cluster, "task": {"type": kind, "index": i}})
-            for kind, i in tasks]
+    """The launch's tasks, each with its own TF_CONFIG (``sim.cluster.loopback``: chief first,
+    then workers and ps, every address on 127.0.0.1; valid for real TensorFlow too)."""
+    from sim.cluster import loopback
+    return loopback(workers, chief=chief, ps=ps)
 
 
 # ------------------------------------------------------------------------------------ running
@@ -212,7 +188,7 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     from sim.launch.cluster_machine import ClusterReducer
     from sim.launch.fabric import Fabric
     tasks = task_list(workers, chief, ps)
-    group = [f"{k}:{i}" for k, i in tasks if k in ("chief", "worker")]
+    group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
     secret = secrets.token_bytes(32)
     fabric = Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker))
     echo = sys.stdout if echo is True else (echo or None)
@@ -230,8 +206,9 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     failed = reason = None
     interrupted = None
     try:
-        for (kind, index), tf_config in zip(tasks, tf_configs(tasks)):
-            task_env = dict(base_env, TF_CONFIG=tf_config)
+        for task in tasks:
+            kind, index = task.task_type, task.index
+            task_env = dict(base_env, TF_CONFIG=task.json)
             if fail_at is not None and (kind, index) == fail_at[:2]:
                 task_env[_env.ENV_FAIL_STEP] = str(fail_at[2])
             proc = subprocess.Popen([sys.executable, "-m", "sim.launch.task", str(script), *map(str, args)],
