@@ -195,8 +195,11 @@ class CollectiveAllReduceExtended(MirroredExtended):
         if self._num_workers == 1:
             return super()._reduce_to(reduce_op, value, destinations, options)
         if not isinstance(value, DistributedValues):
-            return reduce_non_distributed_value(reduce_op, value, destinations,
-                                                self._num_replicas_in_sync)
+            if len(self._devices) == 1 and hasattr(value, "dtype"):
+                value = PerReplica((value,))    # one local replica: its value is this worker's part
+            else:
+                return reduce_non_distributed_value(reduce_op, value, destinations,
+                                                    self._num_replicas_in_sync)
         self._tag_devices(value)
         return self._collective_ops.batch_reduce_implementation(
             reduce_op, [(value, destinations)], options)[0]
@@ -204,6 +207,9 @@ class CollectiveAllReduceExtended(MirroredExtended):
     def _batch_reduce_to(self, reduce_op, pairs, options):
         if self._num_workers == 1:
             return super()._batch_reduce_to(reduce_op, pairs, options)
+        if len(self._devices) == 1:
+            pairs = [(v if isinstance(v, DistributedValues) or not hasattr(v, "dtype")
+                      else PerReplica((v,)), d) for v, d in pairs]
         if not all(isinstance(v, DistributedValues) for v, _ in pairs):
             return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
         for v, _ in pairs:
@@ -232,6 +238,11 @@ class ClusterSyncOnReadVariable(SyncOnReadVariable):
     every replica of every worker, as TensorFlow's ``read_var``; so every worker must read it at
     the same point of its program (Keras does: logs, checkpoints)."""
 
+    def _as_tensor(self):
+        if self._in_replica():
+            return self._engine_variable()._as_tensor()
+        return self._read_cross_replica()     # even with one local replica: the others count
+
     def _read_cross_replica(self):
         from sim.distribute import _ops
         agg = aggregation_name(self._aggregation)
@@ -245,7 +256,7 @@ class ClusterSyncOnReadVariable(SyncOnReadVariable):
         return _ops.like(_ops.to_numpy(first), self._values[0]._as_tensor())
 
     def _write(self, op, value):
-        if op == "assign" and not self._in_replica() and len(self._values) > 1 \
+        if op == "assign" and not self._in_replica() \
                 and aggregation_name(self._aggregation) == "SUM":
             from sim.distribute import _ops
             from sim.engine.tensor import convert_to_tensor
