@@ -237,6 +237,8 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
         others = [task_label(x.name) for x in running if x.name != failed]
         if others:
             _say(echo, lock, t("launch.others_stopped", tasks=", ".join(others)))
+    else:
+        _say(echo, lock, t("launch.all_done", n=len(running)))
     return LaunchResult(0 if failed is None else 1, results, task_label(failed) if failed else None,
                         reason, _cluster_trace(fabric), list(fabric.collectives))
 
