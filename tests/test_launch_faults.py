@@ -126,3 +126,4 @@ def test_failure_then_resume_gives_the_uninterrupted_weights(tmp_path):
         for i, w in enumerate(weights):
             np.testing.assert_allclose(saved[f"arr_{i}"], w, rtol=0, atol=1e-12)
         np.testing.assert_allclose(saved["losses"], losses[1:], rtol=0, atol=1e-12)
+

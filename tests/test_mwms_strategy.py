@@ -43,12 +43,19 @@ def test_a_cluster_without_the_launcher_is_explained(monkeypatch):
 
 
 def test_creating_the_strategy_after_other_work_is_refused_in_every_task():
-    result = launch(SCRIPTS / "late_strategy.py", workers=2, echo=False, timeout=60)
+    """TensorFlow's text first, then the explanation in the course language the tasks inherit."""
+    from sim import i18n
+    i18n.set_language("pt")
+    try:
+        result = launch(SCRIPTS / "late_strategy.py", workers=2, echo=False, timeout=60)
+    finally:
+        i18n.set_language("en")
     assert result.returncode == 1
-    assert result.reason == ("exited with status 1: RuntimeError: Collective ops must be configured "
-                             "at program startup")
-    assert "Move `strategy = tf.distribute.MultiWorkerMirroredStrategy()` to the top" in \
-        result.tasks[0].output
+    assert result.reason == ("terminou com status 1: RuntimeError: Collective ops must be "
+                             "configured at program startup")
+    for task in result.tasks:
+        assert "MultiWorkerMirroredStrategy precisa ser criada antes de qualquer outro trabalho" \
+            in task.output
 
 
 class _Worker:

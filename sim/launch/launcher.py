@@ -197,7 +197,9 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     echo = sys.stdout if echo is True else (echo or None)
     lock = threading.Lock()
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    base_env = dict(os.environ, **(env or {}))
+    from sim.i18n import get_language
+    base_env = dict(os.environ, SIM_LANG=get_language())     # the tasks speak the course language
+    base_env.update(env or {})
     base_env["PYTHONPATH"] = os.pathsep.join(
         [package_root] + [p for p in base_env.get("PYTHONPATH", "").split(os.pathsep) if p])
     for var in _BLAS_THREADS:   # N tasks share the cores: one BLAS thread each, unless asked
