@@ -110,3 +110,32 @@ def test_file_sharding_each_worker_reads_its_own_files(tmp_path):
     for rank, first in ((0, 0), (1, 6)):
         got = [[int(x) for x in step[0]] for step in _steps(ds, 2, rank, 1)]
         assert got == [[first, first + 1], [first + 2, first + 3], [first + 4, first + 5]]
+
+
+class _Partner:
+    """The fabric as seen from worker 0 when the other worker has ``steps`` steps of data."""
+
+    def __init__(self, steps):
+        self.rounds, self.steps = 0, steps
+
+    def all_reduce(self, buffers, devices, arrive, algorithm, options=None):
+        other = 1.0 if self.rounds < self.steps else 0.0
+        self.rounds += 1
+        return [buffers[0] + other], 0.0, 0.0
+
+
+def test_a_worker_out_of_data_runs_empty_steps_until_every_worker_is(tmp_path):
+    """Worker 0's file has 6 lines (3 steps), worker 1's 10 (5 steps): worker 0 runs 2 steps of
+    empty batches, so both run 5 steps (the "has data" flags TensorFlow all-reduces)."""
+    sizes = {0: 6, 1: 10}
+    files = []
+    for k, n in sizes.items():
+        p = tmp_path / f"part{k}.txt"
+        p.write_text("".join(f"{i}\n" for i in range(n)))
+        files.append(str(p))
+    worker = _Worker(2, 0, 1)
+    worker._fabric = _Partner(steps=5)
+    steps = [np.asarray(step).tolist() for step in
+             distribute_dataset(worker, tf.data.TextLineDataset(files).batch(4))]
+    assert [len(s) for s in steps] == [2, 2, 2, 0, 0]
+    assert worker._fabric.rounds == 6          # one flag per step, then the one that ends it

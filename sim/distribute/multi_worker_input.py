@@ -48,9 +48,36 @@ def distribute_dataset(extended, dataset, options=None):
         def rebatch(ds):
             return dataset_of_batches(lambda: rebatch_v2(iter(ds), sizes, drop), ds)
     mine = auto_shard(dataset, W, w, rebatch)
-    ds = DistributedDataset(extended, lambda: _group(iter(mine), R), dataset.element_spec)
+    if split == _input.LEGACY:       # every worker gets R slices of every global batch
+        make = lambda: _group(iter(mine), R)  # noqa: E731
+    else:                            # its own files or sizes: it may run out before the others
+        make = lambda: in_step_with_the_others(extended, _group(iter(mine), R))  # noqa: E731
+    ds = DistributedDataset(extended, make, dataset.element_spec)
     ds._split = split
     return ds
+
+
+def in_step_with_the_others(extended, steps):
+    """TensorFlow all-reduces each step's "has data" flag across the workers (§3.1): a worker
+    whose data ended runs steps of empty batches until no worker has data left, so every worker
+    runs the same number of steps (and the same collectives)."""
+    import numpy as np
+
+    from sim.distribute.rebatch import empty_like
+    fabric = getattr(extended, "_fabric", None)
+    template = None
+    for parts in steps:
+        template = parts
+        if fabric is not None:
+            fabric.all_reduce([np.ones(1)], extended._devices[:1], 0.0, "ring")
+        yield parts
+    if fabric is None or template is None:
+        return
+    while True:
+        (others,), _, _ = fabric.all_reduce([np.zeros(1)], extended._devices[:1], 0.0, "ring")
+        if others[0] == 0:
+            return
+        yield [empty_like(template[0]) for _ in template]
 
 
 def distribute_datasets_from_function(extended, dataset_fn, options=None):
@@ -59,4 +86,6 @@ def distribute_datasets_from_function(extended, dataset_fn, options=None):
         return _input.distribute_datasets_from_function(extended, dataset_fn, options)
     R = len(extended._devices)
     dataset = dataset_fn(InputContext(W, extended._rank, extended._num_replicas_in_sync))
-    return DistributedDataset(extended, lambda: _group(iter(dataset), R), dataset.element_spec)
+    return DistributedDataset(extended,
+                              lambda: in_step_with_the_others(extended, _group(iter(dataset), R)),
+                              dataset.element_spec)
