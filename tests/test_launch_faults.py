@@ -127,3 +127,11 @@ def test_failure_then_resume_gives_the_uninterrupted_weights(tmp_path):
             np.testing.assert_allclose(saved[f"arr_{i}"], w, rtol=0, atol=1e-12)
         np.testing.assert_allclose(saved["losses"], losses[1:], rtol=0, atol=1e-12)
 
+
+
+def test_a_worker_that_ends_early_does_not_leave_the_others_waiting():
+    result = launch(SCRIPTS / "early_exit.py", workers=2, echo=False, timeout=60)
+    assert result.failed == "worker 1" and result.task("worker", 1).returncode == 0
+    assert result.reason == ("worker 1 finished its program without joining collective #1: "
+                             "every worker must run the same steps")
+    assert "Collective ops is aborted by: worker 1 finished" in result.task("worker", 0).output

@@ -152,6 +152,16 @@ class Fabric:
                 self._fail_locked(task, f"left:{seq}")
                 return
 
+    def ended(self, task, returncode=0):
+        """The launcher saw ``task``'s process end: a round still waiting for it cannot complete."""
+        with self._lock:
+            if task in self.group and task not in self._done:
+                self._done.add(task)
+                if returncode:
+                    self._fail_locked(task, "lost")
+                else:
+                    self._left(task)
+
     # -- failures ---------------------------------------------------------------------------------
     def fail(self, task, reason):
         """Record ``task``'s failure (the first one wins) and abort every waiting member."""

@@ -235,7 +235,9 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
         _say(echo, lock, t("launch.interrupted", signal=name))
         raise interrupted
     if failed is not None:
-        _say(echo, lock, t("launch.task_failed", task=task_label(failed), why=reason))
+        label = task_label(failed)
+        why = reason[len(label) + 1:] if reason.startswith(label + " ") else reason
+        _say(echo, lock, t("launch.task_failed", task=label, why=why))
         others = [task_label(x.name) for x in running if x.name != failed]
         if others:
             _say(echo, lock, t("launch.others_stopped", tasks=", ".join(others)))
@@ -253,32 +255,36 @@ def _say(echo, lock, text):
 
 
 def _supervise(running, fabric, fail_at, timeout):
-    """Wait until every task ended (None, None) or one failed (its name, why)."""
+    """Wait until every task ended (None, None) or one failed: (its name, why, in words).
+
+    The first failure is the fabric's when it has one (a task that reported an error, or whose
+    connection dropped, before the others aborted because of it), else the first task seen
+    ending non-zero. A task that ends, even with 0, while the others wait for it in a
+    collective is a failure too (the fabric is told, and aborts the round)."""
     start = time.monotonic()
+    by_name = {x.name: x for x in running}
     while True:
-        alive = 0
-        for x in running:
-            if x.proc.poll() is None:
-                alive += 1
-            elif x.proc.returncode != 0:
-                x.join_output()
-                if fabric.failure is not None and fabric.failure[0] != x.name:
-                    task, code = fabric.failure
-                    origin = next((y for y in running if y.name == task), None)
-                    if origin is not None and origin.proc.poll() is not None:
-                        origin.join_output()
-                    return task, (_why(origin, fail_at) if origin is not None and origin.proc.returncode
-                                  else reason_text(task, code))
-                return x.name, _why(x, fail_at)
-        if fabric.failure is not None:
-            task, code = fabric.failure
-            if not code.startswith(("lost", "injected")):
-                return task, reason_text(task, code)
-        if not alive:
+        ended = [x for x in running if x.proc.poll() is not None]
+        for x in ended:
+            fabric.ended(x.name, x.proc.returncode)
+        bad = [x for x in ended if x.proc.returncode != 0]
+        if fabric.failure is not None or bad:
+            name, code = fabric.failure if fabric.failure is not None else (bad[0].name, None)
+            origin = by_name.get(name)
+            if origin is not None:
+                try:                       # its exit status and last words say best what happened
+                    origin.proc.wait(timeout=GRACE_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass
+                if origin.proc.returncode not in (None, 0):
+                    origin.join_output()
+                    return name, _why(origin, fail_at)
+            return name, reason_text(name, code or "lost")
+        if len(ended) == len(running):
             return None, None
         if timeout is not None and time.monotonic() - start > timeout:
             return "launcher", f"timeout {timeout} s"
-        time.sleep(0.02)
+        time.sleep(0.01)
 
 
 def _stop(running, grace=0.0):
