@@ -135,3 +135,10 @@ def test_a_worker_that_ends_early_does_not_leave_the_others_waiting():
     assert result.reason == ("worker 1 finished its program without joining collective #1: "
                              "every worker must run the same steps")
     assert "Collective ops is aborted by: worker 1 finished" in result.task("worker", 0).output
+
+
+def test_a_launch_past_its_timeout_is_stopped():
+    result = launch(SCRIPTS / "sleeper.py", workers=1, echo=False, timeout=1.5)
+    assert result.returncode == 1 and result.failed == "worker 0"
+    assert result.reason == "still running after the launch's timeout of 1.5 s"
+    assert result.tasks[0].returncode == -signal.SIGTERM

@@ -283,7 +283,8 @@ def _supervise(running, fabric, fail_at, timeout):
         if len(ended) == len(running):
             return None, None
         if timeout is not None and time.monotonic() - start > timeout:
-            return "launcher", f"timeout {timeout} s"
+            alive = next(x.name for x in running if x.proc.poll() is None)
+            return alive, t("launch.why_timeout", seconds=timeout)
         time.sleep(0.01)
 
 
