@@ -24,7 +24,6 @@ import os
 from sim.distribute import _machine
 from sim.distribute.collective_all_reduce import CollectiveAllReduce
 from sim.distribute.communication_options import CommunicationImplementation, CommunicationOptions
-from sim.distribute.errors import explain
 from sim.distribute.mirrored import MirroredExtended, resolve_devices
 from sim.distribute.reduce_op import ReduceOp, aggregation_name
 from sim.distribute.strategy import Strategy
