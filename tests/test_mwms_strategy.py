@@ -1,0 +1,92 @@
+"""MultiWorkerMirroredStrategy outside a cluster, its start-up rule, and which worker's replicas
+see which examples (T18, T19)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sim.tf as tf
+from sim.distribute.multi_worker_input import distribute_dataset
+from sim.launch import launch
+from sim.runtime import clock
+
+SCRIPTS = Path(__file__).with_name("launch_scripts")
+
+
+def test_without_tf_config_it_is_one_worker_on_the_local_gpus(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    s = tf.distribute.MultiWorkerMirroredStrategy()
+    assert s.num_replicas_in_sync == 4
+    assert not s.extended._in_multi_worker_mode() and s.extended.should_checkpoint
+    assert tf.distribute.experimental.MultiWorkerMirroredStrategy().num_replicas_in_sync == 4
+    with s.scope():
+        v = tf.Variable(1.0)
+    per = s.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group + 0.0)
+    assert float(s.reduce("SUM", per, axis=None)) == 6.0
+    assert float(v.numpy()) == 1.0
+
+
+def test_a_cluster_without_the_launcher_is_explained(monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", json.dumps(
+        {"cluster": {"worker": ["localhost:1", "localhost:2"]}, "task": {"type": "worker", "index": 0}}))
+    if clock().steps:          # other tests ran strategies in this process: the start-up rule wins
+        with pytest.raises(RuntimeError, match="^Collective ops must be configured at program startup"):
+            tf.distribute.MultiWorkerMirroredStrategy()
+        saved = clock().steps
+        clock().steps = []
+        try:
+            with pytest.raises(RuntimeError, match="not started by the course launcher"):
+                tf.distribute.MultiWorkerMirroredStrategy()
+        finally:
+            clock().steps = saved
+
+
+def test_creating_the_strategy_after_other_work_is_refused_in_every_task():
+    result = launch(SCRIPTS / "late_strategy.py", workers=2, echo=False, timeout=60)
+    assert result.returncode == 1
+    assert result.reason == ("exited with status 1: RuntimeError: Collective ops must be configured "
+                             "at program startup")
+    assert "Move `strategy = tf.distribute.MultiWorkerMirroredStrategy()` to the top" in \
+        result.tasks[0].output
+
+
+class _Worker:
+    """What the input layout reads of a MultiWorkerMirroredStrategy's extended."""
+
+    def __init__(self, workers, rank, replicas):
+        self._num_workers, self._rank = workers, rank
+        self._devices = tuple(f"/job:worker/replica:0/task:{rank}/device:GPU:{r}" for r in range(replicas))
+        self._num_replicas_in_sync = workers * replicas
+
+    def _tag_devices(self, x):
+        return x
+
+
+def _steps(dataset, workers, rank, replicas):
+    out = []
+    for step in distribute_dataset(_Worker(workers, rank, replicas), dataset):
+        parts = step.values if hasattr(step, "values") else (step,)
+        out.append([np.asarray(p).tolist() for p in parts])
+    return out
+
+
+def test_t18_data_sharding_of_an_in_memory_dataset():
+    ds = tf.data.Dataset.range(7).batch(7)
+    assert _steps(ds, 2, 0, 2) == [[[0, 1], [4, 5]]]
+    assert _steps(ds, 2, 1, 2) == [[[2, 3], [6]]]
+
+
+def test_t19_each_worker_keeps_every_other_slice():
+    ds = tf.data.Dataset.range(12).batch(4)
+    assert _steps(ds, 2, 0, 1) == [[[0, 1]], [[4, 5]], [[8, 9]]]
+    assert _steps(ds, 2, 1, 1) == [[[2, 3]], [[6, 7]], [[10, 11]]]
+
+
+def test_off_policy_every_worker_reads_everything():
+    ds = tf.data.Dataset.range(8).batch(4)
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
+    ds = ds.with_options(options)
+    w0, w1 = _steps(ds, 2, 0, 1), _steps(ds, 2, 1, 1)
+    assert sum(len(s[0]) for s in w0) == sum(len(s[0]) for s in w1) == 8
