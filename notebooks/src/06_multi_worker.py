@@ -10,7 +10,11 @@
 # 2. the **chief**: the worker with extra duties, and how TensorFlow picks it;
 # 3. every task's `TF_CONFIG` and start-up line written for you with `sim.cluster`;
 # 4. the mistakes a learner makes in `TF_CONFIG`, and the messages they get;
-# 5. auto-sharding: which worker reads which examples.
+# 5. auto-sharding: which worker reads which examples;
+# 6. launching a cluster of workers, each its own process;
+# 7. RING or NCCL between machines, on a 2-host timeline;
+# 8. a worker's failure, and the recovery;
+# 9. a live cluster timeline for the classroom.
 #
 # ## 1. TF_CONFIG by hand
 #
@@ -26,7 +30,11 @@
 # 2. **首席工作进程（chief）**：多承担一些职责的那个工作进程，以及 TensorFlow 如何选出它；
 # 3. 用 `sim.cluster` 为每个任务生成 `TF_CONFIG` 和启动命令；
 # 4. 学习者在 `TF_CONFIG` 中常犯的错误，以及会看到的错误信息；
-# 5. 自动分片：哪个工作进程读取哪些样本。
+# 5. 自动分片：哪个工作进程读取哪些样本；
+# 6. 启动一个由工作进程组成的集群，每个工作进程都是独立的进程；
+# 7. 机器之间用 RING 还是 NCCL，看 2 台主机的时间线；
+# 8. 一个工作进程出故障，以及如何恢复；
+# 9. 课堂上实时查看集群的时间线。
 #
 # ## 1. 手写 TF_CONFIG
 #
@@ -44,7 +52,11 @@
 # 2. o **chefe (chief)**: o worker com tarefas extras, e como o TensorFlow o escolhe;
 # 3. o `TF_CONFIG` e a linha de comando de cada tarefa, escritos para você pelo `sim.cluster`;
 # 4. os erros que se cometem no `TF_CONFIG` e as mensagens que eles produzem;
-# 5. a fragmentação automática: qual worker lê quais exemplos.
+# 5. a fragmentação automática: qual worker lê quais exemplos;
+# 6. iniciar um cluster de workers, cada um em seu próprio processo;
+# 7. RING ou NCCL entre máquinas, em uma linha do tempo de 2 hosts;
+# 8. a falha de um worker e a recuperação;
+# 9. uma linha do tempo do cluster ao vivo, para a sala de aula.
 #
 # ## 1. O TF_CONFIG à mão
 #
@@ -237,8 +249,6 @@ for task in sim.cluster.tasks(cluster):
 # `ParameterServerStrategy`, não desta estratégia).
 
 # %%
-from sim.distribute.tf_config import multi_worker_task
-
 two_workers = {"worker": ["10.1.10.58:12345", "10.1.10.250:12345"]}
 mistakes = [
     str({"cluster": two_workers, "task": {"type": "worker", "index": 0}}),
@@ -250,7 +260,7 @@ mistakes = [
 for text in mistakes:
     os.environ["TF_CONFIG"] = text
     try:
-        multi_worker_task()          # the check MultiWorkerMirroredStrategy's start-up makes
+        tf.distribute.MultiWorkerMirroredStrategy()
     except ValueError as error:
         print(f"{type(error).__name__}: {error}\n")
 
@@ -438,6 +448,251 @@ folder.cleanup()
 del os.environ["TF_CONFIG"]
 
 # %% [markdown] lang="en"
+# ## 6. Launching the workers
+#
+# On a real cluster you would log into each machine and run the same command there with that
+# machine's `TF_CONFIG` (section 3). The course launcher does exactly that on this computer: one
+# operating-system process per task, each with its own `TF_CONFIG` in its environment, meeting
+# through a simulated network on the loopback interface. The script is not edited and learns its
+# role only from `TF_CONFIG`. From a shell:
+#
+# ```
+# python -m sim launch --workers 2 --gpus-per-worker 2 train.py BACKUP_DIR WEIGHTS_FILE
+# ```
+#
+# and from a notebook, `sim.launch.launch(...)`, which returns each task's exit status and output.
+# The script below trains a small Keras model with `Model.fit`. It creates the strategy **first**:
+# TensorFlow configures its collective operations when the strategy is created and refuses if any
+# other TensorFlow operation ran before ("Collective ops must be configured at program startup").
+# Its `BackupAndRestore` callback is for section 8.
+
+# %% [markdown] lang="zh"
+# ## 6. 启动工作进程
+#
+# 在真实的集群上，你需要登录每台机器，用那台机器的 `TF_CONFIG` 运行同一条命令（第 3 节）。课程的启动器在这台计算机上做的正是这件事：每个任务一个操作系统进程，每个进程的环境里有自己的 `TF_CONFIG`，它们通过回环接口上的模拟网络相互连接。脚本不需要修改，只从 `TF_CONFIG` 得知自己的角色。在 shell 中：
+#
+# ```
+# python -m sim launch --workers 2 --gpus-per-worker 2 train.py BACKUP_DIR WEIGHTS_FILE
+# ```
+#
+# 在笔记本中则用 `sim.launch.launch(...)`，它会返回每个任务的退出状态和输出。下面的脚本用 `Model.fit` 训练一个小型 Keras 模型。它**首先**创建策略：TensorFlow 在创建策略时配置集合通信，如果在此之前已经运行过任何其他 TensorFlow 操作，就会拒绝（“Collective ops must be configured at program startup”）。其中的 `BackupAndRestore` 回调是为第 8 节准备的。
+
+# %% [markdown] lang="pt"
+# ## 6. Iniciando os workers
+#
+# Em um cluster de verdade, você entraria em cada máquina e executaria nela o mesmo comando com o
+# `TF_CONFIG` daquela máquina (seção 3). O inicializador do curso faz exatamente isso neste
+# computador: um processo do sistema operacional por tarefa, cada um com o seu `TF_CONFIG` no
+# ambiente, conectados por uma rede simulada na interface de loopback. O script não é editado e
+# descobre o seu papel apenas pelo `TF_CONFIG`. Em um shell:
+#
+# ```
+# python -m sim launch --workers 2 --gpus-per-worker 2 train.py BACKUP_DIR WEIGHTS_FILE
+# ```
+#
+# e, em um notebook, `sim.launch.launch(...)`, que retorna o código de saída e a saída de cada
+# tarefa. O script abaixo treina um pequeno modelo Keras com `Model.fit`. Ele cria a estratégia
+# **primeiro**: o TensorFlow configura as suas operações coletivas quando a estratégia é criada e
+# se recusa a fazê-lo se alguma outra operação do TensorFlow já tiver sido executada ("Collective
+# ops must be configured at program startup"). O callback `BackupAndRestore` é para a seção 8.
+
+# %%
+TRAIN_PY = """\
+import sys
+
+import numpy as np
+import sim.tf as tf
+
+strategy = tf.distribute.MultiWorkerMirroredStrategy()   # first, before any other TensorFlow op
+backup_dir, weights_file = sys.argv[1], sys.argv[2]
+
+rng = np.random.RandomState(0)
+x = rng.randn(64, 8).astype("float32")
+y = (x @ rng.randn(8, 1)).astype("float32")
+dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)   # global batch: 16
+
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu", input_shape=(8,)),
+                                 tf.keras.layers.Dense(1)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+
+say_epoch = tf.keras.callbacks.LambdaCallback(on_epoch_begin=lambda epoch, logs: print("epoch", epoch))
+model.fit(dataset, epochs=3, verbose=0,
+          callbacks=[tf.keras.callbacks.BackupAndRestore(backup_dir), say_epoch])
+print("replicas:", strategy.num_replicas_in_sync, "| chief:", strategy.extended.should_checkpoint)
+if strategy.extended.should_checkpoint:
+    np.savez(weights_file, *[v.numpy() for v in model.weights])
+"""
+
+from sim.i18n import get_language
+from sim.launch import launch
+
+course_language = {"SIM_LANG": get_language()}     # the tasks print in the course language too
+work = tempfile.TemporaryDirectory()
+script = os.path.join(work.name, "train.py")
+with open(script, "w") as f:
+    f.write(TRAIN_PY)
+
+straight = launch(script, [os.path.join(work.name, "backup_a"), os.path.join(work.name, "straight.npz")],
+                  workers=2, gpus_per_worker=2, env=course_language, echo=False)
+print(straight.output)
+print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3:.2f}"))
+
+# %% [markdown] lang="en"
+# Each line comes prefixed by its task, like a cluster's logs. Both workers trained the same 3
+# epochs, on 4 replicas in sync (2 workers × 2 GPUs), and only worker 0 is the chief (there is
+# no `"chief"` job), so only it saved the weights. The two processes also shared one simulated
+# clock, so the run's simulated time includes every cross-host all-reduce.
+#
+# ## 7. RING or NCCL between machines
+#
+# `tf.distribute.experimental.CommunicationOptions(implementation=...)` chooses how the gradients
+# cross the network. `RING` is TensorFlow's own ring all-reduce: its traffic between machines goes
+# through the hosts, out of one network interface per machine. `NCCL` runs NVIDIA's library: on
+# GPUs it runs several rings at once ("channels"), each leaving a machine through its own network
+# card. Whether that matters depends on the machines. Here is one synchronous step of a
+# ResNet-50-sized model (25.6 M parameters, about 100 MB of gradients) on 2 machines × 4 GPUs,
+# with `sim.plots.cluster_step`, which uses the same simulated cluster as the launcher: two DGX
+# A100 nodes (8 InfiniBand cards each), then two workstations on 10 Gb Ethernet (one card each).
+
+# %% [markdown] lang="zh"
+# 每一行前面都标有它所属的任务，就像集群的日志一样。两个工作进程都训练了同样的 3 个周期，共有 4 个同步副本（2 个工作进程 × 2 个 GPU）；由于没有 `"chief"` 作业，只有 worker 0 是 chief，所以只有它保存了权重。这两个进程还共用一个模拟时钟，因此这次运行的模拟时间包含了每一次跨主机的全归约。
+#
+# ## 7. 机器之间用 RING 还是 NCCL
+#
+# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。
+
+# %% [markdown] lang="pt"
+# Cada linha vem com o prefixo da sua tarefa, como nos logs de um cluster. Os dois workers
+# treinaram as mesmas 3 épocas, com 4 réplicas sincronizadas (2 workers × 2 GPUs), e só o worker
+# 0 é o chefe (não há job `"chief"`), então só ele salvou os pesos. Os dois processos também
+# compartilharam um único relógio simulado, então o tempo simulado da execução inclui cada
+# all-reduce entre hosts.
+#
+# ## 7. RING ou NCCL entre máquinas
+#
+# `tf.distribute.experimental.CommunicationOptions(implementation=...)` escolhe como os gradientes
+# atravessam a rede. `RING` é o all-reduce em anel do próprio TensorFlow: o tráfego entre máquinas
+# passa pelos hosts e sai por uma interface de rede por máquina. `NCCL` usa a biblioteca da
+# NVIDIA: em GPUs, ela executa vários anéis ao mesmo tempo ("canais"), cada um saindo da máquina
+# pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis uma etapa
+# síncrona de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
+# de gradientes) em 2 máquinas × 4 GPUs, com `sim.plots.cluster_step`, que usa o mesmo cluster
+# simulado que o inicializador: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
+# estações de trabalho em Ethernet de 10 Gb (uma placa cada).
+
+# %%
+from sim.plots import cluster_step
+
+fig, axes = plt.subplots(2, 2, figsize=(12, 5), layout="constrained")
+for row, network in enumerate(("dgx-a100", "workstation-4gpu")):
+    for col, implementation in enumerate(("RING", "NCCL")):
+        step = cluster_step.cluster_step(2, 4, network, implementation)
+        line = cluster_step.summary(step, 2, 4, network, implementation)
+        print(line)
+        cluster_step.draw(step, ax=axes[row, col], title=line)
+plt.show()
+
+# %% [markdown] lang="en"
+# On the DGX nodes NCCL's channels use all 8 network cards and the all-reduce is about 4 times
+# shorter than the single ring's. On the workstations there is only one card per machine, so the
+# two are the same, and the 10 Gb link takes far longer than the computation itself: adding
+# machines there makes each step *slower*. The network decides before the GPUs do.
+#
+# ## 8. A worker fails; the same command resumes
+#
+# On a cluster a machine can fail in the middle of training. All-reduce waits for everyone, so
+# one lost worker stops them all: the other workers' collective operations are aborted with an
+# error that names the failed task. Below, the launcher kills worker 1 at its 6th training step
+# (epoch 1, after epoch 0 was backed up). Then we run **the same command again**:
+# `BackupAndRestore` finds the backup and training resumes at epoch 1.
+
+# %% [markdown] lang="zh"
+# 在 DGX 节点上，NCCL 的通道用上了全部 8 块网卡，全归约的时间大约只有单环的四分之一。在工作站上每台机器只有一块网卡，所以两者相同，而且 10 Gb 链路花的时间远远超过计算本身：在那里增加机器反而会让每一步*更慢*。网络比 GPU 更早成为瓶颈。
+#
+# ## 8. 一个工作进程出故障；再次运行同一条命令即可恢复
+#
+# 在集群上，某台机器可能在训练中途出故障。全归约要等所有参与者，所以丢失一个工作进程就会让所有工作进程停下来：其他工作进程的集合通信会被中止，错误信息会指出出故障的任务。下面，启动器在 worker 1 的第 6 个训练步（第 1 个周期，此时第 0 个周期已经备份）杀死它。然后我们**再次运行同一条命令**：`BackupAndRestore` 找到备份，训练从第 1 个周期继续。
+
+# %% [markdown] lang="pt"
+# Nos nós DGX, os canais da NCCL usam as 8 placas de rede, e o all-reduce fica cerca de 4 vezes
+# mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
+# dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
+# máquinas deixa cada etapa *mais lenta*. A rede decide antes das GPUs.
+#
+# ## 8. Um worker falha; o mesmo comando retoma
+#
+# Em um cluster, uma máquina pode falhar no meio do treinamento. O all-reduce espera por todos,
+# então um worker perdido para todos eles: as operações coletivas dos outros workers são
+# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o inicializador mata o worker 1 na
+# sua 6ª etapa de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
+# mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento retoma na
+# época 1.
+
+# %%
+command = [script, [os.path.join(work.name, "backup_b"), os.path.join(work.name, "resumed.npz")]]
+crashed = launch(*command, workers=2, gpus_per_worker=2, fail_at=("worker", 1, 6), env=course_language,
+                 echo=False)
+print(t("lesson06.launch_status", code=crashed.returncode, failed=crashed.failed, reason=crashed.reason))
+for task in crashed.tasks:
+    print(f"[{task.name}] {task.output.splitlines()[-1]}")
+print()
+resumed = launch(*command, workers=2, gpus_per_worker=2, env=course_language, echo=False)
+print(resumed.output)
+straight_weights = np.load(os.path.join(work.name, "straight.npz"))
+resumed_weights = np.load(os.path.join(work.name, "resumed.npz"))
+same = all(np.array_equal(straight_weights[k], resumed_weights[k]) for k in straight_weights.files)
+print(t("lesson06.same_weights", same=same))
+
+# %% [markdown] lang="en"
+# The second run trained epochs 1 and 2 only, and its final weights are exactly those of the
+# uninterrupted run of section 6: no completed epoch was lost or repeated. The backups went where
+# TensorFlow puts them: the chief writes `backup_dir/chief`, every other worker writes a
+# temporary `workertemp_<index>` folder and deletes it (every worker must save, only the chief's
+# copy is kept).
+#
+# ## 9. For the classroom: the cluster's timeline, live
+#
+# Move the sliders: more workers, more GPUs per worker, another network, RING or NCCL. Each change
+# redraws one step's timeline with the function of section 7. (The widget needs a running
+# kernel; the figure below it is the same picture for 2 DGX A100 nodes, for when it does not.)
+
+# %% [markdown] lang="zh"
+# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件放在 TensorFlow 放置它们的地方：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。
+#
+# ## 9. 课堂演示：实时查看集群的时间线
+#
+# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种网络、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；如果没有，下面的图给出了 2 个 DGX A100 节点时的同一张图。）
+
+# %% [markdown] lang="pt"
+# A segunda execução treinou só as épocas 1 e 2, e os pesos finais são exatamente os da execução
+# sem interrupção da seção 6: nenhuma época concluída foi perdida ou repetida. Os backups foram
+# para onde o TensorFlow os coloca: o chefe escreve em `backup_dir/chief`, e cada um dos outros
+# workers escreve em uma pasta temporária `workertemp_<index>` e a apaga depois (todos os workers
+# precisam salvar, mas só a cópia do chefe é mantida).
+#
+# ## 9. Para a sala de aula: a linha do tempo do cluster, ao vivo
+#
+# Mexa nos controles: mais workers, mais GPUs por worker, outra rede, RING ou NCCL. Cada mudança
+# redesenha a linha do tempo de uma etapa com a função da seção 7. (O widget precisa de um kernel
+# em execução; a figura abaixo dele é a mesma imagem para 2 nós DGX A100, para quando não houver
+# um.)
+
+# %% tags=["nbval-ignore-output"]
+from IPython.display import display
+
+display(cluster_step.widget())
+
+# %%
+for workers in (1, 2, 4, 8):
+    print(cluster_step.summary(cluster_step.cluster_step(workers, 8, "dgx-a100", "NCCL"),
+                               workers, 8, "dgx-a100", "NCCL"))
+step = cluster_step.cluster_step(2, 4, "dgx-a100", "NCCL")
+cluster_step.draw(step, title=cluster_step.summary(step, 2, 4, "dgx-a100", "NCCL"))
+plt.show()
+work.cleanup()
+
+# %% [markdown] lang="en"
 # ## What to remember
 #
 # - `TF_CONFIG` = `"cluster"` (the same everywhere) + `"task"` (this machine: job and index from 0).
@@ -445,6 +700,11 @@ del os.environ["TF_CONFIG"]
 # - The chief saves checkpoints: the `"chief"` task if there is one, otherwise worker 0.
 # - Auto-sharding decides who reads what: `FILE` divides files (at least one per worker), `DATA`
 #   divides elements after the per-replica split, `OFF` divides nothing.
+# - Create `MultiWorkerMirroredStrategy` first; start every task with the same script and its own
+#   `TF_CONFIG`; on many network cards NCCL's channels beat the single ring, on one slow link
+#   nothing helps.
+# - One failed worker stops all of them; with `BackupAndRestore`, the same command resumes from the
+#   last saved epoch.
 
 # %% [markdown] lang="zh"
 # ## 要点回顾
@@ -452,6 +712,8 @@ del os.environ["TF_CONFIG"]
 # - `TF_CONFIG` = `"cluster"`（每台机器都相同）+ `"task"`（本机：所属作业和从 0 开始的索引）。用 `json.dumps` 来写。
 # - 由首席工作进程（chief）保存检查点：有 `"chief"` 任务时就是它，否则是 worker 0。
 # - 自动分片决定谁读什么：`FILE` 按文件划分（每个工作进程至少一个文件），`DATA` 在切成每个副本的批次之后按元素划分，`OFF` 不划分。
+# - 首先创建 `MultiWorkerMirroredStrategy`；每个任务都用同一个脚本和各自的 `TF_CONFIG` 启动；网卡多时，NCCL 的通道胜过单环，只有一条慢速链路时，怎么做都无济于事。
+# - 一个工作进程出故障，所有工作进程都会停下；有了 `BackupAndRestore`，再次运行同一条命令就会从最后保存的周期继续。
 
 # %% [markdown] lang="pt"
 # ## Para lembrar
@@ -461,3 +723,8 @@ del os.environ["TF_CONFIG"]
 # - O chefe salva os checkpoints: a tarefa `"chief"`, se houver; senão, o worker 0.
 # - A fragmentação automática decide quem lê o quê: `FILE` divide os arquivos (pelo menos um por
 #   worker), `DATA` divide os elementos depois do corte em lotes por réplica, `OFF` não divide nada.
+# - Crie a `MultiWorkerMirroredStrategy` primeiro; inicie cada tarefa com o mesmo script e o seu
+#   próprio `TF_CONFIG`; com muitas placas de rede, os canais da NCCL vencem o anel único; com um
+#   único enlace lento, nada ajuda.
+# - Um worker que falha para todos os outros; com `BackupAndRestore`, o mesmo comando retoma a
+#   partir da última época salva.

@@ -18,7 +18,6 @@ Without TF_CONFIG (or with an empty cluster) it runs single-worker on the local 
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 
@@ -63,15 +62,14 @@ class _CollectiveAllReduceStrategyExperimental(MultiWorkerMirroredStrategy):
 
 
 def _cluster(cluster_resolver):
-    """(cluster dict, task_type, task_id) from the resolver, or from TF_CONFIG."""
-    if cluster_resolver is not None:
-        spec = cluster_resolver.cluster_spec()
-        cluster = spec.as_dict() if hasattr(spec, "as_dict") else dict(spec)
-        return cluster, cluster_resolver.task_type, cluster_resolver.task_id
-    config = json.loads(os.environ.get("TF_CONFIG") or "{}")
-    task = config.get("task", {})
-    index = task.get("index")
-    return config.get("cluster", {}), task.get("type"), None if index is None else int(index)
+    """(cluster dict, task_type, task_id) from the resolver (TF_CONFIG by default), checked by
+    ``sim.distribute.tf_config``: a malformed TF_CONFIG raises TensorFlow's error naming the field;
+    an empty cluster gives ({}, None, None), single-worker mode."""
+    from sim.distribute.tf_config import multi_worker_task
+    task = multi_worker_task(cluster_resolver)
+    if task is None:
+        return {}, None, None
+    return task.cluster_spec.as_dict(), task.task_type, task.task_id
 
 
 def _size(job):
