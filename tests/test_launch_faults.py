@@ -142,3 +142,28 @@ def test_a_launch_past_its_timeout_is_stopped():
     assert result.returncode == 1 and result.failed == "worker 0"
     assert result.reason == "still running after the launch's timeout of 1.5 s"
     assert result.tasks[0].returncode == -signal.SIGTERM
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_tasks_die_with_a_killed_launcher():
+    """Even SIGKILL, which the launcher cannot catch: each task asked Linux to kill it then."""
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "launch", "--workers", "2",
+                             str(SCRIPTS / "sleeper.py")], stdout=subprocess.PIPE, text=True)
+    tasks, children = [], []
+    try:
+        deadline = time.monotonic() + 30
+        while len(tasks) < 2 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if "] pids " in line:
+                task, child = line.split("pids ")[1].split()
+                tasks.append(int(task))
+                children.append(int(child))
+        proc.kill()
+        proc.wait(10)
+        assert len(tasks) == 2 and _wait_gone(tasks) == []
+    finally:
+        for pid in tasks + children:      # a task's own children are its to stop: clean up here
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
