@@ -81,6 +81,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
         super().__init__(container_strategy, devices=self._local_devices,
                          cross_device_ops=None)
         self._num_replicas_in_sync = len(self._devices) * self._num_workers
+        self._replica_id_offset = self._rank * len(self._devices)    # replica ids are global
         self._cross_device_ops = self._collective_ops = CollectiveAllReduce(
             self._devices, self._num_replicas_in_sync, communication_options, self._fabric)
         self._inferred_cross_device_ops = self._collective_ops
@@ -216,13 +217,34 @@ class CollectiveAllReduceExtended(MirroredExtended):
         return self._collective_ops.batch_reduce_implementation(reduce_op, pairs, options)
 
     def _gather_to(self, value, destinations, axis):
-        if self._num_workers > 1:
+        """``strategy.gather``: every replica's piece of every worker, concatenated along ``axis``
+        in replica order (the fabric hands each worker all the pieces; no simulated time)."""
+        if self._num_workers == 1:
+            return super()._gather_to(value, destinations, axis)
+        if destinations is not None:      # ReplicaContext.all_gather: its gradient needs global rows
             raise NotImplementedError(
-                "sim.tf does not support gather/all_gather across workers under "
-                "MultiWorkerMirroredStrategy yet; reduce the values instead (strategy.reduce).")
-        return super()._gather_to(value, destinations, axis)
+                "sim.tf does not support ReplicaContext.all_gather across workers under "
+                "MultiWorkerMirroredStrategy yet; use strategy.gather(value, axis) outside "
+                "strategy.run, or reduce the values instead.")
+        import numpy as np
+
+        from sim.distribute import _ops
+        from sim.runtime import clock
+        local = value.values if isinstance(value, DistributedValues) else (value,) * len(self._devices)
+        arrays = [np.asarray(_ops.to_numpy(v)) for v in local]
+        pieces = self._fabric.gather(arrays, arrive=clock().now)
+        return _ops.like(np.concatenate(pieces, axis=axis), local[0])
 
     # -- input ----------------------------------------------------------------------------------
+    def _experimental_distribute_values_from_function(self, value_fn):
+        """``value_fn`` once per local replica, told its global replica id."""
+        from sim.distribute.input import ValueContext
+        from sim.distribute.values import regroup
+        first = self._replica_id_offset
+        values = [value_fn(ValueContext(first + i, self._num_replicas_in_sync))
+                  for i in range(len(self._devices))]
+        return self._tag_devices(regroup(values, PerReplica, always_wrap=True))
+
     def _experimental_distribute_dataset(self, dataset, options):
         from sim.distribute.multi_worker_input import distribute_dataset
         return distribute_dataset(self, dataset, options)

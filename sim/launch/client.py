@@ -87,6 +87,11 @@ class FabricClient:
         _, out = self._round({"op": "broadcast", "arrive": arrive}, arrays)
         return out
 
+    def gather(self, arrays, arrive=0.0):
+        """Every member's ``arrays`` (one per local replica), all of them in replica order."""
+        _, out = self._round({"op": "gather", "arrive": arrive}, arrays)
+        return out
+
     def report_error(self, reason: str):
         """Tell the fabric this task is failing (the others then abort, naming it)."""
         try:

@@ -112,14 +112,19 @@ class Fabric:
         parts = [round_[t] for t in self.group]
         headers = [h for h, _ in parts]
         op = headers[0]["op"]
+        same_shapes = op != "gather"             # a gather's pieces may differ along its axis
         mismatch = next((t for t, h in zip(self.group, headers)
-                         if h["op"] != op or h.get("shapes") != headers[0].get("shapes")), None)
+                         if h["op"] != op or (same_shapes and h.get("shapes") != headers[0].get("shapes"))),
+                        None)
         if mismatch is not None:
             self._fail_locked(mismatch, f"mismatch:{seq}:{op}:{round_[mismatch][0]['op']}")
             return
         start = max(max(h.get("arrive", 0.0) for h in headers), self.now)
         if op == "broadcast":
             seconds, answers = 0.0, [parts[0][1]] * len(parts)
+        elif op == "gather":                      # every member gets every piece, in rank order
+            pieces = [a for _, arrays in parts for a in arrays]
+            seconds, answers = 0.0, [pieces] * len(parts)
         else:
             counts = [len(a) for _, a in parts]
             buffers = [b for _, a in parts for b in a]
