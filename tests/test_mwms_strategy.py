@@ -139,3 +139,20 @@ def test_a_worker_out_of_data_runs_empty_steps_until_every_worker_is(tmp_path):
              distribute_dataset(worker, tf.data.TextLineDataset(files).batch(4))]
     assert [len(s) for s in steps] == [2, 2, 2, 0, 0]
     assert worker._fabric.rounds == 6          # one flag per step, then the one that ends it
+
+
+def test_dataset_function_gets_the_worker_input_context():
+    """§3.2: called once on this worker with InputContext(W, id_in_cluster, N); the local
+    replicas take consecutive elements of what it returns."""
+    from sim.distribute.multi_worker_input import distribute_datasets_from_function
+    seen = []
+
+    def dataset_fn(ctx):
+        seen.append((ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync))
+        per_replica = ctx.get_per_replica_batch_size(8)
+        return tf.data.Dataset.range(8).shard(ctx.num_input_pipelines,
+                                              ctx.input_pipeline_id).batch(per_replica)
+    steps = [[np.asarray(p).tolist() for p in step.values]
+             for step in distribute_datasets_from_function(_Worker(2, 1, 2), dataset_fn)]
+    assert seen == [(2, 1, 4)]
+    assert steps == [[[1, 3], [5, 7]]]
