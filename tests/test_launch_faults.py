@@ -103,26 +103,67 @@ def test_stopping_the_launcher_stops_every_task(sig):
 
 
 def test_failure_then_resume_gives_the_uninterrupted_weights(tmp_path):
+    """A chief and one worker, one GPU each: the chief keeps the backup, worker 0 fails."""
     env = {"BACKUP_DIR": str(tmp_path / "backup")}
     out = tmp_path / "run"
+    cluster = dict(workers=1, chief=True, gpus_per_worker=1, env=env, echo=False, timeout=100)
     # 48 examples / global batch 8 = 6 steps per epoch: step 10 is in epoch 1, after epoch 0's backup
-    failed = launch(SCRIPTS / "mwms_fit.py", [out], workers=2, gpus_per_worker=2, env=env,
-                    fail_at=("worker", 1, 10), echo=False, timeout=100)
-    assert failed.returncode == 1 and failed.failed == "worker 1"
+    failed = launch(SCRIPTS / "mwms_fit.py", [out], fail_at=("worker", 0, 10), **cluster)
+    assert failed.returncode == 1 and failed.failed == "worker 0"
     assert failed.reason == "injected failure at step 10"
-    assert "Collective ops is aborted by: worker 1 was stopped by the injected failure at step 10" \
-        in failed.task("worker", 0).output
+    assert "Collective ops is aborted by: worker 0 was stopped by the injected failure at step 10" \
+        in failed.task("chief", 0).output
     assert (tmp_path / "backup" / "chief" / "ckpt.npz").exists()
-    assert not (tmp_path / "backup" / "chief" / "workertemp_1").exists()
+    assert not (tmp_path / "backup" / "chief" / "workertemp_0").exists()
 
-    resumed = launch(SCRIPTS / "mwms_fit.py", [out], workers=2, gpus_per_worker=2, env=env,
-                     echo=False, timeout=100)
+    resumed = launch(SCRIPTS / "mwms_fit.py", [out], **cluster)
     assert resumed.returncode == 0, resumed.output
-    assert "[worker 0] done epochs 2" in resumed.output     # epochs 1 and 2: none lost or repeated
+    assert "[chief 0] done epochs 2" in resumed.output      # epochs 1 and 2: none lost or repeated
     assert not (tmp_path / "backup").exists()                 # the chief deleted its backup
     weights, losses = mwms_fit.fit_model(tf.distribute.get_strategy())
-    for k in (0, 1):
-        saved = np.load(f"{out}_worker_{k}.npz")
+    for name in ("chief_0", "worker_0"):
+        saved = np.load(f"{out}_{name}.npz")
         for i, w in enumerate(weights):
             np.testing.assert_allclose(saved[f"arr_{i}"], w, rtol=0, atol=1e-12)
         np.testing.assert_allclose(saved["losses"], losses[1:], rtol=0, atol=1e-12)
+
+
+
+def test_a_worker_that_ends_early_does_not_leave_the_others_waiting():
+    result = launch(SCRIPTS / "early_exit.py", workers=2, echo=False, timeout=60)
+    assert result.failed == "worker 1" and result.task("worker", 1).returncode == 0
+    assert result.reason == ("worker 1 finished its program without joining collective #1: "
+                             "every worker must run the same steps")
+    assert "Collective ops is aborted by: worker 1 finished" in result.task("worker", 0).output
+
+
+def test_a_launch_past_its_timeout_is_stopped():
+    result = launch(SCRIPTS / "sleeper.py", workers=1, echo=False, timeout=1.5)
+    assert result.returncode == 1 and result.failed == "worker 0"
+    assert result.reason == "still running after the launch's timeout of 1.5 s"
+    assert result.tasks[0].returncode == -signal.SIGTERM
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_tasks_die_with_a_killed_launcher():
+    """Even SIGKILL, which the launcher cannot catch: each task asked Linux to kill it then."""
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "launch", "--workers", "2",
+                             str(SCRIPTS / "sleeper.py")], stdout=subprocess.PIPE, text=True)
+    tasks, children = [], []
+    try:
+        deadline = time.monotonic() + 30
+        while len(tasks) < 2 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if "] pids " in line:
+                task, child = line.split("pids ")[1].split()
+                tasks.append(int(task))
+                children.append(int(child))
+        proc.kill()
+        proc.wait(10)
+        assert len(tasks) == 2 and _wait_gone(tasks) == []
+    finally:
+        for pid in tasks + children:      # a task's own children are its to stop: clean up here
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -43,12 +43,19 @@ def test_a_cluster_without_the_launcher_is_explained(monkeypatch):
 
 
 def test_creating_the_strategy_after_other_work_is_refused_in_every_task():
-    result = launch(SCRIPTS / "late_strategy.py", workers=2, echo=False, timeout=60)
+    """TensorFlow's text first, then the explanation in the course language the tasks inherit."""
+    from sim import i18n
+    i18n.set_language("pt")
+    try:
+        result = launch(SCRIPTS / "late_strategy.py", workers=2, echo=False, timeout=60)
+    finally:
+        i18n.set_language("en")
     assert result.returncode == 1
-    assert result.reason == ("exited with status 1: RuntimeError: Collective ops must be configured "
-                             "at program startup")
-    assert "Move `strategy = tf.distribute.MultiWorkerMirroredStrategy()` to the top" in \
-        result.tasks[0].output
+    assert result.reason == ("terminou com status 1: RuntimeError: Collective ops must be "
+                             "configured at program startup")
+    for task in result.tasks:
+        assert "MultiWorkerMirroredStrategy precisa ser criada antes de qualquer outro trabalho" \
+            in task.output
 
 
 class _Worker:
@@ -90,3 +97,45 @@ def test_off_policy_every_worker_reads_everything():
     ds = ds.with_options(options)
     w0, w1 = _steps(ds, 2, 0, 1), _steps(ds, 2, 1, 1)
     assert sum(len(s[0]) for s in w0) == sum(len(s[0]) for s in w1) == 8
+
+
+def test_file_sharding_each_worker_reads_its_own_files(tmp_path):
+    """AUTO on files runs FILE: worker w reads file w and rebatches it (RebatchV2, §3.1)."""
+    files = []
+    for k in range(2):
+        p = tmp_path / f"part{k}.txt"
+        p.write_text("".join(f"{6 * k + i}\n" for i in range(6)))
+        files.append(str(p))
+    ds = tf.data.TextLineDataset(files).batch(4)
+    for rank, first in ((0, 0), (1, 6)):
+        got = [[int(x) for x in step[0]] for step in _steps(ds, 2, rank, 1)]
+        assert got == [[first, first + 1], [first + 2, first + 3], [first + 4, first + 5]]
+
+
+class _Partner:
+    """The fabric as seen from worker 0 when the other worker has ``steps`` steps of data."""
+
+    def __init__(self, steps):
+        self.rounds, self.steps = 0, steps
+
+    def all_reduce(self, buffers, devices, arrive, algorithm, options=None):
+        other = 1.0 if self.rounds < self.steps else 0.0
+        self.rounds += 1
+        return [buffers[0] + other], 0.0, 0.0
+
+
+def test_a_worker_out_of_data_runs_empty_steps_until_every_worker_is(tmp_path):
+    """Worker 0's file has 6 lines (3 steps), worker 1's 10 (5 steps): worker 0 runs 2 steps of
+    empty batches, so both run 5 steps (the "has data" flags TensorFlow all-reduces)."""
+    sizes = {0: 6, 1: 10}
+    files = []
+    for k, n in sizes.items():
+        p = tmp_path / f"part{k}.txt"
+        p.write_text("".join(f"{i}\n" for i in range(n)))
+        files.append(str(p))
+    worker = _Worker(2, 0, 1)
+    worker._fabric = _Partner(steps=5)
+    steps = [np.asarray(step).tolist() for step in
+             distribute_dataset(worker, tf.data.TextLineDataset(files).batch(4))]
+    assert [len(s) for s in steps] == [2, 2, 2, 0, 0]
+    assert worker._fabric.rounds == 6          # one flag per step, then the one that ends it

@@ -77,3 +77,11 @@ def test_only_the_chief_keeps_its_checkpoint(cluster):
     files = sorted(p.name for p in (folder / "ckpt").iterdir())
     assert not any(name.startswith("workertemp") for name in files)
     assert [n for n in files if n.startswith("model_3")], files
+
+
+def test_replica_ids_are_global_and_gather_spans_the_workers(cluster):
+    result, _, _ = cluster
+    for task in result.tasks:
+        assert "gathered ids [0, 1, 2, 3]" in task.output
+    assert "value ids [0, 1]" in result.task("worker", 0).output
+    assert "value ids [2, 3]" in result.task("worker", 1).output

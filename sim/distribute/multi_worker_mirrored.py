@@ -24,7 +24,6 @@ import os
 from sim.distribute import _machine
 from sim.distribute.collective_all_reduce import CollectiveAllReduce
 from sim.distribute.communication_options import CommunicationImplementation, CommunicationOptions
-from sim.distribute.errors import explain
 from sim.distribute.mirrored import MirroredExtended, resolve_devices
 from sim.distribute.reduce_op import ReduceOp, aggregation_name
 from sim.distribute.strategy import Strategy
@@ -61,74 +60,48 @@ class _CollectiveAllReduceStrategyExperimental(MultiWorkerMirroredStrategy):
         super().__init__(cluster_resolver, communication_options)
 
 
-def _cluster(cluster_resolver):
-    """(cluster dict, task_type, task_id) from the resolver (TF_CONFIG by default), checked by
-    ``sim.distribute.tf_config``: a malformed TF_CONFIG raises TensorFlow's error naming the field;
-    an empty cluster gives ({}, None, None), single-worker mode."""
-    from sim.distribute.tf_config import multi_worker_task
-    task = multi_worker_task(cluster_resolver)
-    if task is None:
-        return {}, None, None
-    return task.cluster_spec.as_dict(), task.task_type, task.task_id
-
-
-def _size(job):
-    return len(job) if job is not None else 0
-
-
 class CollectiveAllReduceExtended(MirroredExtended):
     """Implementation of MultiWorkerMirroredStrategy."""
 
     _variable_class = "mirrored"
 
     def __init__(self, container_strategy, cluster_resolver, communication_options):
-        self._cluster_resolver = cluster_resolver
+        from sim.distribute import tf_config
+        from sim.distribute.cluster_resolver import TFConfigClusterResolver
+        self._cluster_resolver = cluster_resolver or TFConfigClusterResolver()
         self._communication_options = communication_options
-        cluster, task_type, task_id = _cluster(cluster_resolver)
         self._fabric = None
         self._steps = 0
         self._fail_step = None
-        if not cluster:
-            self._setup_local()
+        found = tf_config.multi_worker_task(cluster_resolver)   # TF_CONFIG checked (§6.5)
+        if found is None or found.task_type == "evaluator":
+            self._setup_local(found)
         else:
-            self._setup_cluster(cluster, task_type, task_id)
+            self._setup_cluster(found)
         super().__init__(container_strategy, devices=self._local_devices,
                          cross_device_ops=None)
         self._num_replicas_in_sync = len(self._devices) * self._num_workers
+        self._replica_id_offset = self._rank * len(self._devices)    # replica ids are global
         self._cross_device_ops = self._collective_ops = CollectiveAllReduce(
             self._devices, self._num_replicas_in_sync, communication_options, self._fabric)
         self._inferred_cross_device_ops = self._collective_ops
-        logger.info("MultiWorkerMirroredStrategy with cluster_spec = %r, task_type = %r, task_id = %r, "
-                    "num_workers = %r, local_devices = %r", cluster, self._task_type, self._task_id,
-                    self._num_workers, self._devices)
+        logger.info("MultiWorkerMirroredStrategy with task_type = %r, task_id = %r, num_workers = %r, "
+                    "local_devices = %r", self._task_type, self._task_id, self._num_workers,
+                    self._devices)
 
     # -- set-up -----------------------------------------------------------------------------
-    def _setup_local(self):
-        self._task_type = self._task_id = None
+    def _setup_local(self, found):
+        """No cluster (or an evaluator, a group of its own): this process's devices only."""
+        self._task_type = found.task_type if found is not None else None
+        self._task_id = found.task_id if found is not None else None
         self._num_workers, self._rank, self._is_chief = 1, 0, True
         self._local_devices = resolve_devices(None)
 
-    def _setup_cluster(self, cluster, task_type, task_id):
+    def _setup_cluster(self, found):
         from sim.launch import client, task
-        if task_type is None or task_id is None:
-            raise ValueError("When `cluster_spec` is given, you must also specify `task_type` and "
-                             "`task_id`.")
-        chiefs, workers = _size(cluster.get("chief")), _size(cluster.get("worker"))
-        if task_type == "chief":
-            rank = 0
-        elif task_type == "worker":
-            rank = task_id + chiefs
-        elif task_type == "evaluator":
-            rank = task_id
-        else:
-            raise ValueError(f"There is no id for task_type {task_type!r}")
-        self._num_workers = chiefs + workers if task_type != "evaluator" else 1
-        if self._num_workers == 0:
-            raise ValueError("No `worker`, `chief` or `evaluator` tasks can be found in "
-                             "`cluster_spec`.")
-        self._task_type, self._task_id, self._rank = task_type, task_id, rank
-        self._is_chief = task_type in ("chief", "evaluator") or (task_type == "worker" and task_id == 0
-                                                                   and not chiefs)
+        self._task_type, self._task_id = found.task_type, found.task_id
+        self._rank, self._num_workers = found.id_in_cluster, found.worker_count
+        self._is_chief = found.is_chief
         if task.stop_listening() > 0 or _machine_used():
             from sim.i18n import t
             text = "Collective ops must be configured at program startup"
@@ -137,7 +110,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
             from sim.i18n import t
             raise RuntimeError(t("launch.no_launcher"))
         self._use_cluster_machine()
-        self._fabric = client.connect(task_type, task_id)
+        self._fabric = client.connect(self._task_type, self._task_id)
         fail = os.environ.get(client.ENV_FAIL_STEP)
         self._fail_step = int(fail) if fail else None
 
@@ -222,8 +195,11 @@ class CollectiveAllReduceExtended(MirroredExtended):
         if self._num_workers == 1:
             return super()._reduce_to(reduce_op, value, destinations, options)
         if not isinstance(value, DistributedValues):
-            return reduce_non_distributed_value(reduce_op, value, destinations,
-                                                self._num_replicas_in_sync)
+            if len(self._devices) == 1 and hasattr(value, "dtype"):
+                value = PerReplica((value,))    # one local replica: its value is this worker's part
+            else:
+                return reduce_non_distributed_value(reduce_op, value, destinations,
+                                                    self._num_replicas_in_sync)
         self._tag_devices(value)
         return self._collective_ops.batch_reduce_implementation(
             reduce_op, [(value, destinations)], options)[0]
@@ -231,6 +207,9 @@ class CollectiveAllReduceExtended(MirroredExtended):
     def _batch_reduce_to(self, reduce_op, pairs, options):
         if self._num_workers == 1:
             return super()._batch_reduce_to(reduce_op, pairs, options)
+        if len(self._devices) == 1:
+            pairs = [(v if isinstance(v, DistributedValues) or not hasattr(v, "dtype")
+                      else PerReplica((v,)), d) for v, d in pairs]
         if not all(isinstance(v, DistributedValues) for v, _ in pairs):
             return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
         for v, _ in pairs:
@@ -238,13 +217,34 @@ class CollectiveAllReduceExtended(MirroredExtended):
         return self._collective_ops.batch_reduce_implementation(reduce_op, pairs, options)
 
     def _gather_to(self, value, destinations, axis):
-        if self._num_workers > 1:
+        """``strategy.gather``: every replica's piece of every worker, concatenated along ``axis``
+        in replica order (the fabric hands each worker all the pieces; no simulated time)."""
+        if self._num_workers == 1:
+            return super()._gather_to(value, destinations, axis)
+        if destinations is not None:      # ReplicaContext.all_gather: its gradient needs global rows
             raise NotImplementedError(
-                "sim.tf does not support gather/all_gather across workers under "
-                "MultiWorkerMirroredStrategy yet; reduce the values instead (strategy.reduce).")
-        return super()._gather_to(value, destinations, axis)
+                "sim.tf does not support ReplicaContext.all_gather across workers under "
+                "MultiWorkerMirroredStrategy yet; use strategy.gather(value, axis) outside "
+                "strategy.run, or reduce the values instead.")
+        import numpy as np
+
+        from sim.distribute import _ops
+        from sim.runtime import clock
+        local = value.values if isinstance(value, DistributedValues) else (value,) * len(self._devices)
+        arrays = [np.asarray(_ops.to_numpy(v)) for v in local]
+        pieces = self._fabric.gather(arrays, arrive=clock().now)
+        return _ops.like(np.concatenate(pieces, axis=axis), local[0])
 
     # -- input ----------------------------------------------------------------------------------
+    def _experimental_distribute_values_from_function(self, value_fn):
+        """``value_fn`` once per local replica, told its global replica id."""
+        from sim.distribute.input import ValueContext
+        from sim.distribute.values import regroup
+        first = self._replica_id_offset
+        values = [value_fn(ValueContext(first + i, self._num_replicas_in_sync))
+                  for i in range(len(self._devices))]
+        return self._tag_devices(regroup(values, PerReplica, always_wrap=True))
+
     def _experimental_distribute_dataset(self, dataset, options):
         from sim.distribute.multi_worker_input import distribute_dataset
         return distribute_dataset(self, dataset, options)
@@ -259,6 +259,11 @@ class ClusterSyncOnReadVariable(SyncOnReadVariable):
     every replica of every worker, as TensorFlow's ``read_var``; so every worker must read it at
     the same point of its program (Keras does: logs, checkpoints)."""
 
+    def _as_tensor(self):
+        if self._in_replica():
+            return self._engine_variable()._as_tensor()
+        return self._read_cross_replica()     # even with one local replica: the others count
+
     def _read_cross_replica(self):
         from sim.distribute import _ops
         agg = aggregation_name(self._aggregation)
@@ -272,7 +277,7 @@ class ClusterSyncOnReadVariable(SyncOnReadVariable):
         return _ops.like(_ops.to_numpy(first), self._values[0]._as_tensor())
 
     def _write(self, op, value):
-        if op == "assign" and not self._in_replica() and len(self._values) > 1 \
+        if op == "assign" and not self._in_replica() \
                 and aggregation_name(self._aggregation) == "SUM":
             from sim.distribute import _ops
             from sim.engine.tensor import convert_to_tensor

@@ -78,11 +78,18 @@ class FabricClient:
         """
         answer, out = self._round({"op": "all_reduce", "devices": list(devices), "arrive": arrive,
                                    "algorithm": algorithm, "options": options or {}}, buffers)
+        if answer.get("copies"):
+            out = [out[0]] + [out[0].copy() for _ in range(answer["copies"] - 1)]
         return out, answer["start"], answer["seconds"]
 
     def broadcast(self, arrays, arrive=0.0):
         """Rank 0's ``arrays`` on every member (the chief's initial values)."""
         _, out = self._round({"op": "broadcast", "arrive": arrive}, arrays)
+        return out
+
+    def gather(self, arrays, arrive=0.0):
+        """Every member's ``arrays`` (one per local replica), all of them in replica order."""
+        _, out = self._round({"op": "gather", "arrive": arrive}, arrays)
         return out
 
     def report_error(self, reason: str):

@@ -4,6 +4,7 @@
 (8 NICs per node, the per-node NIC cap), ``cpu-cluster`` its Ethernet cluster, and the course's
 ``workstation-4gpu`` a row of workstations, each reaching a 10 GbE switch through one NIC on its
 CPU's PCIe root (a workstation's usual network; line rate and TCP hop from collectives.md §4).
+sim.hardware is imported only when the machine is built (the launcher starts faster).
 Host ``k`` is the task with ``id_in_cluster == k`` (chief first, then the workers).
 
 ``ClusterReducer`` is what the fabric calls for each cross-host all-reduce: sim.collectives'
@@ -11,15 +12,14 @@ executor sums the real arrays and its replay times the same schedule on this mac
 """
 from __future__ import annotations
 
-from sim.hardware import devices as D
-from sim.hardware import links as L
-from sim.hardware.machine import Machine
-
 CLUSTER_PRESETS = ("workstation-4gpu", "dgx-a100", "dgx-h100", "cpu-cluster")
 
 
-def workstation_cluster(hosts: int, gpus: int = 4) -> Machine:
+def workstation_cluster(hosts: int, gpus: int = 4):
     """``hosts`` workstations (``gpus`` V100-PCIe each under one PCIe switch) on 10 GbE."""
+    from sim.hardware import devices as D
+    from sim.hardware import links as L
+    from sim.hardware.machine import Machine
     m = Machine("workstation-4gpu-cluster", job="worker",
                 description=f"{hosts} workstations x {gpus} V100-PCIe, 10 GbE")
     eth = m.add_node("eth-switch", "switch")
@@ -40,7 +40,7 @@ def gpus_per_host(preset: str) -> int:
     return {"workstation-4gpu": 4, "dgx-a100": 8, "dgx-h100": 8, "cpu-cluster": 0}[preset]
 
 
-def cluster_machine(preset: str, hosts: int, gpus: int | None = None) -> Machine:
+def cluster_machine(preset: str, hosts: int, gpus: int | None = None):
     """The cluster of ``hosts`` hosts of ``preset`` (see CLUSTER_PRESETS)."""
     from sim.hardware import presets
     name = preset[:-len("-cluster")] if preset.endswith("-cluster") and preset != "cpu-cluster" else preset
@@ -55,7 +55,7 @@ def cluster_machine(preset: str, hosts: int, gpus: int | None = None) -> Machine
     raise ValueError(preset)
 
 
-def local_devices(machine: Machine, host: int, gpus: int | None = None) -> tuple:
+def local_devices(machine, host: int, gpus: int | None = None) -> tuple:
     """The devices one worker's replicas run on: its host's first ``gpus`` GPUs, else its CPU."""
     found = machine.devices_of("GPU", host=host)
     if gpus is not None:

@@ -112,14 +112,19 @@ class Fabric:
         parts = [round_[t] for t in self.group]
         headers = [h for h, _ in parts]
         op = headers[0]["op"]
+        same_shapes = op != "gather"             # a gather's pieces may differ along its axis
         mismatch = next((t for t, h in zip(self.group, headers)
-                         if h["op"] != op or h.get("shapes") != headers[0].get("shapes")), None)
+                         if h["op"] != op or (same_shapes and h.get("shapes") != headers[0].get("shapes"))),
+                        None)
         if mismatch is not None:
             self._fail_locked(mismatch, f"mismatch:{seq}:{op}:{round_[mismatch][0]['op']}")
             return
         start = max(max(h.get("arrive", 0.0) for h in headers), self.now)
         if op == "broadcast":
             seconds, answers = 0.0, [parts[0][1]] * len(parts)
+        elif op == "gather":                      # every member gets every piece, in rank order
+            pieces = [a for _, arrays in parts for a in arrays]
+            seconds, answers = 0.0, [pieces] * len(parts)
         else:
             counts = [len(a) for _, a in parts]
             buffers = [b for _, a in parts for b in a]
@@ -138,7 +143,12 @@ class Fabric:
         nbytes = float(sum(a.nbytes for a in parts[0][1]))
         self.collectives.append((seq, op, start, end, nbytes))
         for t, arrays in zip(self.group, answers):
-            self._send(t, {"op": "result", "seq": seq, "start": start, "seconds": seconds}, arrays)
+            header = {"op": "result", "seq": seq, "start": start, "seconds": seconds}
+            if len(arrays) > 1 and all(a.shape == arrays[0].shape and (a == arrays[0]).all()
+                                       for a in arrays[1:]):
+                # every local replica got the same bits (ring, NCCL): send them once
+                header["copies"], arrays = len(arrays), arrays[:1]
+            self._send(t, header, arrays)
 
     def _left(self, task):
         """``task`` said bye: a round still waiting for it can never complete."""
@@ -146,6 +156,16 @@ class Fabric:
             if task not in round_:
                 self._fail_locked(task, f"left:{seq}")
                 return
+
+    def ended(self, task, returncode=0):
+        """The launcher saw ``task``'s process end: a round still waiting for it cannot complete."""
+        with self._lock:
+            if task in self.group and task not in self._done:
+                self._done.add(task)
+                if returncode:
+                    self._fail_locked(task, "lost")
+                else:
+                    self._left(task)
 
     # -- failures ---------------------------------------------------------------------------------
     def fail(self, task, reason):

@@ -10,12 +10,10 @@ launcher. Each task also dies with the launcher (task.py). Returns a ``LaunchRes
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -27,6 +25,9 @@ from sim.launch import client as _env
 from sim.launch.messages import reason_text, task_label
 
 DEFAULT_MACHINE = "workstation-4gpu"
+# A multi-threaded BLAS in every task oversubscribes the cores (on the 2-core course machine two
+# workers each spinning two BLAS threads ran a custom loop 7x slower than one process).
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 GRACE_SECONDS = 1.0          # how long the others may take to stop by themselves after a failure
 
 
@@ -116,32 +117,10 @@ def parse_fail_at(text):
 
 
 def task_list(workers, chief=False, ps=0):
-    """The launch's tasks, (type, index), chief first (TensorFlow's id_in_cluster order)."""
-    return ([("chief", 0)] if chief else []) + [("worker", i) for i in range(workers)] + \
-        [("ps", i) for i in range(ps)]
-
-
-def _free_ports(n):
-    """``n`` distinct free loopback ports (the addresses TF_CONFIG lists; valid for real TF)."""
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
-
-
-def tf_configs(tasks):
-    """One TF_CONFIG JSON string per task: the same cluster, each its own "task"."""
-    ports = iter(_free_ports(len(tasks)))
-    cluster: dict = {}
-    for kind, _ in tasks:
-        cluster.setdefault(kind, []).append(f"localhost:{next(ports)}")
-    return [json.dumps({"cluster": cluster, "task": {"type": kind, "index": i}})
-            for kind, i in tasks]
+    """The launch's tasks, each with its own TF_CONFIG (``sim.cluster.loopback``: chief first,
+    then workers and ps, every address on 127.0.0.1; valid for real TensorFlow too)."""
+    from sim.cluster import loopback
+    return loopback(workers, chief=chief, ps=ps)
 
 
 # ------------------------------------------------------------------------------------ running
@@ -212,15 +191,19 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     from sim.launch.cluster_machine import ClusterReducer
     from sim.launch.fabric import Fabric
     tasks = task_list(workers, chief, ps)
-    group = [f"{k}:{i}" for k, i in tasks if k in ("chief", "worker")]
+    group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
     secret = secrets.token_bytes(32)
     fabric = Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker))
     echo = sys.stdout if echo is True else (echo or None)
     lock = threading.Lock()
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    base_env = dict(os.environ, **(env or {}))
+    from sim.i18n import get_language
+    base_env = dict(os.environ, SIM_LANG=get_language())     # the tasks speak the course language
+    base_env.update(env or {})
     base_env["PYTHONPATH"] = os.pathsep.join(
         [package_root] + [p for p in base_env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    for var in _BLAS_THREADS:   # N tasks share the cores: one BLAS thread each, unless asked
+        base_env.setdefault(var, "1")
     base_env.update({"PYTHONUNBUFFERED": "1", _env.ENV_ADDRESS: "%s:%d" % fabric.address,
                      _env.ENV_SECRET: secret.hex(), _env.ENV_MACHINE: machine,
                      "SIM_LAUNCH_PARENT_PID": str(os.getpid())})
@@ -230,8 +213,9 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     failed = reason = None
     interrupted = None
     try:
-        for (kind, index), tf_config in zip(tasks, tf_configs(tasks)):
-            task_env = dict(base_env, TF_CONFIG=tf_config)
+        for task in tasks:
+            kind, index = task.task_type, task.index
+            task_env = dict(base_env, TF_CONFIG=task.json)
             if fail_at is not None and (kind, index) == fail_at[:2]:
                 task_env[_env.ENV_FAIL_STEP] = str(fail_at[2])
             proc = subprocess.Popen([sys.executable, "-m", "sim.launch.task", str(script), *map(str, args)],
@@ -251,10 +235,14 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
         _say(echo, lock, t("launch.interrupted", signal=name))
         raise interrupted
     if failed is not None:
-        _say(echo, lock, t("launch.task_failed", task=task_label(failed), why=reason))
+        label = task_label(failed)
+        why = reason[len(label) + 1:] if reason.startswith(label + " ") else reason
+        _say(echo, lock, t("launch.task_failed", task=label, why=why))
         others = [task_label(x.name) for x in running if x.name != failed]
         if others:
             _say(echo, lock, t("launch.others_stopped", tasks=", ".join(others)))
+    else:
+        _say(echo, lock, t("launch.all_done", n=len(running)))
     return LaunchResult(0 if failed is None else 1, results, task_label(failed) if failed else None,
                         reason, _cluster_trace(fabric), list(fabric.collectives))
 
@@ -267,32 +255,37 @@ def _say(echo, lock, text):
 
 
 def _supervise(running, fabric, fail_at, timeout):
-    """Wait until every task ended (None, None) or one failed (its name, why)."""
+    """Wait until every task ended (None, None) or one failed: (its name, why, in words).
+
+    The first failure is the fabric's when it has one (a task that reported an error, or whose
+    connection dropped, before the others aborted because of it), else the first task seen
+    ending non-zero. A task that ends, even with 0, while the others wait for it in a
+    collective is a failure too (the fabric is told, and aborts the round)."""
     start = time.monotonic()
+    by_name = {x.name: x for x in running}
     while True:
-        alive = 0
-        for x in running:
-            if x.proc.poll() is None:
-                alive += 1
-            elif x.proc.returncode != 0:
-                x.join_output()
-                if fabric.failure is not None and fabric.failure[0] != x.name:
-                    task, code = fabric.failure
-                    origin = next((y for y in running if y.name == task), None)
-                    if origin is not None and origin.proc.poll() is not None:
-                        origin.join_output()
-                    return task, (_why(origin, fail_at) if origin is not None and origin.proc.returncode
-                                  else reason_text(task, code))
-                return x.name, _why(x, fail_at)
-        if fabric.failure is not None:
-            task, code = fabric.failure
-            if not code.startswith(("lost", "injected")):
-                return task, reason_text(task, code)
-        if not alive:
+        ended = [x for x in running if x.proc.poll() is not None]
+        for x in ended:
+            fabric.ended(x.name, x.proc.returncode)
+        bad = [x for x in ended if x.proc.returncode != 0]
+        if fabric.failure is not None or bad:
+            name, code = fabric.failure if fabric.failure is not None else (bad[0].name, None)
+            origin = by_name.get(name)
+            if origin is not None:
+                try:                       # its exit status and last words say best what happened
+                    origin.proc.wait(timeout=GRACE_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass
+                if origin.proc.returncode not in (None, 0):
+                    origin.join_output()
+                    return name, _why(origin, fail_at)
+            return name, reason_text(name, code or "lost")
+        if len(ended) == len(running):
             return None, None
         if timeout is not None and time.monotonic() - start > timeout:
-            return "launcher", f"timeout {timeout} s"
-        time.sleep(0.02)
+            alive = next(x.name for x in running if x.proc.poll() is None)
+            return alive, t("launch.why_timeout", seconds=timeout)
+        time.sleep(0.01)
 
 
 def _stop(running, grace=0.0):

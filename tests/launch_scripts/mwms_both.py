@@ -26,3 +26,10 @@ np.savez(f"{sys.argv[1]}_{task['type']}_{task['index']}.npz", w=w, b=b, losses=l
          fit_losses=np.array(fit_losses), now=clock().now, replicas=strategy.num_replicas_in_sync,
          **{f"fit_{i}": v for i, v in enumerate(weights)})
 print("replicas", strategy.num_replicas_in_sync, "chief", strategy.extended.should_checkpoint)
+
+# replica ids are global (worker 1's replicas are 2 and 3); strategy.gather spans the workers
+ids = strategy.run(lambda: tf.fill([1], tf.distribute.get_replica_context().replica_id_in_sync_group))
+print("gathered ids", strategy.gather(ids, axis=0).numpy().tolist())
+from_fn = strategy.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant([ctx.replica_id_in_sync_group]))
+print("value ids", [int(v.numpy()[0]) for v in strategy.experimental_local_results(from_fn)])

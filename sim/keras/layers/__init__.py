@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from sim.keras.layers.base import Layer
+from sim.keras.layers.convolutional import Conv2D, Convolution2D
 from sim.keras.layers.core import Activation, Dense, Dropout, Flatten, Lambda, Reshape
 from sim.keras.layers.embedding import Embedding
 from sim.keras.layers.input_layer import Input, InputLayer, KerasTensor
+from sim.keras.layers.pooling import MaxPool2D, MaxPooling2D
 
 __all__ = ["Layer", "Dense", "Activation", "Dropout", "Flatten", "Lambda", "Reshape", "Embedding",
-           "Input", "InputLayer", "KerasTensor"]
+           "Input", "InputLayer", "KerasTensor", "Conv2D", "Convolution2D", "MaxPooling2D",
+           "MaxPool2D"]
