@@ -123,8 +123,8 @@ print(resolver.master(rpc_layer="grpc"))
 # writes summaries** (for TensorBoard): the **chief**. TensorFlow's rule has two cases. If the
 # cluster has a `"chief"` job, its single task is the chief, and the workers' ranks come after it.
 # If it has none, **worker 0** is the chief. Each task also gets a rank among all the training
-# tasks (`id_in_cluster`), everyone counts the same number of workers, and the chief leads the
-# collective operations (`collective_leader`). An `"evaluator"` task is outside the training: it
+# tasks (`id_in_cluster`), every training task counts the same number of workers (`worker_count`),
+# and the chief leads the collective operations (`collective_leader`). An `"evaluator"` task is outside the training: it
 # is its own chief and trains with nobody.
 
 # %% [markdown] lang="zh"
@@ -132,7 +132,7 @@ print(resolver.master(rpc_layer="grpc"))
 #
 # ## 2. 首席工作进程（chief）
 #
-# 在同步训练中，每个工作进程都参与计算，但其中有一个还要负责**保存检查点、写摘要**（供 TensorBoard 使用）：这就是**首席工作进程（chief）**。TensorFlow 的规则分两种情况。如果集群中有 `"chief"` 作业，它唯一的任务就是 chief，工作进程的排名排在它之后；如果没有，**worker 0** 就是 chief。每个任务在所有参与训练的任务中还有一个排名（`id_in_cluster`），所有任务数出的工作进程数相同，集合通信由 chief 牵头（`collective_leader`）。`"evaluator"` 任务不参与训练：它自己就是自己的 chief，不和任何人一起训练。
+# 在同步训练中，每个工作进程都参与计算，但其中有一个还要负责**保存检查点、写摘要**（供 TensorBoard 使用）：这就是**首席工作进程（chief）**。TensorFlow 的规则分两种情况。如果集群中有 `"chief"` 作业，这个作业里唯一的任务就是 chief，工作进程的排名排在它之后；如果没有，**worker 0** 就是 chief。每个任务在所有参与训练的任务中还有一个排名（`id_in_cluster`），每个参与训练的任务算出的工作进程总数（`worker_count`）都一样，集合通信由 chief 牵头（`collective_leader`）。`"evaluator"` 任务不参与训练：它自己就是自己的 chief，不和任何人一起训练。
 
 # %% [markdown] lang="pt"
 # `cluster_spec()` é um `tf.train.ClusterSpec`; `master()` é o endereço desta tarefa (com um
@@ -145,7 +145,7 @@ print(resolver.master(rpc_layer="grpc"))
 # casos. Se o cluster tem um job `"chief"`, a única tarefa dele é o chefe, e as posições dos
 # workers vêm depois dela. Se não tem, o **worker 0** é o chefe. Cada tarefa recebe também uma
 # posição entre todas as tarefas que treinam (`id_in_cluster`), todas contam o mesmo número de
-# workers, e o chefe lidera as operações coletivas (`collective_leader`). Uma tarefa `"evaluator"`
+# workers (`worker_count`), e o chefe lidera as operações coletivas (`collective_leader`). Uma tarefa `"evaluator"`
 # fica fora do treinamento: é o chefe de si mesma e não treina com ninguém.
 
 # %%
@@ -183,7 +183,7 @@ for name, cluster in clusters:
 #
 # ## 3. 自动为每台机器生成 TF_CONFIG
 #
-# 两台机器时手写 `TF_CONFIG` 很容易；到了十台，错误就是这样产生的。`sim.cluster` 根据对集群的描述来生成它们：`describe` 构建 `"cluster"` 部分，`print_commands` 为每台机器打印启动其任务的命令。给出教程中的两台主机，它打印出的正是教程里的那两行命令，一字不差：
+# 两台机器时手写 `TF_CONFIG` 很容易；到了十台，就很容易出错。`sim.cluster` 根据对集群的描述来生成它们：`describe` 构建 `"cluster"` 部分，`print_commands` 为每台机器打印启动其任务的命令。给出教程中的两台主机，它打印出的正是教程里的那两行命令，一字不差：
 
 # %% [markdown] lang="pt"
 # O guia chama o chefe de "o worker com índice 0" porque, sem um job `"chief"`, é exatamente isso
