@@ -10,6 +10,9 @@ def __getattr__(name):
     if name == "TPUStrategy":
         from sim.distribute.tpu import TPUStrategy
         return TPUStrategy
+    if name == "MultiWorkerMirroredStrategy":
+        from sim.distribute.multi_worker_mirrored import _CollectiveAllReduceStrategyExperimental
+        return _CollectiveAllReduceStrategyExperimental
     if name in ("ValueContext",):
         from sim.distribute import input as _input
         return getattr(_input, name)
