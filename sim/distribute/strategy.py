@@ -8,6 +8,7 @@ machinery in their ``StrategyExtended`` subclass.
 """
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 
 from sim.distribute import context
@@ -149,7 +150,10 @@ class StrategyExtended:
     """The less common part of the Strategy API (``strategy.extended``)."""
 
     def __init__(self, container_strategy):
-        self._container_strategy_ref = container_strategy
+        # A weak reference, as in TensorFlow: the strategy owns its extended, not the reverse,
+        # so a dropped strategy is freed at once (and its replica threads stopped) without
+        # waiting for the cycle collector.
+        self._container_strategy_ref = weakref.ref(container_strategy)
         self._default_device = None
         self._colocate_with = []
         self.last_step_time = None
@@ -157,7 +161,7 @@ class StrategyExtended:
         self._enable_get_next_as_optional = True
 
     def _container_strategy(self):
-        return self._container_strategy_ref
+        return self._container_strategy_ref()
 
     # -- placement and properties -----------------------------------------------------------
     @property
