@@ -108,6 +108,8 @@ class Checkpoint:
     def save(self, file_prefix, options=None):
         """Write ``<file_prefix>-<n>`` (n = 1, 2, ...) and record it as the latest checkpoint."""
         self.save_counter.assign_add(1)
+        safe_io.remove_stale_temps(os.path.join(os.path.dirname(os.path.abspath(
+            os.fspath(file_prefix))), _STATE))
         path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
         _write_state(os.path.dirname(os.path.abspath(path)), path)
         return path
@@ -222,6 +224,7 @@ class CheckpointManager:
     def save(self, checkpoint_number=None, check_interval=True, options=None):
         """Write the next checkpoint, record it, then delete the oldest beyond ``max_to_keep``."""
         prefix = os.path.join(self.directory, self._name)
+        safe_io.remove_stale_temps(os.path.join(self.directory, _STATE))
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
