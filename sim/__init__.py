@@ -8,7 +8,12 @@ Learners write ``import sim.tf as tf``; the rest of the package is the machinery
 """
 from __future__ import annotations
 
+import os as _os
+
 __version__ = "0.1.0"
+
+if _os.environ.get("SIM_LANG"):      # check SIM_LANG at import, not at the first message
+    from sim import i18n as _i18n  # noqa: F401
 
 
 def setup(language: str = "en", seed: int = 0) -> None:

@@ -36,6 +36,7 @@ def forker():
     yield proc
     proc.stdin.close()
     proc.wait(timeout=30)
+    proc.stdout.close()
 
 
 def _kill_once(forker, kind, directory, delay_us):

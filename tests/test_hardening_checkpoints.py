@@ -67,6 +67,35 @@ def test_a_restarted_manager_deletes_checkpoints_beyond_max_to_keep(tmp_path):
     assert state == {"model_checkpoint_path": "ckpt-4", "all_model_checkpoint_paths": ["ckpt-4"]}
 
 
+def test_a_restart_after_a_kill_mid_sweep_finishes_the_sweep_before_writing(tmp_path, monkeypatch):
+    ckpt, _ = _checkpoint()
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=1)
+    manager.save()
+
+    def killed(path):
+        if os.path.exists(path):
+            raise KeyboardInterrupt("killed before deleting")
+        raise FileNotFoundError(path)
+    monkeypatch.setattr(os, "remove", killed)
+    with pytest.raises(KeyboardInterrupt):
+        manager.save()
+    monkeypatch.undo()
+    assert _npz_files(tmp_path) == ["ckpt-1.npz", "ckpt-2.npz"]     # recorded, not yet swept
+    seen = []
+    real_write = tf.train.Checkpoint.write
+
+    def write(self, prefix, options=None):
+        seen.append(_npz_files(tmp_path))
+        return real_write(self, prefix)
+    monkeypatch.setattr(tf.train.Checkpoint, "write", write)
+    restarted_ckpt, _ = _checkpoint()
+    restarted = tf.train.CheckpointManager(restarted_ckpt, str(tmp_path), max_to_keep=1)
+    restarted_ckpt.restore(restarted.latest_checkpoint)
+    restarted.save()
+    assert seen == [["ckpt-2.npz"]]
+    assert _npz_files(tmp_path) == ["ckpt-3.npz"]
+
+
 def test_manager_rejects_a_non_positive_max_to_keep(tmp_path):
     with pytest.raises(ValueError, match="Expected a positive integer or `None` for `max_to_keep`"):
         tf.train.CheckpointManager(_checkpoint()[0], str(tmp_path), max_to_keep=0)

@@ -78,6 +78,9 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(explain(f"positional args must be a list or tuple, got {type(args)}",
                                      "run_args"))
+        if not callable(fn):
+            raise TypeError(explain(f"{type(fn).__name__!r} object is not callable",
+                                    "misuse.run_not_callable", got=repr(fn)[:60]))
         kwargs = kwargs or {}
         with self.scope():
             return self._extended._call_for_each_replica(fn, tuple(args), kwargs)

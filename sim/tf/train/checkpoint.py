@@ -225,6 +225,8 @@ class CheckpointManager:
         """Write the next checkpoint, record it, then delete the oldest beyond ``max_to_keep``."""
         prefix = os.path.join(self.directory, self._name)
         safe_io.remove_stale_temps(os.path.join(self.directory, _STATE))
+        if self._latest is not None:      # a restart after a kill mid-sweep: finish that sweep first,
+            self._sweep(self._latest)     # so the directory never holds more than max_to_keep + 1
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
@@ -239,8 +241,12 @@ class CheckpointManager:
         # TensorFlow's order: record first (a kill while deleting still finds the new one),
         # sweep, then record again without the deleted checkpoints.
         _write_state(self.directory, path, self._checkpoints)
+        self._sweep(path)
+        return path
+
+    def _sweep(self, latest):
+        """Delete the oldest checkpoints beyond ``max_to_keep``, then record what is left."""
         if self._max is not None and len(self._checkpoints) > self._max:
             while len(self._checkpoints) > self._max:
                 _delete_checkpoint(self._checkpoints.pop(0))
-            _write_state(self.directory, path, self._checkpoints)
-        return path
+            _write_state(self.directory, latest, self._checkpoints)
