@@ -161,6 +161,7 @@ class StrategyExtended:
         self._colocate_with = []
         self.last_step_time = None
         self.last_step_trace = ()
+        self.last_step_memory = {}     # device name -> peak bytes of the last step (memory.py)
         self._enable_get_next_as_optional = True
 
     def _container_strategy(self):
