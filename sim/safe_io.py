@@ -92,7 +92,8 @@ def read_npz(path: str, required=()):
     if os.path.getsize(path) == 0:
         raise _error("data_loss", path, "empty")
     try:
-        with np.load(path, allow_pickle=False) as data:
+        # Our own file object: NumPy leaks the one it opens when the archive is unreadable.
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as data:
             if not isinstance(data, np.lib.npyio.NpzFile):
                 raise _error("data_loss", path, "single_array")
             arrays = {k: data[k] for k in data.files}

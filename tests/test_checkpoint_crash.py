@@ -23,6 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import checkpoint_crash_saver as saver  # noqa: E402
 
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the saver forks its children")
+
 TRIES = int(os.environ.get("SIM_CRASH_TRIES", "12"))
 MAX_DELAY_US = 15000        # a save takes about a millisecond: kills land in every phase
 

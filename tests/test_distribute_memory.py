@@ -76,6 +76,7 @@ def test_the_peak_of_a_step_has_its_closed_form():
     st.run(step)
     expected = (4 * n + 4 * n + 8) + (4 * b * n + 4 * b * n + 4) + 4 * n
     assert st.extended.last_step_memory == {d: expected for d in st.extended.worker_devices}
+    assert runtime.clock().last_step_memory == st.extended.last_step_memory
 
 
 @pytest.mark.parametrize("kind", ["GPU", "CPU", "TPU"])

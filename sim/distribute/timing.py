@@ -159,7 +159,7 @@ class StepTimer:
 
     def finish(self):
         self.charge_to(self._target)
-        self._extended.last_step_memory = self.memory.peaks()
+        self._extended.last_step_memory = clock().last_step_memory = self.memory.peaks()
         self.memory.check()
         if self.reads:
             self._prepend_reads()
