@@ -69,29 +69,34 @@ def manager_save(directory, ready):
         manager.save()
 
 
+def _fit_saving(directory, ready, callback):
+    """Fit forever, saving through ``callback`` after every batch; ``ready`` at the first save."""
+    model = _model()
+    x, y = np.ones((64, 2), np.float32), np.ones((64, 3), np.float32)
+    model.fit(x, y, batch_size=4, epochs=10**9, verbose=0, callbacks=[_Ready(ready), callback])
+
+
 class _Ready(tf.keras.callbacks.Callback):
+    """Calls ``ready`` when the first batch ends, just before the saving callback's first save."""
+
     def __init__(self, ready):
         super().__init__()
         self._ready = ready
 
-    def on_train_batch_begin(self, batch, logs=None):
+    def on_train_batch_end(self, batch, logs=None):
         if self._ready:
             self._ready()
             self._ready = None
 
 
 def model_checkpoint(directory, ready):
-    model = _model()
-    x, y = np.ones((4, 2), np.float32), np.ones((4, 3), np.float32)
-    save = tf.keras.callbacks.ModelCheckpoint(os.path.join(directory, "m"), save_freq=1)
-    model.fit(x, y, batch_size=4, epochs=10**9, verbose=0, callbacks=[_Ready(ready), save])
+    _fit_saving(directory, ready, tf.keras.callbacks.ModelCheckpoint(
+        os.path.join(directory, "m"), save_freq=1))
 
 
 def backup_and_restore(directory, ready):
-    model = _model()
-    x, y = np.ones((4, 2), np.float32), np.ones((4, 3), np.float32)
-    backup = tf.keras.callbacks.BackupAndRestore(os.path.join(directory, "backup"), save_freq=1)
-    model.fit(x, y, batch_size=4, epochs=10**9, verbose=0, callbacks=[_Ready(ready), backup])
+    _fit_saving(directory, ready, tf.keras.callbacks.BackupAndRestore(
+        os.path.join(directory, "backup"), save_freq=1))
 
 
 SAVERS = {f.__name__: f for f in (save_weights, checkpoint_write, manager_save, model_checkpoint,
@@ -111,7 +116,38 @@ def _child(kind, directory, ready_w):
     os._exit(2)
 
 
+def _warm_up():
+    """Run every saver briefly in this process (imports, first model builds), so a forked child
+    starts saving within milliseconds."""
+    import tempfile
+
+    class Enough(Exception):
+        pass
+    for kind, saver in SAVERS.items():
+        with tempfile.TemporaryDirectory() as d:
+            count = [0]
+
+            def ready():
+                count[0] += 1
+            real = os.replace
+
+            def replace(a, b):
+                real(a, b)
+                count[0] += 1
+                if count[0] > 4:
+                    raise Enough()
+            os.replace = replace
+            try:
+                saver(d, ready)
+            except Enough:
+                pass
+            finally:
+                os.replace = real
+
+
 def main():
+    _warm_up()
+    print("warm", flush=True)
     for line in sys.stdin:
         kind, directory, delay_us = line.split()
         ready_r, ready_w = os.pipe()

@@ -21,6 +21,8 @@ def _paths(filepath):
 
 def save_model(model, filepath, overwrite=True):
     weights_file, config_file = _paths(filepath)
+    if config_file:      # a save killed while writing the config left its temporary file
+        safe_io.remove_stale_temps(config_file)
     opt_vars = list(model.optimizer.variables) if getattr(model, "optimizer", None) else []
     arrays, meta = saving.pack(model.weights + opt_vars, {
         "model": model.name, "n_model_weights": len(model.weights)})
