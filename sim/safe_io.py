@@ -68,17 +68,22 @@ def atomic_savez(path: str, arrays: dict, meta: dict) -> str:
     return atomic_write(path, lambda f: np.savez(f, **packed))
 
 
-def _error(kind, path, problem_key, **fields):
+def not_found(path):
+    """TensorFlow's NotFoundError for a checkpoint file that is not there."""
+    from sim.engine import errors
+    from sim.i18n import t
+    # TensorFlow's text when a checkpoint prefix matches no file.
+    return errors.NotFoundError(None, None, (
+        f"Unsuccessful TensorSliceReader constructor: Failed to find any matching files for "
+        f"{path}\n" + t("checkpoint.missing_file")))
+
+
+def damaged(path, problem_key, **fields):
+    """TensorFlow's DataLossError for the file at ``path``, with the catalogue's ``problem_key``."""
     from sim.engine import errors
     from sim.i18n import t
     problem = t("checkpoint." + problem_key, **fields)
-    if kind == "not_found":
-        # TensorFlow's text when a checkpoint prefix matches no file.
-        text = (f"Unsuccessful TensorSliceReader constructor: Failed to find any matching files "
-                f"for {path}\n{problem}")
-        return errors.NotFoundError(None, None, text)
-    text = t("checkpoint.damaged", path=path, problem=problem)
-    return errors.DataLossError(None, None, text)
+    return errors.DataLossError(None, None, t("checkpoint.damaged", path=path, problem=problem))
 
 
 def read_npz(path: str, required=()):
@@ -86,33 +91,33 @@ def read_npz(path: str, required=()):
 
     ``required``: metadata keys the caller needs (their absence is data loss too)."""
     if not os.path.exists(path):
-        raise _error("not_found", path, "missing_file")
+        raise not_found(path)
     if os.path.isdir(path):
-        raise _error("data_loss", path, "is_directory")
+        raise damaged(path, "is_directory")
     if os.path.getsize(path) == 0:
-        raise _error("data_loss", path, "empty")
+        raise damaged(path, "empty")
     try:
         # Our own file object: NumPy leaks the one it opens when the archive is unreadable.
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as data:
             if not isinstance(data, np.lib.npyio.NpzFile):
-                raise _error("data_loss", path, "single_array")
+                raise damaged(path, "single_array")
             arrays = {k: data[k] for k in data.files}
     except (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, KeyError,
             IndexError, TypeError, NotImplementedError, RuntimeError) as e:
-        raise _error("data_loss", path, _diagnose(path, e)) from None
+        raise damaged(path, _diagnose(path, e)) from None
     except AttributeError:       # np.load on a .npy returns an ndarray: no context manager
-        raise _error("data_loss", path, "single_array") from None
+        raise damaged(path, "single_array") from None
     if "__meta__" not in arrays:
-        raise _error("data_loss", path, "no_metadata")
+        raise damaged(path, "no_metadata")
     try:
         meta = json.loads(str(arrays.pop("__meta__")))
         if not isinstance(meta, dict):
             raise ValueError(meta)
     except ValueError:
-        raise _error("data_loss", path, "bad_metadata") from None
+        raise damaged(path, "bad_metadata") from None
     missing = [k for k in required if k not in meta]
     if missing:
-        raise _error("data_loss", path, "metadata_lacks", keys=", ".join(missing))
+        raise damaged(path, "metadata_lacks", keys=", ".join(missing))
     return meta, arrays
 
 
@@ -132,5 +137,5 @@ def _diagnose(path, exc):
 def checked_array(arrays: dict, key: str, path: str):
     """``arrays[key]``, or DataLossError when the metadata names an array the file lacks."""
     if key not in arrays:
-        raise _error("data_loss", path, "array_missing", key=key)
+        raise damaged(path, "array_missing", key=key)
     return arrays[key]

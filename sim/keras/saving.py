@@ -27,7 +27,7 @@ def load_npz(path: str):
     try:
         count = int(meta["count"])
     except (TypeError, ValueError):
-        raise safe_io._error("data_loss", path, "bad_metadata") from None
+        raise safe_io.damaged(path, "bad_metadata") from None
     arrays = [safe_io.checked_array(data, f"w{i:05d}", path) for i in range(count)]
     extra = {k: v for k, v in data.items() if k.startswith("x_")}
     return meta, arrays, extra

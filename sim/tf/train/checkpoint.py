@@ -131,7 +131,7 @@ class Checkpoint:
         meta, data = safe_io.read_npz(file, required=("keys",))
         keys = meta["keys"]
         if not isinstance(keys, dict):
-            raise safe_io._error("data_loss", file, "bad_metadata")
+            raise safe_io.damaged(file, "bad_metadata")
         values = {path: safe_io.checked_array(data, key, file) for path, key in keys.items()}
         variables = self._variables()
         for path, var in variables.items():
