@@ -14,31 +14,31 @@ from pathlib import Path
 
 LANGUAGES = ("en", "zh", "pt")
 _CATALOG_DIR = Path(__file__).with_name("catalogs")
+_language = os.environ.get("SIM_LANG", "en") if os.environ.get("SIM_LANG", "en") in LANGUAGES else "en"
 
 
 class MissingMessage(KeyError):
     """A catalogue key is absent (or absent in one language)."""
 
 
-def _check(lang, where: str) -> str:
-    if lang not in LANGUAGES:
-        raise ValueError(
-            f"Unknown course language {lang!r} ({where}); choose one of {', '.join(LANGUAGES)} "
-            f"(for example sim.setup('zh'), or the environment variable SIM_LANG=zh)."
-        )
-    return lang
-
-
 def set_language(lang: str) -> str:
     """Set the course language (``"en"``, ``"zh"`` or ``"pt"``) and return it."""
     global _language
-    _language = _check(lang, "the language passed to sim.setup / sim.i18n.set_language")
+    if lang not in LANGUAGES:
+        raise ValueError(_unknown_language(lang, "sim.setup / sim.i18n.set_language"))
+    _language = lang
     return lang
 
 
-# The starting language: SIM_LANG, checked as sim.setup checks its argument (an unknown one is
-# the same ValueError, not a silent fall-back to English).
-_language = _check(os.environ.get("SIM_LANG") or "en", "the environment variable SIM_LANG")
+def _unknown_language(lang, where: str) -> str:
+    return (f"Unknown course language {lang!r} ({where}); choose one of {', '.join(LANGUAGES)} "
+            f"(for example sim.setup('zh'), or the environment variable SIM_LANG=zh).")
+
+
+# SIM_LANG is checked as sim.setup checks its argument: an unknown language is the same
+# ValueError, not a silent fall-back to English.
+if os.environ.get("SIM_LANG") and os.environ["SIM_LANG"] not in LANGUAGES:
+    raise ValueError(_unknown_language(os.environ["SIM_LANG"], "the environment variable SIM_LANG"))
 
 
 def get_language() -> str:
