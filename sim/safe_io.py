@@ -34,8 +34,13 @@ def temp_pattern(path: str) -> str:
 
 
 def remove_stale_temps(path: str) -> None:
-    """Delete temporary files left by interrupted saves to ``path`` (and the old ``path.tmp``)."""
-    for stale in glob.glob(temp_pattern(path)) + [os.path.abspath(path) + ".tmp"]:
+    """Delete temporary files left by interrupted saves to ``path``, and those of the names
+    earlier versions used (``path.tmp``; ``.tmp-*.npz`` beside a weights file)."""
+    path = os.path.abspath(path)
+    legacy = [path + ".tmp"]
+    if path.endswith(".npz"):
+        legacy += glob.glob(os.path.join(glob.escape(os.path.dirname(path)), ".tmp-*.npz"))
+    for stale in glob.glob(temp_pattern(path)) + legacy:
         try:
             os.unlink(stale)
         except FileNotFoundError:

@@ -144,9 +144,10 @@ def test_the_next_save_removes_the_temporary_file_of_a_killed_one(tmp_path):
     _killed_save(str(tmp_path / "ck"), "checkpoint")
     assert len(_temporaries(tmp_path)) == 2           # what a kill leaves behind
     (tmp_path / "ck.npz.tmp").write_bytes(b"left by an older version")
+    (tmp_path / ".tmp-x1y2.npz").write_bytes(b"left by an older version's save_weights")
     model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
     model.save_weights(weights)
-    assert len(_temporaries(tmp_path)) == 2           # only the weights' own temporary went
+    assert len(_temporaries(tmp_path)) == 2           # the weights' own temporaries went
     ckpt, _ = _checkpoint()
     ckpt.write(str(tmp_path / "ck"))
     assert _temporaries(tmp_path) == []
