@@ -24,3 +24,14 @@ def setup(language: str = "en", seed: int = 0) -> None:
     i18n.set_language(language)
     plots.setup_fonts()
     np.random.seed(seed)
+
+
+def _check_sim_lang():
+    """An unknown SIM_LANG fails at ``import sim``, as ``sim.setup`` fails on an unknown language,
+    not at the first message."""
+    import os
+    if os.environ.get("SIM_LANG"):
+        from sim import i18n  # noqa: F401  (importing it checks SIM_LANG)
+
+
+_check_sim_lang()

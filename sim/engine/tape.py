@@ -131,6 +131,26 @@ class GradientTape:
         """Forget everything recorded so far (the tape keeps recording)."""
         self._ids, self._records, self._variables = {}, [], []
 
+    def _kept_bytes(self):
+        """Bytes of the distinct tensors the records keep for the backward pass (the memory a
+        step holds at its peak, sim/distribute/memory.py); a variable read, recorded as
+        ``(read, (variable,), ...)``, aliases the variable's storage and is not counted."""
+        records = self._records
+        seen = set()
+        for out, inputs, _, _, _ in records:
+            if len(inputs) == 1 and type(inputs[0]) is not Tensor and hasattr(inputs[0], "_value"):
+                seen.add(id(out))
+        total = 0
+        for out, inputs, _, _, _ in records:
+            for t in (out, *inputs):
+                key = id(t)
+                if key not in seen:
+                    seen.add(key)
+                    v = getattr(t, "_v", None)
+                    if v is not None:
+                        total += v.nbytes
+        return total
+
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(sum of targets)/d(sources), with the structure of ``sources``."""
@@ -148,6 +168,8 @@ class GradientTape:
             v = tg._v if isinstance(tg, Tensor) else tg._value
             seed = np.ones_like(v) if og is None else np.asarray(og, dtype=v.dtype)
             _accumulate(grads, id(tg), seed)
+        if counting._memory:
+            counting._memory[-1].note_backward(self._kept_bytes(), _source_bytes(sources))
         ids = self._ids
         counters = counting._active
         for out, inputs, grad_fns, flops, nbytes in reversed(self._records):
@@ -160,6 +182,17 @@ class GradientTape:
                     if counters and flops:
                         counting.add(flops, nbytes)
         return nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients), sources)
+
+
+def _source_bytes(sources):
+    """Bytes of the gradients ``gradient`` returns: one array per source, of its size."""
+    total = 0
+    for s in nest.flatten(sources):
+        s = _resolve(s)
+        v = getattr(s, "_value", None) if hasattr(s, "_as_tensor") else getattr(s, "_v", None)
+        if v is not None:
+            total += v.nbytes
+    return total
 
 
 def _accumulate(grads, key, g):

@@ -25,12 +25,20 @@ def set_language(lang: str) -> str:
     """Set the course language (``"en"``, ``"zh"`` or ``"pt"``) and return it."""
     global _language
     if lang not in LANGUAGES:
-        raise ValueError(
-            f"Unknown course language {lang!r}; choose one of {', '.join(LANGUAGES)} "
-            f"(for example sim.i18n.set_language('zh'))."
-        )
+        raise ValueError(_unknown_language(lang, "sim.setup / sim.i18n.set_language"))
     _language = lang
     return lang
+
+
+def _unknown_language(lang, where: str) -> str:
+    return (f"Unknown course language {lang!r} ({where}); choose one of {', '.join(LANGUAGES)} "
+            f"(for example sim.setup('zh'), or the environment variable SIM_LANG=zh).")
+
+
+# SIM_LANG is checked as sim.setup checks its argument: an unknown language is the same
+# ValueError, not a silent fall-back to English.
+if os.environ.get("SIM_LANG") and os.environ["SIM_LANG"] not in LANGUAGES:
+    raise ValueError(_unknown_language(os.environ["SIM_LANG"], "the environment variable SIM_LANG"))
 
 
 def get_language() -> str:

@@ -235,6 +235,8 @@ class Model(Layer):
                     cbs.on_train_batch_end(step, logs)
                     if self.stop_training:
                         break
+                if seen == 0 and not logs and first == 0:
+                    raise ValueError(_empty_fit_message())
                 if seen == 0 and self.stop_training:
                     break
                 epoch_logs = dict(logs)
@@ -359,3 +361,13 @@ class Model(Layer):
         self._assert_compile_was_called()
         return {"optimizer": self.optimizer, "loss": self.compiled_loss._user_losses,
                 "metrics": self.compiled_metrics._user_metrics}
+
+
+def _empty_fit_message():
+    """tf-keras' text when fit's first epoch trained on no batch, then why and the fix."""
+    from sim import i18n
+    return ("Unexpected result of `train_function` (Empty logs). This could be due to issues in "
+            "input pipeline that resulted in an empty dataset. Otherwise, please use "
+            "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
+            "for more information of where went wrong, or file a issue/bug to `tf.keras`.\n"
+            + i18n.t("misuse.fit_empty_data"))

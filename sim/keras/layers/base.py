@@ -120,16 +120,14 @@ class Layer:
     def _flatten_layers(self, include_self=True):
         seen = set()
         out = []
-
-        def visit(layer):
+        stack = [self]
+        while stack:                      # depth first, children in order (no recursive closure:
+            layer = stack.pop()           # it would be a reference cycle on every call)
             if id(layer) in seen:
-                return
+                continue
             seen.add(id(layer))
             out.append(layer)
-            for sub in layer._sublayers():
-                visit(sub)
-
-        visit(self)
+            stack.extend(reversed(layer._sublayers()))
         return out if include_self else out[1:]
 
     def _sublayers(self):
