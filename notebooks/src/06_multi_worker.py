@@ -594,8 +594,8 @@ for row, network in enumerate(("dgx-a100", "workstation-4gpu")):
 plt.show()
 
 # %% [markdown] lang="en"
-# On the DGX nodes NCCL's channels use all 8 network cards and the all-reduce is about 4 times
-# shorter than the single ring's. On the workstations there is only one card per machine, so the
+# On the DGX nodes each GPU has its own network card, so NCCL runs 4 channels, one through the
+# card of each GPU in use, and the all-reduce is about 4 times shorter than the single ring's. On the workstations there is only one card per machine, so the
 # two are the same, and the 10 Gb link takes far longer than the computation itself: adding
 # machines there makes each step *slower*. The network decides before the GPUs do.
 #
@@ -608,15 +608,15 @@ plt.show()
 # `BackupAndRestore` finds the backup and training resumes at epoch 1.
 
 # %% [markdown] lang="zh"
-# 在 DGX 节点上，NCCL 的通道用上了全部 8 块网卡，全归约的时间大约只有单环的四分之一。在工作站上每台机器只有一块网卡，所以两者相同，而且 10 Gb 链路花的时间远远超过计算本身：在那里增加机器反而会让每一步*更慢*。网络比 GPU 更早成为瓶颈。
+# 在 DGX 节点上，每个 GPU 都有自己的网卡，所以 NCCL 运行 4 个通道，每个通道经过一个正在使用的 GPU 的网卡，全归约的时间大约只有单环的四分之一。在工作站上每台机器只有一块网卡，所以两者相同，而且 10 Gb 链路花的时间远远超过计算本身：在那里增加机器反而会让每一步*更慢*。网络比 GPU 更早成为瓶颈。
 #
 # ## 8. 一个工作进程出故障；再次运行同一条命令即可恢复
 #
 # 在集群上，某台机器可能在训练中途出故障。全归约要等所有参与者，所以丢失一个工作进程就会让所有工作进程停下来：其他工作进程的集合通信会被中止，错误信息会指出出故障的任务。下面，启动器在 worker 1 的第 6 个训练步（第 1 个周期，此时第 0 个周期已经备份）杀死它。然后我们**再次运行同一条命令**：`BackupAndRestore` 找到备份，训练从第 1 个周期继续。
 
 # %% [markdown] lang="pt"
-# Nos nós DGX, os canais da NCCL usam as 8 placas de rede, e o all-reduce fica cerca de 4 vezes
-# mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
+# Nos nós DGX, cada GPU tem a sua própria placa de rede, então a NCCL executa 4 canais, um pela
+# placa de cada GPU em uso, e o all-reduce fica cerca de 4 vezes mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
 # dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
 # máquinas deixa cada etapa *mais lenta*. A rede decide antes das GPUs.
 #
