@@ -13,7 +13,7 @@ import os
 import struct
 import zlib
 
-from sim.data.crc32c import masked_crc32c
+from sim.data.masked_crc import masked_crc32c
 
 _COMPRESSION = {None: "", "": "", "NONE": "", "GZIP": "GZIP", "ZLIB": "ZLIB"}
 
