@@ -85,7 +85,11 @@ class ClusterReducer:
         from sim.collectives import build, execute
         from sim.collectives.replay import replay
         algorithm = header.get("algorithm", "ring")
-        options = header.get("options") or {}
+        options = dict(header.get("options") or {})
+        if algorithm == "ring":
+            # TensorFlow's RING is one ring through every replica, crossing each host through one
+            # NIC; NCCL's rings use one channel per NIC (lesson 06 draws the difference).
+            options.setdefault("channels", 1)
         p, length, itemsize = len(buffers), int(buffers[0].size), buffers[0].dtype.itemsize
         key = (algorithm, tuple(devices), length, itemsize, tuple(sorted(options.items())))
         hit = self._cache.get(key)
