@@ -463,18 +463,19 @@ print(t("lesson05.machine", name=sim.runtime.current_machine().name))
 
 # %% [markdown] lang="en"
 # Each core is a replica, and the variables are mirrored on all 8 (like `MirroredStrategy`).
-# TPUs compile the whole step with XLA for **fixed shapes**, which is why the train step lives in a
-# `tf.function` and why the dataset uses `drop_remainder=True` with a global batch **divisible by
-# 8**: every core then gets the same 8 examples at every step.
+# TPUs compile the whole step with XLA, which is why the train step lives in a `tf.function`.
+# XLA works best with **fixed shapes**, so the dataset uses `drop_remainder=True` with a global batch
+# **divisible by 8**: every core then gets the same number of examples, 8, at every step.
 
 # %% [markdown] lang="zh"
-# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 按**固定形状**编译整个训练步，所以训练步要放在 `tf.function` 中，数据集也要用 `drop_remainder=True`，并且全局批次大小要**能被 8 整除**：这样每一步每个核心都正好拿到 8 个样本。
+# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 编译整个训练步，所以训练步要放在 `tf.function` 中。XLA 最适合**固定形状**，因此数据集使用 `drop_remainder=True`，全局批次大小也**能被 8 整除**：这样每一步每个核心拿到的样本数都相同，都是 8 个。
 
 # %% [markdown] lang="pt"
 # Cada núcleo é uma réplica, e as variáveis são espelhadas nos 8 (como na `MirroredStrategy`). As
-# TPUs compilam a etapa inteira com XLA para **formas fixas**; por isso a etapa de treinamento fica
-# em uma `tf.function` e o dataset usa `drop_remainder=True` com um tamanho de lote global
-# **divisível por 8**: assim cada núcleo recebe os mesmos 8 exemplos em toda etapa.
+# TPUs compilam o passo inteiro com XLA; por isso o passo de treinamento fica em uma `tf.function`.
+# O XLA funciona melhor com **formas fixas**, então o dataset usa `drop_remainder=True` com um
+# tamanho de lote global **divisível por 8**: assim cada núcleo recebe a mesma quantidade de
+# exemplos, 8, em todo passo.
 
 # %%
 GLOBAL_BATCH = 64                              # divisible by the 8 cores: 8 examples each
@@ -515,20 +516,26 @@ for step, batch in enumerate(dist_dataset):
 # What goes wrong otherwise? 200 examples in batches of 64 leave a last batch of 8: without
 # `drop_remainder` the batch dimension is unknown (`None`) and the last step gives each core 1
 # example instead of 8. A batch of 60 is not divisible by 8: one core gets 4 examples at every step.
-# A real TPU needs a new XLA compilation for every new shape, and many TensorFlow versions refuse
-# such dynamic shapes outright. The simulator compiles nothing, so it runs; print the shapes to
-# see what a TPU would face.
+# A real TPU compiles the step again for every new shape. Since TensorFlow 2.3, `TPUStrategy` also
+# accepts a batch dimension of unknown size: it pads the batch to a fixed shape
+# (`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)` is the default). Static
+# shapes avoid both the padding and the recompilation, which is why `drop_remainder=True` is
+# recommended, not required. The simulator compiles nothing, so it runs; print the shapes to see
+# what a TPU would face.
 
 # %% [markdown] lang="zh"
-# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新做一次 XLA 编译，许多 TensorFlow 版本干脆拒绝这种动态形状。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。
+# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新编译一次训练步。从 TensorFlow 2.3 起，`TPUStrategy` 也接受大小未知的批次维度：它会把批次填充（pad）到固定形状（`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)` 是默认设置）。静态形状既省去了填充，也省去了重新编译，所以推荐使用 `drop_remainder=True`，但并非必需。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。
 
 # %% [markdown] lang="pt"
 # O que dá errado sem isso? 200 exemplos em lotes de 64 deixam um último lote de 8: sem
 # `drop_remainder` a dimensão do lote é desconhecida (`None`) e a última etapa dá 1 exemplo a cada
 # núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em toda
-# etapa. Uma TPU de verdade precisa de uma nova compilação XLA para cada forma nova, e muitas versões
-# do TensorFlow recusam essas formas dinâmicas. O simulador não compila nada, então roda; imprima as
-# formas para ver o que uma TPU enfrentaria.
+# passo. Uma TPU de verdade compila o passo de novo para cada forma nova. Desde o TensorFlow 2.3, a
+# `TPUStrategy` também aceita uma dimensão de lote de tamanho desconhecido: ela preenche (*padding*)
+# o lote até uma forma fixa (`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)`
+# é o padrão). Formas estáticas evitam o preenchimento e a recompilação; por isso
+# `drop_remainder=True` é recomendado, não obrigatório. O simulador não compila nada, então roda;
+# imprima as formas para ver o que uma TPU enfrentaria.
 
 # %%
 def per_core_shapes(batch_size, drop_remainder):
