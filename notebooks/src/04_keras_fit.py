@@ -272,7 +272,7 @@ print(global_batch_size, learning_rate)
 # final é o ajuste fino:
 
 # %%
-from sim.i18n import t
+from sim.i18n import t   # sim-only
 
 for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
     print(t("lesson04.lr_rule", g=g, lr=lr, linear=0.1 * g / 5))
@@ -293,7 +293,7 @@ for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
 # parte dos mesmos pesos (`set_random_seed(0)`), e `sim.runtime.clock()` dá o tempo simulado.
 
 # %%
-from sim.runtime import clock
+from sim.runtime import clock   # sim-only
 
 rng = np.random.default_rng(0)
 x = rng.normal(size=(1024, 16)).astype("float32")
@@ -492,11 +492,12 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 # Primeiro, um modelo construído **fora** do escopo e compilado dentro dele. As variáveis dele são
 # variáveis comuns em um único dispositivo, não variáveis espelhadas, e o `compile` as recusa:
 
-# %% tags=["raises-exception"]
-tf.keras.utils.set_random_seed(0)
-model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
-with mirrored_strategy.scope():
-    model.compile(loss="mse", optimizer="sgd")
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
+    with mirrored_strategy.scope():
+        model.compile(loss="mse", optimizer="sgd")
 
 # %% [markdown] lang="en"
 # The fix: create the model (its layers, and the optimizer if you build one yourself) and call
@@ -523,12 +524,13 @@ with mirrored_strategy.scope():
 # `InputContext.get_per_replica_batch_size` calcula a partir do global. Ela só aceita um lote global
 # que se divide por igual; 10 exemplos em 4 réplicas não se dividem:
 
-# %% tags=["raises-exception"]
-def dataset_fn(input_context):
-    batch_size = input_context.get_per_replica_batch_size(10)
-    return tf.data.Dataset.range(40).batch(batch_size)
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    def dataset_fn(input_context):
+        batch_size = input_context.get_per_replica_batch_size(10)
+        return tf.data.Dataset.range(40).batch(batch_size)
 
-mirrored_strategy.distribute_datasets_from_function(dataset_fn)
+    mirrored_strategy.distribute_datasets_from_function(dataset_fn)
 
 # %% [markdown] lang="en"
 # Pick a global batch that is a multiple of `num_replicas_in_sync`, for instance

@@ -24,7 +24,7 @@
 # 第 03 课和第 04 课把每个变量镜像到每个 GPU 上。本节课来看单机上的其他几种策略，并对每一种都问同一个问题：**变量放在哪里，这在时间线上要付出什么代价？**
 #
 # 1. **默认策略**和 `OneDeviceStrategy`：只有一个副本的策略 API；
-# 2. `CentralStorageStrategy`：每个变量只在 CPU 上存一份，并在同一台 4 GPU 的 PCIe 工作站上与 `MirroredStrategy` 逐步比较；
+# 2. `CentralStorageStrategy`：每个变量只在 CPU 上存一份，在同一台 4 GPU 的 PCIe 工作站上，就同一个训练步与 `MirroredStrategy` 作比较；
 # 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`：8 个副本和静态形状；
 # 4. 故意引发的错误和意外；
 # 5. 一张总结表。
@@ -56,9 +56,9 @@
 # %%
 import numpy as np
 import matplotlib.pyplot as plt
-import sim.runtime
+import sim.runtime   # sim-only
 import sim.tf as tf
-from sim.i18n import t
+from sim.i18n import t   # sim-only
 
 default_strategy = tf.distribute.get_strategy()
 print(default_strategy)
@@ -157,7 +157,7 @@ with mirrored.scope():
 # %% [markdown] lang="zh"
 # ### `OneDeviceStrategy`
 #
-# `OneDeviceStrategy(device="/gpu:0")` 也只有一个副本，但与默认策略不同，它会把在其作用域中创建的每个变量以及每次 `run` 都**放置**到这个设备上；它的 `experimental_distribute_dataset` 也会走分布机制（返回一个分布式数据集，预取到该设备上，不做切分）。可以用它来测试之后要在 `MirroredStrategy` 下运行的代码：调用的是同样的那些 API。
+# `OneDeviceStrategy(device="/gpu:0")` 同样只有一个副本。与默认策略不同的是，在其作用域中创建的每个变量、每次 `run` 都会被**放置**到这个设备上；`experimental_distribute_dataset` 也会经过分布机制：返回一个预取到该设备上的分布式数据集，但不做切分。之后要在 `MirroredStrategy` 下运行的代码，可以先在这个策略下测试：调用的 API 完全相同。
 
 # %% [markdown] lang="pt"
 # ### `OneDeviceStrategy`
@@ -277,7 +277,7 @@ def train_one_step(strategy, units=1024, global_batch=64):
 
     loss = train_step(next(iter(dist_dataset)))
     return {"loss": float(loss), "weights": model.get_weights(), "params": model.count_params(),
-            "seconds": strategy.extended.last_step_time, "trace": strategy.extended.last_step_trace}
+            "seconds": strategy.extended.last_step_time, "trace": strategy.extended.last_step_trace}   # sim-only
 
 runs = {"OneDeviceStrategy": train_one_step(tf.distribute.OneDeviceStrategy("/gpu:0")),
         "MirroredStrategy": train_one_step(mirrored_strategy),
@@ -459,7 +459,7 @@ tpu_strategy = tf.distribute.TPUStrategy(cluster_resolver)
 
 print(tpu_strategy)
 print(t("lesson05.replicas", n=tpu_strategy.num_replicas_in_sync))
-print(t("lesson05.machine", name=sim.runtime.current_machine().name))
+print(t("lesson05.machine", name=sim.runtime.current_machine().name))   # sim-only
 
 # %% [markdown] lang="en"
 # Each core is a replica, and the variables are mirrored on all 8 (like `MirroredStrategy`).
@@ -510,7 +510,7 @@ for step, batch in enumerate(dist_dataset):
     shapes = {tuple(f.shape) for f in tpu_strategy.experimental_local_results(batch[0])}
     loss = train_step(batch)
     print(t("lesson05.tpu_step", step=step, shapes=sorted(shapes), loss=float(loss),
-            us=tpu_strategy.extended.last_step_time * 1e6))
+            us=tpu_strategy.extended.last_step_time * 1e6))   # sim-only
 
 # %% [markdown] lang="en"
 # What goes wrong otherwise? 200 examples in batches of 64 leave a last batch of 8: without
@@ -570,18 +570,18 @@ per_core_shapes(60, drop_remainder=True)
 # olhamos e voltamos para a estação de trabalho.
 
 # %%
-from sim.hardware import Machine, devices
+from sim.hardware import Machine, devices   # sim-only
 
 laptop = Machine("laptop", description="one CPU, no GPU")
 laptop.add_device("CPU", devices.XEON_8380)
-sim.runtime.use_machine(laptop)
+sim.runtime.use_machine(laptop)   # sim-only
 
 print(t("lesson05.gpus", gpus=tf.config.list_physical_devices("GPU")))
 strategy = tf.distribute.MirroredStrategy()
 print(t("lesson05.replicas", n=strategy.num_replicas_in_sync), strategy.extended.worker_devices)
 
-sim.runtime.use_machine("workstation-4gpu")
-print(t("lesson05.back_on", name=sim.runtime.current_machine().name))
+sim.runtime.use_machine("workstation-4gpu")   # sim-only
+print(t("lesson05.back_on", name=sim.runtime.current_machine().name))   # sim-only
 
 # %% [markdown] lang="en"
 # **Reducing a plain value with SUM.** The default strategy's `reduce("SUM", 1.)` returned `1.0`.
@@ -596,9 +596,10 @@ print(t("lesson05.back_on", name=sim.runtime.current_machine().name))
 # código de biblioteca que faz o mesmo com 4 réplicas falha: um valor que não é por réplica não tem
 # "4 partes" para somar, e o TensorFlow não vai adivinhar se você queria 1 ou 4.
 
-# %% tags=["raises-exception"]
-strategy = tf.distribute.MirroredStrategy()
-strategy.reduce("SUM", tf.constant(1.0), axis=None)
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    strategy = tf.distribute.MirroredStrategy()
+    strategy.reduce("SUM", tf.constant(1.0), axis=None)
 
 # %% [markdown] lang="en"
 # **An unknown device.** `OneDeviceStrategy` places everything on the device you name, so the name
@@ -611,8 +612,9 @@ strategy.reduce("SUM", tf.constant(1.0), axis=None)
 # **Um dispositivo desconhecido.** A `OneDeviceStrategy` coloca tudo no dispositivo que você indicar,
 # então o nome precisa existir. A estação de trabalho tem 4 GPUs, de `/gpu:0` a `/gpu:3`:
 
-# %% tags=["raises-exception"]
-strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
 
 # %% [markdown] lang="en"
 # ## Summary
