@@ -155,14 +155,14 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # ## 2. Síncrono ou assíncrono?
 #
 # - Treinamento **síncrono** (`MirroredStrategy`, `MultiWorkerMirroredStrategy`, `TPUStrategy`):
-#   todas as réplicas terminam a sua etapa, o all-reduce combina os gradientes e todas aplicam a
-#   mesma atualização. É uma barreira: cada etapa dura o tempo da réplica mais lenta.
+#   todas as réplicas terminam o seu passo, o all-reduce combina os gradientes e todas aplicam a
+#   mesma atualização. É uma barreira: cada passo dura o tempo da réplica mais lenta.
 # - Treinamento **assíncrono** (`ParameterServerStrategy`): as variáveis ficam nos **servidores de
 #   parâmetros**; cada **worker** as lê, calcula um gradiente e envia a sua atualização assim que
 #   estiver pronto. Ninguém espera, mas o gradiente de um worker pode ter sido calculado com pesos
 #   que outros já alteraram (a chamada **defasagem**, *staleness* em inglês).
 #
-# A célula abaixo sorteia, com uma semente fixa, os tempos de etapa de 4 workers (algumas etapas
+# A célula abaixo sorteia, com uma semente fixa, os tempos de passo de 4 workers (alguns passos
 # atrasam) e compara quantas atualizações cada modo conclui no mesmo tempo.
 
 # %%
@@ -226,7 +226,7 @@ plt.show()
 # TensorFlow 指南中列出的各策略所支持的训练 API：
 
 # %% [markdown] lang="pt"
-# A curva síncrona sobe mais rápido: a cada etapa, ela paga o preço do mais lento dos quatro workers. O
+# A curva síncrona sobe mais rápido: a cada passo, ela paga o preço do mais lento dos quatro workers. O
 # treinamento assíncrono mantém todos os workers ocupados, ao custo de gradientes defasados. Qual dos
 # dois aprende mais rápido *por segundo* depende do modelo e do cluster; as lições sobre servidores de
 # parâmetros medem isso.
@@ -338,7 +338,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 # - Paralelismo de dados: cada réplica mantém o modelo e recebe uma fatia do lote global, e um
 #   all-reduce combina os gradientes. Divida pelo tamanho do lote **global** e o resultado será
 #   exatamente igual ao do treinamento em um único dispositivo.
-# - As estratégias síncronas esperam a réplica mais lenta a cada etapa; o treinamento assíncrono com
+# - As estratégias síncronas esperam a réplica mais lenta a cada passo; o treinamento assíncrono com
 #   servidores de parâmetros nunca espera, mas usa pesos defasados.
 # - A seguir: a lição 01 mede quanto custa a comunicação.
 #

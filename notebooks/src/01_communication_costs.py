@@ -36,7 +36,7 @@
 # %% [markdown] lang="pt"
 # # 01 · Quanto custa a comunicação
 #
-# Toda etapa de treinamento distribuído move dados: gradientes entre GPUs, variáveis vindas da CPU,
+# Todo passo de treinamento distribuído move dados: gradientes entre GPUs, variáveis vindas da CPU,
 # ativações entre máquinas. Antes de olhar qualquer estratégia, esta lição mede o preço de uma
 # cópia na máquina padrão do curso: uma estação de trabalho com 4 GPUs ligadas a **um único switch
 # PCIe**.
@@ -253,7 +253,7 @@ plt.show()
 # usam enlaces diferentes, e as duas terminam em 10 ms.
 #
 # É disso que tratam, no fundo, várias das próximas lições: a `CentralStorageStrategy` mantém as variáveis
-# na CPU, então cada etapa espreme o tráfego de todas as GPUs por esse único enlace de subida,
+# na CPU, então cada passo espreme o tráfego de todas as GPUs por esse único enlace de subida,
 # enquanto o all-reduce em anel da `MirroredStrategy` envia de GPU para GPU, por enlaces que
 # ninguém mais usa.
 #

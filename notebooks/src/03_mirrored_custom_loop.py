@@ -28,7 +28,7 @@
 # # 03 · MirroredStrategy e o loop de treinamento personalizado
 #
 # `MirroredStrategy` coloca uma **réplica** do seu modelo em cada GPU de uma máquina. Em um loop de
-# treinamento personalizado, é você quem escreve a etapa; por isso, dois detalhes que o `Model.fit`
+# treinamento personalizado, é você quem escreve o passo; por isso, dois detalhes que o `Model.fit`
 # esconde passam a ser seu trabalho: como a perda de cada réplica é escalonada e o que acontece com
 # os gradientes entre as réplicas. Esta lição executa o próprio código de loop personalizado do
 # TensorFlow na estação de trabalho simulada de 4 GPUs e confere cada afirmação com números:
@@ -37,7 +37,7 @@
 # 2. o loop de treinamento do guia, uma chamada de cada vez;
 # 3. a prova de que quatro réplicas treinam exatamente como um único dispositivo com o lote global
 #    inteiro;
-# 4. o relógio simulado: quando mais GPUs deixam uma etapa mais rápida?
+# 4. o relógio simulado: quando mais GPUs deixam um passo mais rápido?
 # 5. três erros clássicos, provocados de propósito.
 
 # %% [markdown] lang="en"
@@ -166,7 +166,7 @@ print(type(model.trainable_variables[0]).__name__)
 
 # %% [markdown] lang="pt"
 # O dataset é dividido em lotes pelo tamanho do lote **global**, 20 aqui: o número de exemplos que
-# uma etapa de treinamento consome em todas as GPUs juntas. Depois `experimental_distribute_dataset`
+# um passo de treinamento consome em todas as GPUs juntas. Depois `experimental_distribute_dataset`
 # divide cada lote global entre as réplicas. Cinquenta exemplos dão dois lotes completos, 5 exemplos
 # por réplica, e um último lote curto de 10, que o TensorFlow corta em fatias de ⌈10/4⌉ = 3: 3, 3, 3
 # e 1 (a lição 04 explica essa regra; o `np.array_split` da lição 00 dava 3, 3, 2, 2). Não importa o
@@ -296,7 +296,7 @@ print(round(float(tape.gradient(one_device_loss, model.trainable_variables)[0].n
 # As quatro parcelas são diferentes (cada uma é calculada sobre exemplos diferentes, e a última réplica tem um
 # só), mas a soma delas é o gradiente de um único dispositivo, dígito por dígito. É isso que `optimizer.apply_gradients`
 # faz dentro de `strategy.run`: faz o all-reduce dos gradientes com **SUM** entre as réplicas e
-# depois aplica a mesma atualização a cada cópia de cada variável. Uma etapa e, em seguida, as quatro
+# depois aplica a mesma atualização a cada cópia de cada variável. Um passo e, em seguida, as quatro
 # cópias do kernel:
 
 # %%
@@ -378,7 +378,7 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # 每一步的损失都一致，权重只在 float32 的最后几位上有差别（4 个副本对这些数求和的顺序与单个设备不同）。4 个 GPU 没有改变学到*什么*，只改变了在*哪里*计算。这就是同步数据并行的约定，而 `compute_average_loss` 加上 SUM 全归约正是 TensorFlow 遵守这个约定的方式。
 
 # %% [markdown] lang="pt"
-# As perdas coincidem etapa a etapa, e os pesos diferem só nos últimos bits do float32 (as quatro
+# As perdas coincidem passo a passo, e os pesos diferem só nos últimos bits do float32 (as quatro
 # réplicas somam os seus números em uma ordem diferente da de um único dispositivo). Quatro GPUs não
 # mudaram *o que* é aprendido, só *onde* foi calculado. Esse é o contrato do paralelismo de dados
 # síncrono, e `compute_average_loss` mais o all-reduce com SUM é como o TensorFlow o cumpre.
@@ -404,9 +404,9 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # Cada `strategy.run` avança o relógio simulado. Os FLOPs de cada réplica viram tempo na sua GPU
 # (uma V100 aqui, 14 TFLOP/s), e cada operação que ela executa paga ainda um custo fixo de
 # lançamento de 4 µs, como uma operação eager em uma GPU de verdade. O all-reduce vira tempo nos
-# enlaces PCIe (12 GB/s por um único switch), e a etapa dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
-# segundos da etapa, e `strategy.extended.last_step_trace`, os seus eventos. A função abaixo treina
-# uma etapa de um MLP em 1, 2 ou 4 GPUs; testamos um modelo minúsculo e um maior.
+# enlaces PCIe (12 GB/s por um único switch), e o passo dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
+# segundos do passo, e `strategy.extended.last_step_trace`, os seus eventos. A função abaixo treina
+# um passo de um MLP em 1, 2 ou 4 GPUs; testamos um modelo minúsculo e um maior.
 
 # %%
 def one_step(num_gpus, layer_sizes, global_batch, seed=0):
@@ -480,18 +480,18 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo em uma
-# V100. O que a sua etapa custa é o lançamento das operações: 16 operações (passagem para frente,
+# V100. O que o seu passo custa é o lançamento das operações: 16 operações (passagem para frente,
 # perda, passagem para trás, atualização) a 4 µs cada, os 64 µs em uma GPU. Dividir o lote não
 # economiza nada disso, porque cada réplica lança as mesmas operações sobre a sua fatia menor; só
 # acrescenta um all-reduce, cujas mensagens pagam a latência do PCIe por menos bytes que levem.
-# Assim a etapa sobe para 66 µs com duas GPUs e 70 µs com quatro: aqui mais GPUs deixam o
+# Assim o passo sobe para 66 µs com duas GPUs e 70 µs com quatro: aqui mais GPUs deixam o
 # treinamento **mais lento**. Esta é a resposta honesta para "coloquei mais GPUs e ficou mais
-# lento": se uma etapa tem pouco cálculo, os custos fixos (lançamento de operações, latência da
+# lento": se um passo tem pouco cálculo, os custos fixos (lançamento de operações, latência da
 # comunicação) dominam, e cada réplica que você acrescenta só acrescenta comunicação.
 #
-# O modelo maior (670 mil parâmetros, 8192 exemplos por etapa) tem muito cálculo para dividir:
+# O modelo maior (670 mil parâmetros, 8192 exemplos por passo) tem muito cálculo para dividir:
 # com 4 GPUs o passo leva cerca de metade do tempo, e não um quarto, porque nem o all-reduce de 2,7 MB de gradientes
-# nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de uma das suas etapas em 4 GPUs mostra para
+# nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de um dos seus passos em 4 GPUs mostra para
 # onde vai o tempo:
 
 # %%
@@ -645,7 +645,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # %% [markdown] lang="pt"
 # ## Resumo
 #
-# - `strategy.run` chama a sua etapa uma vez por réplica; os resultados voltam como valores
+# - `strategy.run` chama o seu passo uma vez por réplica; os resultados voltam como valores
 #   `PerReplica`, que `experimental_local_results` desempacota e `strategy.reduce` combina.
 # - Divida o dataset em lotes pelo tamanho do lote **global**; `experimental_distribute_dataset` o
 #   divide (fatias desiguais inclusive).
@@ -656,6 +656,6 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 #   atualização a cada espelho: o resultado é igual ao de um único dispositivo treinando no lote
 #   global inteiro.
 # - Informe a perda com `strategy.reduce(SUM, ...)`, não com MEAN.
-# - Mais GPUs só compensam quando uma etapa tem cálculo suficiente para esconder o all-reduce.
+# - Mais GPUs só compensam quando um passo tem cálculo suficiente para esconder o all-reduce.
 #
 # **Exercício:** abra `exercises/pt/03_custom_loop_loss.ipynb`.

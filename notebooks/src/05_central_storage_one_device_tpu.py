@@ -41,7 +41,7 @@
 # custa na linha do tempo?**
 #
 # 1. a **estratégia padrão** e a `OneDeviceStrategy`: a API de estratégias com uma réplica;
-# 2. `CentralStorageStrategy`: uma única cópia de cada variável na CPU, comparada etapa por etapa
+# 2. `CentralStorageStrategy`: uma única cópia de cada variável na CPU, comparada passo por passo
 #    com a `MirroredStrategy` na mesma estação de trabalho com 4 GPUs em PCIe;
 # 3. `TPUStrategy` em uma TPU v3-8 simulada: 8 réplicas e formas estáticas;
 # 4. erros e surpresas provocados de propósito;
@@ -242,10 +242,10 @@ print(t("lesson05.parameter_device", devices=central_storage_strategy.extended.p
 # CentralStorage: uma única `AggregatingVariable` na CPU, que as quatro réplicas leem; os gradientes
 # delas são **reduzidos na CPU** e a atualização é **aplicada uma só vez**, lá.
 #
-# Agora, uma etapa de treinamento de duas camadas `Dense(1024)` (cerca de 2,1 milhões de
+# Agora, um passo de treinamento de duas camadas `Dense(1024)` (cerca de 2,1 milhões de
 # parâmetros, lote global de 64) com o padrão de loop de treinamento personalizado do guia, na
 # `OneDeviceStrategy`, na `MirroredStrategy` e na `CentralStorageStrategy`, todas com a mesma
-# semente. Comparamos os pesos depois da etapa e o tempo simulado da etapa.
+# semente. Comparamos os pesos depois do passo e o tempo simulado do passo.
 
 # %%
 def train_one_step(strategy, units=1024, global_batch=64):
@@ -301,11 +301,11 @@ for name, run in runs.items():
 # 代价却相差很大。下面是两种多 GPU 策略下这一步的时间线：
 
 # %% [markdown] lang="pt"
-# As três estratégias calculam **a mesma etapa**: a mesma perda, e pesos iguais aos de um único
+# As três estratégias calculam **o mesmo passo**: a mesma perda, e pesos iguais aos de um único
 # dispositivo a menos do arredondamento de float32 (a soma de quatro gradientes parciais não é feita
 # na mesma ordem que uma soma única). Onde as variáveis ficam muda o custo, não os números.
 #
-# O custo, porém, muda muito. Eis a linha do tempo da etapa nas duas estratégias com várias GPUs:
+# O custo, porém, muda muito. Eis a linha do tempo do passo nas duas estratégias com várias GPUs:
 
 # %%
 from matplotlib.patches import Patch
@@ -365,7 +365,7 @@ plt.show()
 # Leia as duas linhas de barras. Com a `MirroredStrategy`, as GPUs calculam (azul, bem curto aqui),
 # depois um único all-reduce em anel de todos os gradientes roda entre as GPUs, abaixo do switch
 # PCIe, e cada GPU atualiza a própria cópia. Com a `CentralStorageStrategy`, cada GPU primeiro
-# **copia as variáveis da CPU** (a cada etapa: é assim que ela vê a última atualização), calcula e
+# **copia as variáveis da CPU** (a cada passo: é assim que ela vê a última atualização), calcula e
 # depois **envia seus gradientes para a CPU**; a atualização roda uma única vez na CPU (verde), e
 # nada é copiado de volta. As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
 # e a CPU, então dividem a largura de banda dele: esse enlace compartilhado é o que a CentralStorage
@@ -430,16 +430,16 @@ plt.show()
 # %% [markdown] lang="pt"
 # As duas linhas com várias GPUs crescem com o número de parâmetros (os bytes a mover crescem junto),
 # e a diferença entre elas também cresce: com 2 milhões de parâmetros, a CentralStorage perde vários
-# milissegundos por etapa. Por GPU, um all-reduce em anel move `2(p-1)/p × 4P` bytes em cada sentido
+# milissegundos por passo. Por GPU, um all-reduce em anel move `2(p-1)/p × 4P` bytes em cada sentido
 # pelo enlace da própria GPU; a CentralStorage move `4P` para cima e `4P` para baixo por GPU, e todas
 # as `p` GPUs se espremem em um único enlace. O exercício pede que você conte esses bytes.
 #
 # Repare também na linha lá embaixo, que não esconde nada: com um lote de 64, **uma GPU é mais rápida do que
-# quatro**. Há tão pouca computação por etapa que os custos fixos dominam: a linha de uma GPU sobe
-# bem mais devagar do que os parâmetros (que crescem 64 vezes), porque a sua etapa é quase só o
+# quatro**. Há tão pouca computação por passo que os custos fixos dominam: a linha de uma GPU sobe
+# bem mais devagar do que os parâmetros (que crescem 64 vezes), porque o seu passo é quase só o
 # lançamento das operações, um custo que cada réplica paga inteiro, e as quatro GPUs ainda pagam a comunicação
 # por cima (o clássico "mais GPUs deixaram tudo mais lento"). Mais réplicas só compensam quando
-# cada etapa tem trabalho suficiente para esconder o tráfego.
+# cada passo tem trabalho suficiente para esconder o tráfego.
 #
 # ## 3. `TPUStrategy` em uma TPU v3-8 simulada
 #
@@ -528,7 +528,7 @@ for step, batch in enumerate(dist_dataset):
 
 # %% [markdown] lang="pt"
 # O que dá errado sem isso? 200 exemplos em lotes de 64 deixam um último lote de 8: sem
-# `drop_remainder` a dimensão do lote é desconhecida (`None`) e a última etapa dá 1 exemplo a cada
+# `drop_remainder` a dimensão do lote é desconhecida (`None`) e o último passo dá 1 exemplo a cada
 # núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em toda
 # passo. Uma TPU de verdade compila o passo de novo para cada forma nova. Desde o TensorFlow 2.3, a
 # `TPUStrategy` também aceita uma dimensão de lote de tamanho desconhecido: ela preenche (*padding*)
@@ -659,7 +659,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # %% [markdown] lang="pt"
 # ## Resumo
 #
-# | Estratégia | Réplicas | Onde ficam as variáveis | O que uma etapa move |
+# | Estratégia | Réplicas | Onde ficam as variáveis | O que um passo move |
 # |---|---|---|---|
 # | estratégia padrão | 1 | onde o TensorFlow as colocaria de qualquer jeito | nada |
 # | `OneDeviceStrategy("/gpu:0")` | 1 | nesse dispositivo | nada |
@@ -670,11 +670,11 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # - A estratégia padrão permite que o código de biblioteca chame `get_strategy()`, `run` e `reduce`
 #   com ou sem estratégia em uso; a `OneDeviceStrategy` executa as mesmas chamadas com posicionamento
 #   real.
-# - Onde as variáveis ficam muda o custo de uma etapa, nunca os números: todas as estratégias
-#   calcularam a etapa de um único dispositivo.
+# - Onde as variáveis ficam muda o custo de um passo, nunca os números: todas as estratégias
+#   calcularam o passo de um único dispositivo.
 # - Em uma estação de trabalho PCIe, a CentralStorage paga pelo enlace compartilhado até a CPU, e
 #   quanto maior o modelo, mais ela paga.
-# - Em TPUs: `initialize_tpu_system` antes da estratégia, a etapa em `tf.function`,
+# - Em TPUs: `initialize_tpu_system` antes da estratégia, o passo em `tf.function`,
 #   `drop_remainder=True` e um lote global divisível pelo número de núcleos.
 #
 # **Exercício:** abra `exercises/pt/05_bytes_per_step.ipynb` e conte os bytes que cada estratégia move.
