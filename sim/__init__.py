@@ -21,7 +21,8 @@ def show_error(expected: type = Exception):
 
 
 def setup(language: str = "en", seed: int = 0) -> None:
-    """Prepare a lesson: set the course language, register the CJK font, seed NumPy.
+    """Prepare a lesson: set the course language, register the CJK font, write tick labels in the
+    language's number format, seed NumPy.
 
     Every generated notebook calls this in its first code cell, so plots and messages speak
     the lesson's language and every run prints the same numbers.
@@ -32,4 +33,5 @@ def setup(language: str = "en", seed: int = 0) -> None:
 
     i18n.set_language(language)
     plots.setup_fonts()
+    plots.number_format.install()        # tick labels in the course language's number format
     np.random.seed(seed)
