@@ -58,7 +58,7 @@
 
 # %%
 from sim.hardware.units import format_bytes
-from sim.i18n import t
+from sim.i18n import number, t   # sim-only: the course's labels, numbers in its language
 
 ALPHA = 1e-6          # s: one PCIe hop through the switch (NCCL's per-hop latency)
 BANDWIDTH = 12e9      # B/s: PCIe Gen3 x16 as NCCL models it
@@ -115,8 +115,8 @@ machine = preset("workstation-4gpu")
 print(machine)
 for link, direction in machine.route("/gpu:0", "/gpu:1"):
     here, there = (link.a, link.b) if direction == 0 else (link.b, link.a)
-    print(f"  {here} -> {there}: {link.kind}, {link.bandwidth / 1e9:g} GB/s, "
-          f"{link.latency * 1e6:g} µs")
+    print(f"  {here} -> {there}: {link.kind}, {number(link.bandwidth / 1e9, 'g')} GB/s, "
+          f"{number(link.latency * 1e6, 'g')} µs")
 
 sim = Simulator(machine)
 sim.transfer("/gpu:0", "/gpu:1", 100e6, label="100 MB")
@@ -304,7 +304,7 @@ print([link.kind for link, _ in box.route("/gpu:0", "/gpu:1")])
 sim = Simulator(box)
 sim.transfer("/gpu:0", "/gpu:1", 100e6)
 sim.run()
-print(f"{sim.now * 1e3:.4f} ms")
+print(number(sim.now * 1e3, ".4f"), "ms")
 
 # %% [markdown] lang="en"
 # The route picks the lowest latency (the bridge). Names follow TensorFlow: `/gpu:0`, `GPU:0` and

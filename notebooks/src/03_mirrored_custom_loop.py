@@ -61,7 +61,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 import sim.tf as tf
-from sim.i18n import t   # sim-only
+from sim.i18n import number, t   # sim-only: the course's labels, numbers in its language
 
 strategy = tf.distribute.MirroredStrategy()
 print(strategy.num_replicas_in_sync)
@@ -366,7 +366,7 @@ for batch_features, batch_labels in dataset:
 
 difference = max(float(np.max(np.abs(a - b)))
                  for a, b in zip(model.get_weights(), single_model.get_weights()))
-print(t("lesson03.max_difference"), f"{difference:.1e}")
+print(t("lesson03.max_difference"), number(difference, ".1e"))
 
 # %% [markdown] lang="en"
 # The losses match step by step, and the weights differ only in the last bits of float32 (the
@@ -444,8 +444,8 @@ step_us = {}
 for name, (sizes, batch) in models.items():
     step_us[name] = [one_step(n, sizes, batch).extended.last_step_time * 1e6 for n in gpus]   # sim-only
     print(t(f"lesson03.{name}"))
-    print("   µs:", [f"{us:.4g}" for us in step_us[name]])
-    print("  ", t("lesson03.speedup"), [f"{step_us[name][0] / us:.3g}" for us in step_us[name]])
+    print("   µs:", [number(us, ".4g") for us in step_us[name]])
+    print("  ", t("lesson03.speedup"), [number(step_us[name][0] / us, ".3g") for us in step_us[name]])
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -506,8 +506,8 @@ fig = draw(events, title=t("lesson03.timeline_title", n=len(short)))
 plt.show()
 for event in trace:
     if event.kind != "compute":
-        print(event.name, f"{event.nbytes / 1e6:.2f} MB", f"{(event.end - event.start) * 1e3:.3f} ms")
-print(f"{big.extended.last_step_time * 1e3:.3f} ms")   # sim-only
+        print(event.name, number(event.nbytes / 1e6, ".2f"), "MB", number((event.end - event.start) * 1e3, ".3f"), "ms")
+print(number(big.extended.last_step_time * 1e3, ".3f"), "ms")   # sim-only
 
 # %% [markdown] lang="en"
 # Each GPU computes its forward and backward pass on 2048 examples at the same time; then all of
