@@ -563,11 +563,11 @@ def local_mean_loss(inputs):
 true_mean = float(tf.reduce_mean(loss_object(batch_y, model(batch_x))))
 scaled = strategy.run(scaled_loss, args=(inputs,))
 means = strategy.run(local_mean_loss, args=(inputs,))
-print(t("lesson03.single_device_loss"), round(true_mean, 6))
-print(t("lesson03.loss_sum"), round(float(strategy.reduce("SUM", scaled, axis=None)), 6))
-print(t("lesson03.loss_mean"), round(float(strategy.reduce("MEAN", scaled, axis=None)), 6))
+print(t("lesson03.single_device_loss"), number(true_mean, ".6g"))
+print(t("lesson03.loss_sum"), number(float(strategy.reduce("SUM", scaled, axis=None)), ".6g"))
+print(t("lesson03.loss_mean"), number(float(strategy.reduce("MEAN", scaled, axis=None)), ".6g"))
 print(t("lesson03.loss_mean"), "(tf.reduce_mean)",
-      round(float(strategy.reduce("MEAN", means, axis=None)), 6))
+      number(float(strategy.reduce("MEAN", means, axis=None)), ".6g"))
 
 # %% [markdown] lang="en"
 # **A Keras loss with its default reduction.** Without `reduction=NONE`, a Keras loss averages
