@@ -86,3 +86,12 @@ def test_kernel_metadata_is_what_jupyterlab_copies_from_the_kernel():
                                     "language": spec.language}
     assert wanted["language_info"] == IPythonKernel.language_info
     assert wanted["language_info"]["version"].count(".") == 2
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=IDS)
+def test_no_dead_widget_view_is_committed(path):
+    """A widget view without its saved state shows "model not found" until the cell is re-run."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    views = [i for i, cell in enumerate(nb["cells"]) for out in cell.get("outputs", [])
+             if build.WIDGET_VIEW in out.get("data", {})]
+    assert views == []

@@ -79,6 +79,9 @@ MAP_WORDS = {  # (lesson column header, "lesson" link text, "exercise" link text
 
 
 KEEP_IMAGE_TAG = "keep-image"
+# A widget's view lives only while its kernel does; its state is not saved, so a committed view
+# would show "model not found" (and a new random model_id every build). The cell shows it when run.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 @lru_cache(maxsize=None)
@@ -341,6 +344,19 @@ def stale_readmes(outputs: list[Output]) -> list[str]:
             for path, text in readmes(outputs).items() if path.read_text(encoding="utf-8") != text]
 
 
+def coalesce_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks into one output: how a kernel splits a stream
+    depends on timing, so the committed outputs would otherwise change from run to run."""
+    joined: list = []
+    for output in outputs:
+        if (output.get("output_type") == "stream" and joined
+                and joined[-1].get("output_type") == "stream" and joined[-1]["name"] == output["name"]):
+            joined[-1]["text"] = "".join(joined[-1]["text"]) + "".join(output["text"])
+        else:
+            joined.append(output)
+    return joined
+
+
 def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbformat.NotebookNode:
     """Run a notebook, then keep only deterministic text outputs."""
     from nbclient import NotebookClient
@@ -353,6 +369,7 @@ def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbforma
         if cell.cell_type != "code":
             continue
         cell.metadata.pop("execution", None)
+        cell.outputs = coalesce_streams([o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})])
         keep_images = KEEP_IMAGE_TAG in cell.metadata.get("tags", ())
         for output in cell.get("outputs", []):
             data = output.get("data")

@@ -210,7 +210,7 @@ for batch in three.experimental_distribute_dataset(tf.data.Dataset.range(8).batc
 # fictício vazio**. Ela executa o passo mesmo assim (um all-reduce síncrono precisa de todos), só não
 # contribui com nada. O mesmo acontece no fim de uma época cujo tamanho não é múltiplo do lote
 # global: o último lote fica curto. `drop_remainder=True` descarta esse lote curto, e todo passo fica
-# cheia, ao custo de alguns exemplos por época:
+# cheio, ao custo de alguns exemplos por época:
 
 # %%
 print(per_replica_sizes(mirrored_strategy, tf.data.Dataset.range(10).batch(4)))
@@ -370,7 +370,7 @@ plt.show()
 # - **Taxa de aprendizado.** Com a taxa inalterada (linhas tracejadas), 2 e 4 réplicas terminam o
 #   mesmo número de épocas com uma perda claramente maior: elas simplesmente deram 2 e 4 vezes menos
 #   passos. Com a taxa escalonada linearmente (linhas contínuas), elas chegam perto da GPU única.
-# - **Tempo.** Olhe as duas últimas colunas. Cada passo demora um pouco *mais* com mais GPUs: uma
+# - **Tempo.** Olhe as duas últimas colunas. Cada passo demora um pouco *mais* com mais GPUs: um
 #   passo deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
 #   réplica paga inteiro, seja qual for o tamanho da sua fatia, e o all-reduce dos gradientes vem
 #   por cima. Mesmo assim, as 5 épocas levam cerca de metade do tempo em 2 GPUs e um quarto em 4:
@@ -582,7 +582,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 #   `drop_remainder=True`.
 # - Mais réplicas com o mesmo lote por réplica significam menos passos por época: escalone a taxa de
 #   aprendizado (linearmente como primeiro palpite, depois ajuste) e meça o tempo: cada passo fica
-#   um pouco mais lenta com mais réplicas, e uma época só fica mais rápida porque tem menos passos.
+#   um pouco mais lento com mais réplicas, e uma época só fica mais rápida porque tem menos passos.
 # - A perda registrada é a média sobre o lote global.
 #
 # O **Exercício 04** pede que você preveja os tamanhos de lote por réplica que o TensorFlow produz,

@@ -529,7 +529,7 @@ for step, batch in enumerate(dist_dataset):
 # %% [markdown] lang="pt"
 # O que dá errado sem isso? 200 exemplos em lotes de 64 deixam um último lote de 8: sem
 # `drop_remainder` a dimensão do lote é desconhecida (`None`) e o último passo dá 1 exemplo a cada
-# núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em toda
+# núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em todo
 # passo. Uma TPU de verdade compila o passo de novo para cada forma nova. Desde o TensorFlow 2.3, a
 # `TPUStrategy` também aceita uma dimensão de lote de tamanho desconhecido: ela preenche (*padding*)
 # o lote até uma forma fixa (`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)`
