@@ -120,3 +120,17 @@ def test_chinese_paragraphs_do_not_break_between_hanzi():
                 first, second = first.rstrip(), second.strip()
                 if first and second and _cjk(first[-1]) and _cjk(second[0]):
                     raise AssertionError(f"{path.name}: '{first[-20:]}' / '{second[:20]}'")
+
+
+def test_consecutive_stream_chunks_are_joined_so_outputs_do_not_depend_on_timing():
+    import nbformat as nbf
+
+    outputs = [nbf.v4.new_output("stream", name="stdout", text="20"),
+               nbf.v4.new_output("stream", name="stdout", text=" 0.175\n"),
+               nbf.v4.new_output("stream", name="stderr", text="warning\n"),
+               nbf.v4.new_output("execute_result", data={"text/plain": "1"}, execution_count=1),
+               nbf.v4.new_output("stream", name="stdout", text="x\n")]
+    joined = build.coalesce_streams(outputs)
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in joined] == [
+        ("stream", "stdout", "20 0.175\n"), ("stream", "stderr", "warning\n"),
+        ("execute_result", None, None), ("stream", "stdout", "x\n")]

@@ -73,24 +73,22 @@ print(np.array_equal(results[2], sum(arrays)))
 # tem um segmento totalmente somado (escuro); o all-gather o copia para os outros.
 
 # %%
-from sim.plots.collectives import draw_ring_steps, ring_animation_html
+from sim.plots.collectives import draw_ring_steps, ring_animation_gif
 
 draw_ring_steps(4)
 plt.show()
 
 # %% [markdown] lang="en"
-# The same steps as an animation for the classroom (press play):
+# The same steps as an animation for the classroom (it loops on its own):
 
 # %% [markdown] lang="zh"
-# 同样的步骤做成动画，方便课堂演示（点击播放）：
+# 同样的步骤做成动画，方便课堂演示（自动循环播放）：
 
 # %% [markdown] lang="pt"
-# As mesmas etapas em animação, para a sala de aula (aperte play):
+# As mesmas etapas em animação, para a sala de aula (ela se repete sozinha):
 
-# %% tags=["nbval-ignore-output"]
-from IPython.display import HTML
-
-HTML(ring_animation_html(4))
+# %% tags=["nbval-ignore-output", "keep-image"]
+ring_animation_gif(4)
 
 # %% [markdown] lang="en"
 # ## How long does it take?
