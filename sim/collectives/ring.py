@@ -42,16 +42,16 @@ def _ring_phase(groups: np.ndarray, lo, hi, reduce: bool) -> list:
         return []
     lo = np.broadcast_to(np.asarray(lo, dtype=np.int64), (G,))
     hi = np.broadcast_to(np.asarray(hi, dtype=np.int64), (G,))
-    bounds = even_bounds(lo, hi, m)                      # (G, m + 1)
+    bounds = even_bounds(lo, hi, m).ravel()              # ring g's bounds at g*(m+1) ...
     src = groups.ravel()
     dst = np.roll(groups, -1, axis=1).ravel()
-    idx = np.arange(m)
-    rows = np.repeat(np.arange(G), m)
+    pos = np.tile(np.arange(m), G)                       # each member's place in its ring
+    base = np.repeat(np.arange(G) * (m + 1), m)
+    flags = np.broadcast_to(np.asarray(reduce), src.shape)
     rounds = []
     for step in range(m - 1):
-        seg = (idx - step - 1) % m if reduce else (idx - step) % m
-        seg = np.tile(seg, G)
-        rounds.append(Round(src, dst, bounds[rows, seg], bounds[rows, seg + 1], reduce))
+        at = base + (pos - (step + 1 if reduce else step)) % m
+        rounds.append(Round(src, dst, bounds[at], bounds[at + 1], flags))
     return rounds
 
 

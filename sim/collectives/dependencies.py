@@ -1,0 +1,214 @@
+"""Replay a schedule driven by its data dependencies, not by its rounds.
+
+A transfer starts when (1) the chunk it sends has arrived at its source and been reduced there,
+and (2) every link direction on its route has finished carrying the transfers scheduled on it
+before. Its bytes then flow at its rate after its route's latency: ``arrival = start + latency
++ bytes / rate``. So each hop pays its own latency (an NVLink hop 0.6 µs, a network hop 3.7 µs),
+pipelined algorithms overlap their steps as NCCL's do, and a link's later transfers queue behind
+its earlier ones (a FIFO per link direction, as NCCL's per-connection FIFOs).
+
+Dependencies come from the schedule's data alone, never from a second description of an
+algorithm: the buffer is cut at every chunk boundary any transfer uses, and for every rank and
+piece the replay keeps the time its latest value is ready. A transfer waits for the pieces it
+reads at its source; its arrival (plus ``gamma`` s/B of reduction for a reduce, one reduction at
+a time per rank) is when the pieces it writes at its destination are ready. An empty transfer
+(a ring segment shorter than one element) reads and writes the piece at its position, so it
+still passes the step along as a zero-byte message does in NCCL.
+
+Contention: the rates of a round's transfers are their max-min fair shares of the links when
+they all run at once (``sim.des.flows.max_min_rates``, Bertsekas & Gallager), computed once per
+(sources, destinations) pattern; across rounds, the per-link FIFO does the queueing. On an
+uncontended machine this is exactly the α-β model: the tests check the closed forms at 1 %.
+Assumptions, stated: a round's transfers that a dependency pushes apart in time still share
+links as if concurrent (pessimistic when they no longer overlap); receive buffers are never
+overwritten before they are read (NCCL's FIFOs are deep enough).
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from .schedule import Schedule
+
+_PATTERNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class Timing:
+    """When every transfer of a replay began and ended: ``begin[i]``/``end[i]`` are arrays for
+    round ``i`` (bytes start flowing after the latency; ``end`` is the arrival), ``total`` the
+    all-reduce's seconds."""
+
+    total: float
+    begin: list
+    end: list
+
+
+class _Pattern:
+    """Routing of one round's (src, dst) pairs on one machine, and their fair rates together.
+
+    ``hops`` is an ``(h, n)`` table of the link directions each transfer crosses (padded with a
+    resource that is always free); ``users`` a ``(u, R)`` table of the transfers crossing each
+    used link direction ``used`` (padded with a transfer that never ends), so a round reads the
+    links' free times and writes them back with two gathers and two column maxima (the short
+    axis first: NumPy reduces it element-wise across long rows, which is fast).
+    """
+
+    __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "used", "users")
+
+    def __init__(self, machine, devs, src, dst, capacity):
+        from sim.des.flows import max_min_rates
+
+        idle = capacity.size - 1                        # a resource of infinite capacity, always free
+        lat, rows = [], []
+        cache: dict = {}
+        for s, d in zip(src.tolist(), dst.tolist()):
+            hit = cache.get((s, d))
+            if hit is None:
+                hops = machine.route(devs[s], devs[d]) if s != d else []
+                hit = cache[(s, d)] = (sum(link.latency for link, _ in hops),
+                                       [2 * link.index + way for link, way in hops] or [idle])
+            lat.append(hit[0])
+            rows.append(hit[1])
+        n = len(rows)
+        counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n)
+        inc_r = np.fromiter((x for r in rows for x in r), dtype=np.int64, count=int(counts.sum()))
+        inc_f = np.repeat(np.arange(n), counts)
+        self.latency = np.asarray(lat, dtype=np.float64)
+        self.rate = max_min_rates(capacity, inc_f, inc_r, n) if n else np.zeros(0)
+        self.seconds_per_byte = 1.0 / self.rate
+        self.hops = _padded(inc_f, inc_r, n, idle)
+        real = inc_r != idle
+        self.used, where = np.unique(inc_r[real], return_inverse=True)
+        self.users = _padded(where, inc_f[real], self.used.size, n)
+
+
+def _padded(row: np.ndarray, value: np.ndarray, nrows: int, pad: int) -> np.ndarray:
+    """``(width, nrows)`` table: column ``r`` lists ``value[row == r]``, padded with ``pad``."""
+    order = np.argsort(row, kind="stable")
+    row, value = row[order], value[order]
+    counts = np.bincount(row, minlength=nrows)
+    width = max(1, int(counts.max(initial=0)))
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    col = np.arange(row.size) - starts[row]
+    table = np.full((width, nrows), pad, dtype=np.int64)
+    table[col, row] = value
+    return table
+
+
+def _patterns(machine) -> dict:
+    try:
+        return _PATTERNS.setdefault(machine, {})
+    except TypeError:
+        return {}
+
+
+class _Pieces:
+    """Ready time of every (rank, piece) of the buffer; pieces split when a new boundary appears.
+
+    ``locate`` returns, per transfer, the first piece of its range and, when some range spans
+    several pieces, the end piece too (``None`` in the common case of one piece each)."""
+
+    def __init__(self, p: int, length: int):
+        self.p = p
+        self.bounds = np.array([0, max(int(length), 1)], dtype=np.int64)
+        self.ready = np.zeros((p, 1))
+        self.untouched = True          # nothing written yet: a split needs no copy
+
+    def locate(self, start: np.ndarray, stop: np.ndarray):
+        b = self.bounds
+        lo = np.minimum(np.searchsorted(b, start), b.size - 2)
+        if (b[lo] == start).all() and (b[lo + 1] == stop).all():
+            return lo, None
+        hi = np.searchsorted(b, stop)
+        new = (b[lo] != start) & (start < b[-1]) | (b[np.minimum(hi, b.size - 1)] != stop)
+        if new.any():
+            self._split(np.concatenate([start[new], stop[new]]))
+            return self.locate(start, stop)
+        lo = np.searchsorted(b, start, side="right") - 1      # an empty range: the piece at it
+        lo = np.clip(lo, 0, b.size - 2)
+        return lo, np.maximum(hi, lo + 1)
+
+    def _split(self, cuts: np.ndarray) -> None:
+        old = self.bounds
+        cuts = cuts[(cuts > old[0]) & (cuts < old[-1])]
+        new = np.union1d(old, cuts)
+        if new.size != old.size:
+            if self.untouched:
+                self.ready = np.zeros((self.p, new.size - 1))
+            else:
+                self.ready = np.ascontiguousarray(
+                    self.ready[:, np.searchsorted(old, new[:-1], side="right") - 1])
+            self.bounds = new
+
+    def read(self, rank, lo, hi) -> np.ndarray:
+        if hi is None:
+            return self.ready.ravel()[rank * self.ready.shape[1] + lo]
+        return np.array([self.ready[r, a:b].max() for r, a, b in
+                         zip(rank.tolist(), lo.tolist(), hi.tolist())])
+
+    def write(self, rank, lo, hi, when) -> None:
+        self.untouched = False
+        if hi is None:
+            flat = self.ready.ravel()
+            at = rank * self.ready.shape[1] + lo
+            flat[at] = np.maximum(flat[at], when)
+            if (flat[at] < when).any():              # two writes to one piece: keep the later
+                np.maximum.at(flat, at, when)
+            return
+        for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
+            seg = self.ready[r, a:b]
+            np.maximum(seg, w, out=seg)
+
+
+def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
+                  gamma: float = 0.0, keep: bool = False) -> Timing:
+    """Replay ``schedule`` (``nbytes`` per rank) on ``machine`` with ranks on ``devs``."""
+    p = schedule.p
+    scale = float(nbytes) / schedule.length if schedule.length else 0.0
+    capacity = np.append(np.repeat([link.bandwidth for link in machine.links], 2), np.inf)
+    free = np.zeros(capacity.size)
+    reduce_free = np.zeros(p)
+    pieces = _Pieces(p, schedule.length)
+    memo = _patterns(machine)
+    dev_key = tuple(d.name for d in devs)
+    begins, ends = [], []
+    pat = last_src = last_dst = None
+    for rnd in schedule.rounds:
+        if not len(rnd):
+            if keep:
+                begins.append(np.zeros(0))
+                ends.append(np.zeros(0))
+            continue
+        src, dst = rnd.src, rnd.dst
+        if src is not last_src or dst is not last_dst:     # builders share a repeated pattern
+            key = (dev_key, src.tobytes(), dst.tobytes())
+            pat = memo.get(key)
+            if pat is None:
+                pat = memo[key] = _Pattern(machine, devs, src, dst, capacity)
+            last_src, last_dst = src, dst
+        lo, hi = pieces.locate(rnd.start, rnd.stop)
+        sizes = rnd.sizes * scale
+        data = pieces.read(src, lo, hi)
+        data += pat.latency
+        begin = np.maximum(data, free[pat.hops].max(axis=0), out=data)
+        end = sizes * pat.seconds_per_byte
+        end += begin
+        last = np.append(end, -np.inf)[pat.users].max(axis=0)
+        free[pat.used] = np.maximum(free[pat.used], last)
+        ready = end
+        red = rnd.reduce
+        if gamma and red.any():
+            ready = end.copy()
+            d = dst[red]
+            work = np.bincount(d, weights=sizes[red], minlength=p)
+            ready[red] = np.maximum(end[red], reduce_free[d]) + gamma * work[d]
+            np.maximum.at(reduce_free, d, ready[red])
+        pieces.write(dst, lo, hi, ready)
+        if keep:
+            begins.append(begin - pat.latency)
+            ends.append(ready)
+    finish = float(pieces.ready.max()) if schedule.rounds else 0.0   # every arrival is written there
+    return Timing(finish, begins, ends)
