@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim.collectives import build, execute
-from sim.collectives.algorithms import default_channels, double_binary_tree
+from sim.collectives.algorithms import default_channels
 from sim.collectives.cost import bandwidths, closed_form
 from sim.collectives.replay import default_ranks, replay
 from sim.collectives.ring import channel_orders, ring
@@ -146,8 +146,11 @@ def test_single_channel_machines_keep_their_schedules(name):
     for length in (3, 2**18):
         assert _same_rounds(build("ring", p, length, machine=m, ranks=ranks), ring(p, length))
         got = build("nccl", p, length, machine=m, ranks=ranks)
-        plain = ring(p, length) if got.info["nccl_algorithm"] == "ring" else double_binary_tree(p, length)
-        assert _same_rounds(got, plain) and "channels" not in got.info
+        if got.info["nccl_algorithm"] == "ring":
+            assert _same_rounds(got, ring(p, length)) and "channels" not in got.info
+        else:                               # NCCL's tree: one chain per node, one channel
+            assert _same_rounds(got, build("nccl_tree", p, length, machine=m, ranks=ranks))
+            assert got.info["channels"] == 1
 
 
 @pytest.mark.parametrize("name", SINGLE)

@@ -42,7 +42,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 SHORT = {"reduce_to_one": "r2one", "ring": "ring", "recursive_doubling": "rdouble",
-         "halving_doubling": "halvdbl", "binomial_tree": "binom", "double_binary_tree": "dbtree",
+         "halving_doubling": "halvdbl", "binomial_tree": "binom", "double_binary_tree": "dbtree", "nccl_tree": "ncctree",
          "hierarchical": "hier", "hierarchical_reduce": "hier_red", "hierarchical_copy": "hcopy",
          "torus": "torus", "nccl": "nccl"}
 

@@ -58,31 +58,72 @@ class _Pattern:
 
     __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "used", "users")
 
-    def __init__(self, machine, devs, src, dst, capacity):
+    def __init__(self, routes: "_Routes", src, dst, capacity):
         from sim.des.flows import max_min_rates
 
-        idle = capacity.size - 1                        # a resource of infinite capacity, always free
-        lat, rows = [], []
-        cache: dict = {}
-        for s, d in zip(src.tolist(), dst.tolist()):
-            hit = cache.get((s, d))
-            if hit is None:
-                hops = machine.route(devs[s], devs[d]) if s != d else []
-                hit = cache[(s, d)] = (sum(link.latency for link, _ in hops),
-                                       [2 * link.index + way for link, way in hops] or [idle])
-            lat.append(hit[0])
-            rows.append(hit[1])
-        n = len(rows)
-        counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n)
-        inc_r = np.fromiter((x for r in rows for x in r), dtype=np.int64, count=int(counts.sum()))
-        inc_f = np.repeat(np.arange(n), counts)
-        self.latency = np.asarray(lat, dtype=np.float64)
+        ids = routes.ids(src, dst)
+        table = routes.table()
+        hops = table[ids]                               # (n, widest route), padded with idle
+        real = hops != routes.idle
+        real[:, 0] = True                               # a route to itself: the idle resource
+        n = ids.size
+        inc_f = np.repeat(np.arange(n), real.sum(axis=1))
+        inc_r = hops[real]
+        self.latency = routes.latency()[ids]
         self.rate = max_min_rates(capacity, inc_f, inc_r, n) if n else np.zeros(0)
         self.seconds_per_byte = 1.0 / self.rate
-        self.hops = _padded(inc_f, inc_r, n, idle)
-        real = inc_r != idle
-        self.used, where = np.unique(inc_r[real], return_inverse=True)
-        self.users = _padded(where, inc_f[real], self.used.size, n)
+        self.hops = np.ascontiguousarray(hops.T)
+        busy = inc_r != routes.idle
+        self.used, where = np.unique(inc_r[busy], return_inverse=True)
+        self.users = _padded(where, inc_f[busy], self.used.size, n)
+
+
+class _Routes:
+    """Every (src, dst) rank pair met so far on one machine: its route's link directions and
+    latency, in arrays. Pairs are found by binary search on their sorted keys ``src·p + dst``;
+    only a pair never met before is routed (in Python, once)."""
+
+    def __init__(self, machine, devs, idle: int):
+        self.machine, self.devs, self.idle, self.p = machine, devs, idle, len(devs)
+        self.keys = np.zeros(0, dtype=np.int64)        # sorted pair keys
+        self.slot = np.zeros(0, dtype=np.int64)        # their rows in the tables
+        self.rows: list = []
+        self.lat: list = []
+        self._table = self._lat = None
+
+    def ids(self, src, dst) -> np.ndarray:
+        keys = src * self.p + dst
+        pos = np.searchsorted(self.keys, keys)
+        known = self.keys[np.minimum(pos, self.keys.size - 1)] == keys if self.keys.size else \
+            np.zeros(keys.size, dtype=bool)
+        if not known.all():
+            new = np.unique(keys[~known])
+            first = len(self.rows)
+            for key in new.tolist():
+                s, d = divmod(key, self.p)
+                hops = self.machine.route(self.devs[s], self.devs[d]) if s != d else []
+                self.rows.append([2 * link.index + way for link, way in hops] or [self.idle])
+                self.lat.append(sum(link.latency for link, _ in hops))
+            keys_all = np.concatenate([self.keys, new])
+            slots = np.concatenate([self.slot, np.arange(first, first + new.size)])
+            order = np.argsort(keys_all, kind="stable")
+            self.keys, self.slot = keys_all[order], slots[order]
+            self._table = None
+            pos = np.searchsorted(self.keys, keys)
+        return self.slot[pos]
+
+    def table(self) -> np.ndarray:
+        if self._table is None:
+            width = max(len(r) for r in self.rows)
+            t = np.full((len(self.rows), width), self.idle, dtype=np.int64)
+            for i, r in enumerate(self.rows):
+                t[i, :len(r)] = r
+            self._table, self._lat = t, np.asarray(self.lat, dtype=np.float64)
+        return self._table
+
+    def latency(self) -> np.ndarray:
+        self.table()
+        return self._lat
 
 
 def _padded(row: np.ndarray, value: np.ndarray, nrows: int, pad: int) -> np.ndarray:
@@ -111,8 +152,8 @@ class _Pieces:
     ``locate`` returns, per transfer, the first piece of its range and, when some range spans
     several pieces, the end piece too (``None`` in the common case of one piece each)."""
 
-    def __init__(self, p: int, length: int):
-        self.p = p
+    def __init__(self, p: int, length: int, schedule=None):
+        self.p, self.schedule = p, schedule
         self.bounds = np.array([0, max(int(length), 1)], dtype=np.int64)
         self.ready = np.zeros((p, 1))
         self.untouched = True          # nothing written yet: a split needs no copy
@@ -133,6 +174,12 @@ class _Pieces:
 
     def _split(self, cuts: np.ndarray) -> None:
         old = self.bounds
+        if not self.untouched and self.schedule is not None:
+            # a second split would copy the table again (a pipelined tree meets a new chunk every
+            # round): cut at every boundary of the schedule at once
+            rounds = self.schedule.rounds
+            cuts = np.unique(np.concatenate([cuts] + [r.start for r in rounds] + [r.stop for r in rounds]))
+            self.schedule = None
         cuts = cuts[(cuts > old[0]) & (cuts < old[-1])]
         new = np.union1d(old, cuts)
         if new.size != old.size:
@@ -171,9 +218,12 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
     capacity = np.append(np.repeat([link.bandwidth for link in machine.links], 2), np.inf)
     free = np.zeros(capacity.size)
     reduce_free = np.zeros(p)
-    pieces = _Pieces(p, schedule.length)
+    pieces = _Pieces(p, schedule.length, schedule)
     memo = _patterns(machine)
     dev_key = tuple(d.name for d in devs)
+    routes = memo.get(("routes", dev_key))
+    if routes is None:
+        routes = memo[("routes", dev_key)] = _Routes(machine, devs, capacity.size - 1)
     begins, ends = [], []
     pat = last_src = last_dst = None
     for rnd in schedule.rounds:
@@ -187,7 +237,7 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
             key = (dev_key, src.tobytes(), dst.tobytes())
             pat = memo.get(key)
             if pat is None:
-                pat = memo[key] = _Pattern(machine, devs, src, dst, capacity)
+                pat = memo[key] = _Pattern(routes, src, dst, capacity)
             last_src, last_dst = src, dst
         lo, hi = pieces.locate(rnd.start, rnd.stop)
         sizes = rnd.sizes * scale
