@@ -87,7 +87,6 @@ class _Routes:
         self.machine, self.devs, self.idle, self.p = machine, devs, idle, len(devs)
         self.keys = np.zeros(0, dtype=np.int64)        # sorted pair keys
         self.slot = np.zeros(0, dtype=np.int64)        # their rows in the tables
-        self.rows: list = []
         self.lat: list = []
         self._table = self._lat = None
 
@@ -98,31 +97,43 @@ class _Routes:
             np.zeros(keys.size, dtype=bool)
         if not known.all():
             new = np.unique(keys[~known])
-            first = len(self.rows)
+            first = len(self.lat)
+            rows = []
             for key in new.tolist():
                 s, d = divmod(key, self.p)
                 hops = self.machine.route(self.devs[s], self.devs[d]) if s != d else []
-                self.rows.append([2 * link.index + way for link, way in hops] or [self.idle])
+                rows.append([2 * link.index + way for link, way in hops] or [self.idle])
                 self.lat.append(sum(link.latency for link, _ in hops))
+            self._grow(rows)
             keys_all = np.concatenate([self.keys, new])
             slots = np.concatenate([self.slot, np.arange(first, first + new.size)])
             order = np.argsort(keys_all, kind="stable")
             self.keys, self.slot = keys_all[order], slots[order]
-            self._table = None
             pos = np.searchsorted(self.keys, keys)
         return self.slot[pos]
 
+    def _grow(self, rows: list) -> None:
+        """Append new routes to the ``(pairs, widest route)`` table (padded with idle)."""
+        width = max(len(r) for r in rows)
+        block = np.full((len(rows), width), self.idle, dtype=np.int64)
+        for i, r in enumerate(rows):
+            block[i, :len(r)] = r
+        old = self._table
+        if old is None:
+            self._table = block
+            return
+        if old.shape[1] != width:
+            w = max(width, old.shape[1])
+            old = np.pad(old, ((0, 0), (0, w - old.shape[1])), constant_values=self.idle)
+            block = np.pad(block, ((0, 0), (0, w - width)), constant_values=self.idle)
+        self._table = np.concatenate([old, block])
+
     def table(self) -> np.ndarray:
-        if self._table is None:
-            width = max(len(r) for r in self.rows)
-            t = np.full((len(self.rows), width), self.idle, dtype=np.int64)
-            for i, r in enumerate(self.rows):
-                t[i, :len(r)] = r
-            self._table, self._lat = t, np.asarray(self.lat, dtype=np.float64)
         return self._table
 
     def latency(self) -> np.ndarray:
-        self.table()
+        if self._lat is None or self._lat.size != len(self.lat):
+            self._lat = np.asarray(self.lat, dtype=np.float64)
         return self._lat
 
 

@@ -30,6 +30,7 @@ from .trees import nccl_dtree_parents, tree_levels
 
 CHUNK_ELEMS = 65536        # 256 KiB of float32 per chunk (NCCL pipelines Tree in slices of this order)
 MAX_CHUNKS = 256
+TRANSFER_BUDGET = 2**23    # at most ~8M transfers per schedule: fewer, larger chunks on huge clusters
 
 
 def chain_tree_parents(nodes: np.ndarray, channel: int, inter: np.ndarray) -> np.ndarray:
@@ -73,9 +74,13 @@ def _interleaved(parent: np.ndarray, bounds: np.ndarray) -> list:
     return rounds
 
 
-def nccl_chunks(piece: int, chunk: int = CHUNK_ELEMS) -> int:
-    """Pipeline depth for a tree carrying ``piece`` elements."""
-    return max(1, min(MAX_CHUNKS, -(-piece // chunk)))
+def nccl_chunks(piece: int, trees: int = 1, p: int = 1, chunk: int = CHUNK_ELEMS) -> int:
+    """Pipeline depth for ``trees`` trees of ``p`` ranks carrying ``piece`` elements each: chunks
+    of ``chunk`` elements, at most ``MAX_CHUNKS``, and at most what keeps the schedule within
+    ``TRANSFER_BUDGET`` transfers (each chunk crosses every tree edge twice). Beyond 128 nodes
+    of 8 GPUs the budget binds and the pipeline's fill and drain cost more (stated, not hidden)."""
+    budget = max(16, TRANSFER_BUDGET // max(1, 2 * trees * p))
+    return max(1, min(MAX_CHUNKS, budget, -(-piece // chunk)))
 
 
 def nccl_tree(p: int, length: int, nodes=None, channels: int = 1, chunks: int | None = None) -> Schedule:
@@ -94,7 +99,7 @@ def nccl_tree(p: int, length: int, nodes=None, channels: int = 1, chunks: int | 
     if not 1 <= c <= g:
         raise ValueError(t("collectives.bad_channels", c=channels, g=g))
     slices = even_bounds(0, length, 2 * c)                  # channel k: halves 2k (tree A), 2k+1 (B)
-    k = nccl_chunks(int(slices[1] - slices[0])) if chunks is None else max(1, int(chunks))
+    k = nccl_chunks(int(slices[1] - slices[0]), 2 * c, p) if chunks is None else max(1, int(chunks))
     info = {"chunks": k, "channels": c, "nodes": nodes.tolist()}
     if p == 1:
         return Schedule("nccl_tree", p, length, [], info=info)

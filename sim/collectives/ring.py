@@ -29,6 +29,9 @@ from sim.i18n import t
 from .schedule import Round, Schedule, even_bounds, parallel, sequence
 
 
+TRANSFER_LIMIT = 2**25       # ~34M transfers (~1 GB of schedule): a 1024-GPU ring with 8 channels fits
+
+
 def _ring_phase(groups: np.ndarray, lo, hi, reduce: bool) -> list:
     """Rounds of a ring reduce-scatter (``reduce=True``) or all-gather over each row of ``groups``.
 
@@ -98,6 +101,10 @@ def ring(p: int, length: int, order=None, bidirectional: bool = False, channels:
     ``channels=c`` runs ``c`` rings side by side on ``c`` slices of the buffer, their orders from
     ``channel_orders(p, c, nodes)`` (module docstring); ``channels=1`` is the single ring.
     """
+    rings = max(1, int(channels)) * (2 if bidirectional else 1)
+    if 2 * (p - 1) * p * rings > TRANSFER_LIMIT:
+        raise ValueError(t("collectives.too_many_transfers", algorithm="ring", p=p, channels=rings,
+                           n=2 * (p - 1) * p * rings, limit=TRANSFER_LIMIT))
     if int(channels) > 1:
         if order is not None or bidirectional:
             raise ValueError(t("collectives.channels_options"))
