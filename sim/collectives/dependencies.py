@@ -2,10 +2,17 @@
 
 A transfer starts when (1) the chunk it sends has arrived at its source and been reduced there,
 and (2) every link direction on its route has finished carrying the transfers scheduled on it
-before. Its bytes then flow at its rate after its route's latency: ``arrival = start + latency
-+ bytes / rate``. So each hop pays its own latency (an NVLink hop 0.6 µs, a network hop 3.7 µs),
-pipelined algorithms overlap their steps as NCCL's do, and a link's later transfers queue behind
-its earlier ones (a FIFO per link direction, as NCCL's per-connection FIFOs).
+before. Its bytes then occupy those links for ``bytes / rate`` and its last byte arrives one
+route latency later: ``arrival = start + bytes / rate + latency``. So each hop pays its own
+latency (an NVLink hop 0.6 µs, a network hop 3.7 µs), pipelined algorithms overlap their steps
+as NCCL's do, and a link's later transfers queue behind its earlier ones (a FIFO per link
+direction, as NCCL's per-connection FIFOs) while their latencies overlap its busy time.
+
+Slices (``schedule.info["slices"] = s``, NCCL's chunk/slice steps, where an algorithm has them):
+a chunk moves in ``s`` slices, and a rank forwards a slice as soon as it has it (cut-through):
+a transfer may start once the first slice of its chunk is there, and cannot end before the last
+slice has arrived plus one slice's time. ``s = 1`` (the default) is store-and-forward, the α-β
+model of the closed forms.
 
 Dependencies come from the schedule's data alone, never from a second description of an
 algorithm: the buffer is cut at every chunk boundary any transfer uses, and for every rank and
@@ -158,16 +165,22 @@ def _patterns(machine) -> dict:
 
 
 class _Pieces:
-    """Ready time of every (rank, piece) of the buffer; pieces split when a new boundary appears.
+    """Ready times of every (rank, piece) of the buffer; pieces split when a new boundary appears.
 
-    ``locate`` returns, per transfer, the first piece of its range and, when some range spans
-    several pieces, the end piece too (``None`` in the common case of one piece each)."""
+    ``tables[0]``: when the piece's latest value has fully arrived (and been reduced);
+    ``tables[1]`` (sliced schedules only): when its first slice has. ``locate`` returns, per
+    transfer, the first piece of its range and, when some range spans several pieces, the end
+    piece too (``None`` in the common case of one piece each)."""
 
-    def __init__(self, p: int, length: int, schedule=None):
+    def __init__(self, p: int, length: int, schedule=None, tables: int = 1):
         self.p, self.schedule = p, schedule
         self.bounds = np.array([0, max(int(length), 1)], dtype=np.int64)
-        self.ready = np.zeros((p, 1))
+        self.tables = [np.zeros((p, 1)) for _ in range(tables)]
         self.untouched = True          # nothing written yet: a split needs no copy
+
+    @property
+    def ready(self) -> np.ndarray:
+        return self.tables[0]
 
     def locate(self, start: np.ndarray, stop: np.ndarray):
         b = self.bounds
@@ -186,7 +199,7 @@ class _Pieces:
     def _split(self, cuts: np.ndarray) -> None:
         old = self.bounds
         if not self.untouched and self.schedule is not None:
-            # a second split would copy the table again (a pipelined tree meets a new chunk every
+            # a second split would copy the tables again (a pipelined tree meets a new chunk every
             # round): cut at every boundary of the schedule at once
             rounds = self.schedule.rounds
             cuts = np.unique(np.concatenate([cuts] + [r.start for r in rounds] + [r.stop for r in rounds]))
@@ -195,29 +208,31 @@ class _Pieces:
         new = np.union1d(old, cuts)
         if new.size != old.size:
             if self.untouched:
-                self.ready = np.zeros((self.p, new.size - 1))
+                self.tables = [np.zeros((self.p, new.size - 1)) for _ in self.tables]
             else:
-                self.ready = np.ascontiguousarray(
-                    self.ready[:, np.searchsorted(old, new[:-1], side="right") - 1])
+                at = np.searchsorted(old, new[:-1], side="right") - 1
+                self.tables = [np.ascontiguousarray(tb[:, at]) for tb in self.tables]
             self.bounds = new
 
-    def read(self, rank, lo, hi) -> np.ndarray:
+    def read(self, rank, lo, hi, which: int = 0) -> np.ndarray:
+        table = self.tables[which]
         if hi is None:
-            return self.ready.ravel()[rank * self.ready.shape[1] + lo]
-        return np.array([self.ready[r, a:b].max() for r, a, b in
+            return table.ravel()[rank * table.shape[1] + lo]
+        return np.array([table[r, a:b].max() for r, a, b in
                          zip(rank.tolist(), lo.tolist(), hi.tolist())])
 
-    def write(self, rank, lo, hi, when) -> None:
+    def write(self, rank, lo, hi, when, which: int = 0) -> None:
         self.untouched = False
+        table = self.tables[which]
         if hi is None:
-            flat = self.ready.ravel()
-            at = rank * self.ready.shape[1] + lo
+            flat = table.ravel()
+            at = rank * table.shape[1] + lo
             flat[at] = np.maximum(flat[at], when)
             if (flat[at] < when).any():              # two writes to one piece: keep the later
                 np.maximum.at(flat, at, when)
             return
         for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
-            seg = self.ready[r, a:b]
+            seg = table[r, a:b]
             np.maximum(seg, w, out=seg)
 
 
@@ -229,7 +244,8 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
     capacity = np.append(np.repeat([link.bandwidth for link in machine.links], 2), np.inf)
     free = np.zeros(capacity.size)
     reduce_free = np.zeros(p)
-    pieces = _Pieces(p, schedule.length, schedule)
+    slices = max(1, int(schedule.info.get("slices", 1)))
+    pieces = _Pieces(p, schedule.length, schedule, tables=2 if slices > 1 else 1)
     memo = _patterns(machine)
     dev_key = tuple(d.name for d in devs)
     routes = memo.get(("routes", dev_key))
@@ -252,24 +268,32 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
             last_src, last_dst = src, dst
         lo, hi = pieces.locate(rnd.start, rnd.stop)
         sizes = rnd.sizes * scale
-        data = pieces.read(src, lo, hi)
-        data += pat.latency
-        begin = np.maximum(data, free[pat.hops].max(axis=0), out=data)
-        end = sizes * pat.seconds_per_byte
-        end += begin
-        last = np.append(end, -np.inf)[pat.users].max(axis=0)
+        send = sizes * pat.seconds_per_byte              # seconds the bytes occupy the links
+        full = pieces.read(src, lo, hi)
+        links_free = free[pat.hops].max(axis=0)
+        if slices > 1:           # cut-through by slices: forward a slice as soon as it is here
+            begin = np.maximum(pieces.read(src, lo, hi, 1), links_free)
+            done = np.maximum(begin + send, full + send / slices)
+        else:                    # store and forward: the whole chunk first
+            begin = np.maximum(full, links_free)
+            done = begin + send
+        last = np.append(done, -np.inf)[pat.users].max(axis=0)
         free[pat.used] = np.maximum(free[pat.used], last)
-        ready = end
+        ready = done + pat.latency                       # the last byte arrives
         red = rnd.reduce
         if gamma and red.any():
-            ready = end.copy()
             d = dst[red]
             work = np.bincount(d, weights=sizes[red], minlength=p)
-            ready[red] = np.maximum(end[red], reduce_free[d]) + gamma * work[d]
+            ready[red] = np.maximum(ready[red], reduce_free[d]) + gamma * work[d]
             np.maximum.at(reduce_free, d, ready[red])
         pieces.write(dst, lo, hi, ready)
+        if slices > 1:
+            first = begin + pat.latency + send / slices
+            if gamma and red.any():
+                first[red] += gamma * sizes[red] / slices
+            pieces.write(dst, lo, hi, first, 1)
         if keep:
-            begins.append(begin - pat.latency)
+            begins.append(begin)
             ends.append(ready)
     finish = float(pieces.ready.max()) if schedule.rounds else 0.0   # every arrival is written there
     return Timing(finish, begins, ends)

@@ -30,6 +30,8 @@ from .trees import nccl_dtree_parents, tree_levels
 
 CHUNK_ELEMS = 65536        # 256 KiB of float32 per chunk (NCCL pipelines Tree in slices of this order)
 MAX_CHUNKS = 256
+SLICES = 4                 # a chunk moves in 4 slices, forwarded as they arrive (assumption; NCCL's
+                           # protocols split each step into slices so a hop's latency overlaps)
 TRANSFER_BUDGET = 2**23    # at most ~8M transfers per schedule: fewer, larger chunks on huge clusters
 
 
@@ -100,7 +102,7 @@ def nccl_tree(p: int, length: int, nodes=None, channels: int = 1, chunks: int | 
         raise ValueError(t("collectives.bad_channels", c=channels, g=g))
     slices = even_bounds(0, length, 2 * c)                  # channel k: halves 2k (tree A), 2k+1 (B)
     k = nccl_chunks(int(slices[1] - slices[0]), 2 * c, p) if chunks is None else max(1, int(chunks))
-    info = {"chunks": k, "channels": c, "nodes": nodes.tolist()}
+    info = {"chunks": k, "channels": c, "nodes": nodes.tolist(), "slices": SLICES}
     if p == 1:
         return Schedule("nccl_tree", p, length, [], info=info)
     tree_a, tree_b = nccl_dtree_parents(N)
