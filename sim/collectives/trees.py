@@ -1,4 +1,8 @@
-"""Tree all-reduces: binomial tree, and NCCL's pipelined double binary tree (reference §1.5).
+"""Tree all-reduces: binomial tree, and the flat pipelined double binary tree (reference §1.5).
+
+The double binary tree here spans all ranks as one level (``double_binary_tree``, its own named
+algorithm); NCCL's actual Tree, a chain inside each node and these two trees across the node
+leaders, is ``nccl_tree`` (``sim.collectives.nccl_tree``), which reuses the parents built here.
 
 * Binomial tree (Thakur, Rabenseifner & Gropp 2005): reduce to rank 0 in ``⌈lg p⌉`` steps
   (step ``k``: rank ``r`` with ``r mod 2^(k+1) = 2^k`` sends its whole vector to ``r - 2^k``),
