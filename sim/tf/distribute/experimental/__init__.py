@@ -5,6 +5,8 @@ from sim.distribute.communication_options import (CollectiveCommunication, Colle
 _PS = {   # parameter-server training (sim.distribute.ps)
     "partitioners": ("sim.tf.distribute.experimental.partitioners", None),
     "ShardedVariable": ("sim.distribute.ps.sharded_variable", "ShardedVariable"),
+    "ParameterServerStrategy": ("sim.distribute.ps.strategy", "ParameterServerStrategy"),
+    "coordinator": ("sim.tf.distribute.experimental.coordinator", None),
 }
 
 
