@@ -182,3 +182,20 @@ def test_join_advances_the_runtime_clock():
         coordinator.schedule(step)
     coordinator.join()
     assert clock().now - before == pytest.approx(coordinator.cluster.now)
+
+
+def test_staleness_aware_option_scales_stale_updates():
+    strategy = PSS(Resolver(workers=2, ps=1))
+    with strategy.scope():
+        w = tf.Variable(0.0)
+    coordinator = Coordinator(strategy, staleness_aware=True)
+
+    @tf.function
+    def step():
+        w.assign_sub(1.0)
+    for _ in range(4):
+        coordinator.schedule(step)
+    coordinator.join()
+    # staleness 0, 1, 0, 1: steps of 1, 1/2, 1, 1/2
+    assert coordinator.cluster.staleness() == [0, 1, 0, 1]
+    assert float(w.numpy()) == -3.0
