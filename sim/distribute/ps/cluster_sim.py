@@ -39,6 +39,7 @@ class UpdateRecord(NamedTuple):
     status: str          # "applied", "no_update", "aborted", "error", "unavailable"
     read_bytes: float
     write_bytes: float
+    ps_tasks: tuple = ()  # the ps tasks this closure read from or wrote to
 
 
 class Closure:
@@ -241,7 +242,8 @@ class SimulatedCluster:
     def _record(self, closure, worker, start, read_version, staleness, status, view):
         self.records.append(UpdateRecord(
             closure.id, worker, start, self.env.now, read_version, staleness, status,
-            float(sum(view.read_bytes.values())), float(sum(view.write_bytes().values()))))
+            float(sum(view.read_bytes.values())), float(sum(view.write_bytes().values())),
+            tuple(sorted(set(view.read_bytes) | set(view.write_bytes())))))
 
     # -- what happened --------------------------------------------------------------------------
     def staleness(self, worker=None):
