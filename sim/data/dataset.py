@@ -137,6 +137,11 @@ class Dataset:
         from sim.data.sources import zip_
         return zip_(*datasets)
 
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        from sim.data.files import list_files
+        return list_files(file_pattern, shuffle, seed)
+
     # -- transformations (transforms/) --------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
@@ -158,6 +163,15 @@ class Dataset:
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         from sim.data.transforms.mapping import _MapDataset
         return _MapDataset(self, map_func)
+
+    def flat_map(self, map_func, name=None):
+        from sim.data.transforms.interleaving import _InterleaveDataset
+        return _InterleaveDataset(self, map_func, 1, 1, kind="flat_map")
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        from sim.data.transforms.interleaving import _InterleaveDataset
+        return _InterleaveDataset(self, map_func, cycle_length, block_length)
 
     def filter(self, predicate, name=None):
         from sim.data.transforms.mapping import _FilterDataset

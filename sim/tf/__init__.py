@@ -44,7 +44,7 @@ version = type("version", (), {"VERSION": __version__, "__doc__": "tf.version"})
 
 _SUBMODULES = ("nn", "math", "random", "config", "data", "train", "errors", "dtypes", "nest",
                "linalg", "saved_model", "keras", "distribute", "experimental", "compat",
-               "debugging", "tpu")
+               "debugging", "tpu", "io")
 __getattr__ = _module_getattr("sim.tf", _SUBMODULES, {
     "executing_eagerly": "sim.tf._misc:executing_eagerly",
     "ones_initializer": "sim.tf._misc:unsupported_v1",

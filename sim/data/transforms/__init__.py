@@ -9,6 +9,7 @@ One module per family (``Dataset``'s methods import the node they build from the
 - ``slicing.py``: ``take``, ``skip`` and ``shard``, positional slices of the input;
 - ``passthrough.py``: ``prefetch``, ``cache``, ``with_options`` (same elements as the input);
 - ``combining.py``: ``enumerate`` and ``concatenate``;
+- ``interleaving.py``: ``flat_map`` and ``interleave`` (one dataset per element, merged);
 - ``_arguments.py``: the positive-count check ``batch`` and ``shuffle`` share.
 """
 from __future__ import annotations
