@@ -85,8 +85,8 @@ class ParameterServerStrategyExtended(SingleReplicaExtended):
         return tuple(f"/job:worker/replica:0/task:{i}/device:CPU:0"
                      for i in range(self._num_workers))
 
-    @property
     def _in_multi_worker_mode(self):
+        """TensorFlow's method: a ps cluster is always multi-worker."""
         return True
 
     @property

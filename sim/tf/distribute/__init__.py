@@ -24,6 +24,7 @@ _LAZY = {
     "DistributedDataset": ("sim.distribute.input", "DistributedDataset"),
     "DistributedIterator": ("sim.distribute.input", "DistributedIterator"),
     "ParameterServerStrategy": ("sim.distribute.ps.strategy", "ParameterServerStrategy"),
+    "Server": ("sim.distribute.ps.server", "Server"),
 }
 
 
