@@ -57,3 +57,16 @@ def test_custom_loop_ran_on_the_simulated_workers(tutorial):
     assert len(applied) >= 21 and {r.worker for r in applied} == {0, 1, 2}
     assert max(cluster.staleness()) >= 1          # three workers: some updates were stale
     assert ns["strategy"].extended._num_ps == 2
+
+
+def test_fit_sections_wrote_what_tensorboard_and_the_checkpoint_callbacks_write(tutorial):
+    ea = pytest.importorskip("tensorboard.backend.event_processing.event_accumulator")
+    ns, out, working_dir = tutorial
+    assert out.count("Epoch 5/5") == 2
+    losses = [float(m) for m in re.findall(r"20/20 - \S+ - loss: ([0-9.]+)", out)]
+    assert len(losses) == 10 and losses[4] < losses[0]
+    acc = ea.EventAccumulator(str(working_dir / "log" / "train"))
+    acc.Reload()
+    assert len(acc.Scalars("epoch_loss")) >= 5
+    assert (working_dir / "ckpt" / "variables.npz").exists()
+    assert not (working_dir / "backup").exists()     # BackupAndRestore deletes it after fit

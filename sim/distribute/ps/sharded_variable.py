@@ -143,22 +143,15 @@ class ShardedVariable:
             bad = int(flat[(flat < 0) | (flat >= self._offsets[-1])][0])
             raise InvalidArgumentError(None, None, f"indices = {bad} is not in "
                                        f"[0, {self._offsets[-1]})")
-        shard = np.searchsorted(self._offsets[1:], flat, side="right")
-        positions, pieces = [], []
-        for i, var in enumerate(self._variables):
-            where = np.nonzero(shard == i)[0]
-            if where.size:
-                positions.append(where)
-                pieces.append(gather(var, flat[where] - self._offsets[i], axis=0))
+        unique, inverse = np.unique(flat, return_inverse=True)
+        shard = np.searchsorted(self._offsets[1:], unique, side="right")
+        pieces = [gather(var, unique[shard == i] - self._offsets[i], axis=0)
+                  for i, var in enumerate(self._variables) if np.any(shard == i)]
         rest = self.shape.as_list()[1:]
         if not pieces:
             return reshape(gather(self._variables[0], flat, axis=0), list(ids_t.shape) + rest)
-        order = np.concatenate(positions)
-        inverse = np.empty_like(order)
-        inverse[order] = np.arange(order.size)
-        stacked = pieces[0] if len(pieces) == 1 else concat(pieces, axis=0)
-        rows = gather(stacked, inverse, axis=0)
-        return reshape(rows, list(ids_t.shape) + rest)
+        rows = pieces[0] if len(pieces) == 1 else concat(pieces, axis=0)   # the distinct rows
+        return reshape(gather(rows, inverse.reshape(-1), axis=0), list(ids_t.shape) + rest)
 
     # -- writing -----------------------------------------------------------------------------
     def _split(self, value):
