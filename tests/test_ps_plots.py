@@ -67,3 +67,16 @@ def test_every_picture_draws_in_every_language(lang):
 def test_staleness_counts():
     values, counts = P.staleness_counts([0, 2, 2, 3])
     assert values.tolist() == [0, 1, 2, 3] and counts.tolist() == [1, 0, 2, 1]
+
+
+def test_demo_view_is_a_pure_function_of_its_sliders():
+    a = P.demo_view(workers=4, spread=1.0, lr=0.3, until=60)
+    b = P.demo_view(workers=4, spread=1.0, lr=0.3, until=60)
+    np.testing.assert_array_equal(a["plain"].staleness, b["plain"].staleness)
+    assert a["plain"].staleness.mean() == pytest.approx(3, rel=0.25)
+    c = P.demo_view(workers=8, spread=1.0, lr=0.3, until=60)
+    assert c["plain"].staleness.mean() > a["plain"].staleness.mean()
+    fig = plt.figure()
+    P.draw_demo(c, fig)
+    assert len(fig.axes) >= 3
+    plt.close(fig)

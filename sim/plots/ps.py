@@ -100,8 +100,7 @@ def draw_time_to_loss(ax, runs, target=None):
     for run in runs:
         for r, lr in enumerate(run.lr):
             rel = run.loss[:, r] / run.start_loss[r]
-            name = t("ps.run_label", regime=t(_regime_key(run.regime), backups=_backups(run)),
-                     lr=f"{lr:g}")
+            name = t("ps.run_label", regime=regime_name(run), lr=f"{lr:g}")
             if run.diverged[r]:
                 name += " " + t("ps.diverged")
             ax.plot(run.time, np.minimum(rel, 1e3), label=name)
@@ -114,6 +113,11 @@ def draw_time_to_loss(ax, runs, target=None):
     ax.legend(fontsize=8)
 
 
+def regime_name(run):
+    """The regime of a ``regimes.Run`` in the course language."""
+    return t(_regime_key(run.regime), backups=_backups(run))
+
+
 def _regime_key(regime):
     if regime.startswith("sync +"):
         return "ps.regime_backups"
@@ -122,3 +126,53 @@ def _regime_key(regime):
 
 def _backups(run):
     return run.regime.split("+")[1].split()[0] if run.regime.startswith("sync +") else 0
+
+
+# -- the classroom demo: a pure function, its drawing, and the widget over them ----------------
+def demo_view(workers=4, spread=1.0, lr=0.3, seed=0, until=200.0):
+    """The runs the classroom demo draws: async (plain and staleness-aware) and sync, on the
+    E1 regression, each worker's step taking 1 + Exp(mean=spread) time units."""
+    from sim.des import ComputeTime
+    from sim.distribute.ps.problems import StreamingRegression
+    from sim.distribute.ps.regimes import run_async, run_sync
+    problem = StreamingRegression(seed=seed)
+    compute = ComputeTime(fixed=1.0, exponential=float(spread))
+    plain = run_async(problem, workers, compute, until=until, lr=lr, seed=seed)
+    aware = run_async(problem, workers, compute, until=until, lr=lr, rule="1+tau", seed=seed)
+    sync = run_sync(problem, workers, compute, until=until, lr=lr, seed=seed)
+    return {"workers": workers, "plain": plain, "aware": aware, "sync": sync}
+
+
+def draw_demo(view, fig):
+    """Timeline (first 40 updates), staleness histogram, and loss against time."""
+    fig.clear()
+    top = fig.add_subplot(2, 1, 1)
+    left, right = fig.add_subplot(2, 2, 3), fig.add_subplot(2, 2, 4)
+    draw_timeline(top, timeline_data(view["plain"], limit=40))
+    draw_staleness_histogram(left, view["plain"].staleness, view["workers"])
+    draw_time_to_loss(right, [view["sync"], view["plain"], view["aware"]], target=0.01)
+    fig.tight_layout()
+
+
+def demo_widget():
+    """Sliders for the number of workers, the straggler spread and the learning rate."""
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+    workers = W.IntSlider(value=4, min=1, max=32, description=t("ps.widget_workers"))
+    spread = W.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
+                           description=t("ps.widget_spread"))
+    lr = W.FloatLogSlider(value=0.3, base=10, min=-2, max=0.3, step=0.1,
+                          description=t("ps.widget_lr"))
+    out = W.Output()
+
+    def redraw(*_):
+        with out:
+            out.clear_output(wait=True)
+            fig = plt.figure(figsize=(11, 7))
+            draw_demo(demo_view(workers.value, spread.value, lr.value), fig)
+            plt.show()
+
+    for w in (workers, spread, lr):
+        w.observe(redraw, names="value")
+    redraw()
+    return W.VBox([W.HBox([workers, spread, lr]), out])

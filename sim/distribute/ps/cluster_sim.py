@@ -19,6 +19,7 @@ coordinator, and everything still queued is cancelled.
 """
 from __future__ import annotations
 
+import heapq
 import math
 from typing import NamedTuple
 
@@ -159,7 +160,10 @@ class SimulatedCluster:
     # -- a worker -----------------------------------------------------------------------------
     def _worker(self, i):
         while True:
-            _, _, closure = yield self.queue.get()
+            if self.queue.items:        # free again: take the next closure at once, before
+                _, _, closure = heapq.heappop(self.queue.items)   # other updates of this instant
+            else:
+                _, _, closure = yield self.queue.get()
             if closure.cancelled:
                 continue
             if i in self.dead_workers:
