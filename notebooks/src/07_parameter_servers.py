@@ -384,8 +384,9 @@ runs = [run_sync(problem, 8, mixture, until=200, lr=1.0),
 for run in runs:
   for r, lr in enumerate(run.lr):
     when = run.time_to(0.01)[r]
-    print(t("lesson07.time_to", name=t("ps.run_label", regime=ps_plots.regime_name(run), lr=f"{lr:g}"),
-            t=t("lesson07.never") if np.isinf(when) else f"{when:.1f}"))
+    name = t("ps.run_label", regime=ps_plots.regime_name(run), lr=f"{lr:g}")
+    print(t("lesson07.never_reaches", name=name) if np.isinf(when)
+          else t("lesson07.time_to", name=name, t=f"{when:.1f}"))
 fig, ax = plt.subplots(figsize=(10, 4))
 ps_plots.draw_time_to_loss(ax, runs, target=0.01)
 plt.show()
