@@ -33,12 +33,18 @@ class StreamingRegression:
         d = w - self.w_star
         return 0.5 * (d * d) @ self.eigenvalues
 
-    def gradient(self, w, batch, rng):
+    def batches(self, batch, rng, block=256):
+        """Endless fresh minibatches ``(x, y)``, drawn ``block`` at a time (one NumPy call)."""
+        while True:
+            x = rng.standard_normal((block, batch, self.dim)) * self._scale
+            y = x @ self.w_star + self.noise * rng.standard_normal((block, batch))
+            for i in range(block):
+                yield x[i], y[i]
+
+    def gradient(self, w, data):
         """Minibatch gradient of the squared loss at every row of ``w`` (same batch for all)."""
-        x = rng.standard_normal((batch, self.dim)) * self._scale
-        y = x @ self.w_star + self.noise * rng.standard_normal(batch)
-        residual = w @ x.T - y                   # (rows, batch)
-        return residual @ x / batch
+        x, y = data
+        return (w @ x.T - y) @ x / len(y)
 
 
 class Quadratic:
@@ -53,7 +59,11 @@ class Quadratic:
         return np.full((rows, 1), self.x0)
 
     def excess(self, w):
-        return 0.5 * self.lam * w[:, 0] ** 2
+        return 0.5 * self.lam * w[..., 0] ** 2
 
-    def gradient(self, w, batch, rng):
+    def batches(self, batch, rng, block=256):
+        while True:
+            yield None
+
+    def gradient(self, w, data):
         return self.lam * w

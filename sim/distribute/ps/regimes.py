@@ -25,6 +25,7 @@ import simpy
 from sim.des.stragglers import ComputeTime
 
 DIVERGED = 1e6       # a loss this many times its start (or inf/NaN) counts as diverged
+CHECK = 64           # async runs look for diverged rows every CHECK updates
 
 
 @dataclass
@@ -67,7 +68,9 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
 
     Stops after ``updates`` applied updates or at simulated time ``until``. ``rule``: None
     (plain), ``"1+tau"`` or ``"tau"`` (staleness-aware). ``scales``: per-worker slowdown factors
-    of the compute time (heterogeneous workers).
+    of the compute time (heterogeneous workers). The parameters after every update are kept;
+    losses are computed from them at the end, and every ``CHECK`` updates rows that blew up are
+    marked diverged and frozen (so NumPy never runs on overflowing values for long).
     """
     if updates is None and until is None:
         raise ValueError("give updates= or until=")
@@ -76,51 +79,61 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     compute = compute if isinstance(compute, ComputeTime) else ComputeTime(fixed=float(compute))
     env = simpy.Environment()
     lrs = _lr_rows(lr)
-    data = np.random.default_rng([seed, 1_000_003])
+    rows = len(lrs)
+    model = problem is not None
     cap = updates if updates is not None else 1024
-    state = {"version": 0, "n": 0}
     who = np.zeros(cap, np.int32)
     read_t = np.zeros(cap)
     apply_t = np.zeros(cap)
     tau = np.zeros(cap, np.int64)
-    model = problem is not None
-    w = problem.start(len(lrs)) if model else None
-    losses = [] if model else None
-    start_loss = problem.excess(w) if model else None
-    diverged = np.zeros(len(lrs), bool)
-    params = [w]
+    state = [0]                                          # updates applied = the ps version
+    if model:
+        data = problem.batches(batch, np.random.default_rng([seed, 1_000_003]))
+        start = problem.start(rows)
+        start_loss = problem.excess(start)
+        history = np.zeros((cap,) + start.shape)
+        plain_step = lrs[:, None]
+        diverged = np.zeros(rows, bool)
+        params = [start]
     finished = env.event()
     scales = scales or [1.0] * workers
 
     def grow():
-        nonlocal who, read_t, apply_t, tau
+        nonlocal who, read_t, apply_t, tau, history
         who, read_t, apply_t, tau = (np.resize(a, 2 * len(a)) for a in (who, read_t, apply_t, tau))
+        if model:
+            history = np.concatenate([history, np.zeros_like(history)])
+
+    def check(n):
+        """Rows whose loss blew up by update ``n``: marked diverged, frozen at the start."""
+        loss = problem.excess(params[0])
+        bad = ~np.isfinite(loss) | (loss > DIVERGED * start_loss)
+        if bad.any():
+            diverged[bad] = True
+            params[0] = np.where(diverged[:, None], start, params[0])
 
     def worker(i, times):
         while True:
-            v0, t0, w_read = state["version"], env.now, params[0]
+            v0, t0 = state[0], env.now
+            w_read = params[0] if model else None
             yield env.timeout(next(times))
-            n = state["n"]
             if finished.triggered:
                 return
+            n = state[0]
             if n >= len(who):
                 grow()
-            stale = state["version"] - v0
+            stale = n - v0
             who[n], read_t[n], apply_t[n], tau[n] = i, t0, env.now, stale
-            state["version"] += 1
-            state["n"] = n + 1
+            state[0] = n + 1
             if model:
-                g = problem.gradient(w_read, batch, data)
-                step = lrs if rule is None else lrs / ((1 + stale) if rule == "1+tau" else max(stale, 1))
-                new = params[0] - step[:, None] * g
-                loss = problem.excess(new)
-                bad = ~np.isfinite(loss) | (loss > DIVERGED * start_loss)
-                if bad.any():
-                    diverged[bad] = True
-                    new[diverged] = problem.start(1)[0]    # frozen: keeps NumPy out of overflow
-                    loss = np.where(diverged, np.inf, loss)
-                params[0] = new
-                losses.append(loss)
+                g = problem.gradient(w_read, next(data))
+                if rule is None:
+                    new = params[0] - plain_step * g
+                else:
+                    new = params[0] - plain_step * g / ((1 + stale) if rule == "1+tau" else max(stale, 1))
+                params[0] = history[n] = new
+                if n % CHECK == CHECK - 1:
+                    check(n)
             if updates is not None and n + 1 >= updates:
                 finished.succeed()
                 return
@@ -129,10 +142,18 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
         env.process(worker(i, compute.stream(seed, i, scales[i])))
     with np.errstate(over="ignore", invalid="ignore"):
         env.run(until=finished if until is None else until)
-    n = state["n"]
+        n = state[0]
+        losses = None
+        if model:
+            check(n)
+            losses = problem.excess(history[:n])
+            blown = ~np.isfinite(losses) | (losses > DIVERGED * start_loss)
+            diverged |= blown.any(axis=0)
+            first = np.where(blown.any(axis=0), blown.argmax(axis=0), n)
+            losses[np.arange(n)[:, None] >= first[None, :]] = np.inf
     return Run("async" if rule is None else f"async ({rule})", workers, lrs, apply_t[:n].copy(),
-               np.array(losses) if model else None, start_loss, who[:n].copy(),
-               read_t[:n].copy(), tau[:n].copy(), diverged)
+               losses, start_loss if model else None, who[:n].copy(), read_t[:n].copy(),
+               tau[:n].copy(), diverged if model else np.zeros(rows, bool))
 
 
 def run_sync(problem, workers, compute, until, lr=1.0, backups=0, batch=32, seed=0) -> Run:
@@ -141,7 +162,7 @@ def run_sync(problem, workers, compute, until, lr=1.0, backups=0, batch=32, seed
     compute = compute if isinstance(compute, ComputeTime) else ComputeTime(fixed=float(compute))
     env = simpy.Environment()
     lrs = _lr_rows(lr)
-    data = np.random.default_rng([seed, 1_000_003])
+    data = problem.batches(batch * workers, np.random.default_rng([seed, 1_000_003]))
     streams = [compute.stream(seed, i) for i in range(workers + backups)]
     w = problem.start(len(lrs))
     start_loss = problem.excess(w)
@@ -153,7 +174,7 @@ def run_sync(problem, workers, compute, until, lr=1.0, backups=0, batch=32, seed
         while True:
             arrive = sorted(next(s) for s in streams)
             yield env.timeout(arrive[workers - 1])
-            g = problem.gradient(w, batch * workers, data)
+            g = problem.gradient(w, next(data))
             w = w - lrs[:, None] * g
             loss = problem.excess(w)
             bad = ~np.isfinite(loss) | (loss > DIVERGED * start_loss)
