@@ -389,6 +389,7 @@ for run in runs:
           else t("lesson07.time_to", name=name, t=f"{when:.1f}"))
 fig, ax = plt.subplots(figsize=(10, 4))
 ps_plots.draw_time_to_loss(ax, runs, target=0.01)
+fig.tight_layout()
 plt.show()
 
 # %% [markdown] lang="en"
@@ -436,6 +437,7 @@ print(t("lesson07.reexecuted", scheduled=30, counter=float(counter.numpy()), aga
 fig, ax = plt.subplots(figsize=(12, 3.2))
 ps_plots.draw_timeline(ax, ps_plots.timeline_data(cluster))
 ax.set_xlim(cluster.records[first].start, cluster.now)
+fig.tight_layout()
 plt.show()
 
 # %% [markdown] lang="en"
