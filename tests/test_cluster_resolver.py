@@ -173,3 +173,20 @@ def test_resolver_base_is_abstract_and_facade_names_exist():
     assert issubclass(Resolver, tf.distribute.cluster_resolver.ClusterResolver)
     with pytest.raises(NotImplementedError):
         tf.distribute.cluster_resolver.SlurmClusterResolver
+
+
+def test_seed_002_worker_configs(monkeypatch):
+    """Seed 002's two dicts (worker0/worker1.example.com), set with json.dumps as it shows."""
+    for index in (0, 1):
+        tf_config_worker = {
+            'cluster': {
+                'worker': ['worker0.example.com:12345', 'worker1.example.com:12345']
+            },
+            'task': {'type': 'worker', 'index': index}
+        }
+        monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config_worker))
+        r = Resolver()
+        assert (r.task_type, r.task_id) == ("worker", index)
+        assert r.master() == f"worker{index}.example.com:12345"
+        task = tf_config.multi_worker_task()
+        assert (task.is_chief, task.worker_count) == (index == 0, 2)

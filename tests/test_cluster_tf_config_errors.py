@@ -151,3 +151,23 @@ def test_ps_is_fine_without_a_strategy_check():
 def test_index_given_as_a_string_is_converted_like_tensorflow():
     task = tf_config.validate({"cluster": W2, "task": {"type": "worker", "index": "1"}})
     assert task.task_id == 1 and task.is_chief is False and task.id_in_cluster == 1
+
+
+@pytest.mark.parametrize("name", ["not_json", "no_task", "unknown_task_type", "index_past_end", "two_chiefs",
+                                  "duplicate_address", "ps_task", "ps_job", "negative_index"])
+def test_multi_worker_mirrored_strategy_checks_tf_config_at_start(monkeypatch, name):
+    import sim.tf as tf
+    text, error, tf_text = next((c[1], c[2], c[3]) for c in CASES if c[0] == name)
+    monkeypatch.setenv("TF_CONFIG", text)
+    with pytest.raises(error) as e:
+        tf.distribute.MultiWorkerMirroredStrategy()
+    if tf_text:
+        assert str(e.value).startswith(tf_text)
+    assert "TF_CONFIG" in str(e.value)
+
+
+def test_multi_worker_mirrored_strategy_without_tf_config_is_single_worker(monkeypatch):
+    import sim.tf as tf
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    assert strategy.extended._num_workers == 1

@@ -196,3 +196,14 @@ def test_a_record_becomes_a_tensor_a_map_can_decode(tmp_path):
     ds = tf.data.TFRecordDataset(str(tmp_path / "x.tfrecord"))
     back = np.stack([np.frombuffer(b, np.float32) for b in ds.as_numpy_iterator()])
     np.testing.assert_array_equal(back, rows)
+
+
+def test_decode_raw_and_bytes_with_trailing_nuls():
+    raw = np.int64(7).tobytes()                   # b"\x07" then seven NUL bytes
+    assert tf.constant(raw).numpy() == raw
+    assert tf.constant([raw, b"x\x00"]).numpy().tolist() == [raw, b"x\x00"]
+    assert tf.io.decode_raw(tf.constant(raw), tf.int64).numpy().tolist() == [7]
+    both = tf.io.decode_raw(tf.constant([np.float32([1, 2]).tobytes(), np.float32([3, 4]).tobytes()]), tf.float32)
+    assert both.shape == (2, 2) and both.numpy().tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not a multiple of 8"):
+        tf.io.decode_raw(tf.constant(b"abc"), tf.int64)

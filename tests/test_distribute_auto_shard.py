@@ -170,3 +170,29 @@ def test_the_original_pipeline_is_left_unchanged(tmp_path):
     ds = _decode(tf.data.TFRecordDataset(names)).batch(1)
     auto_shard(ds, 2, 1)
     assert [x.tolist() for x in ds.as_numpy_iterator()] == [[0], [1], [2], [3]]
+
+
+def test_who_reads_builds_each_workers_pipeline_afresh():
+    """Every worker is its own process: a seeded shuffle gives every worker the same order."""
+    from sim.plots.sharding import read_matrix, who_reads
+    ds = _with_policy(tf.data.Dataset.range(8).shuffle(8, seed=5), AutoShardPolicy.OFF)
+    streams = who_reads(ds, 2)
+    assert streams[0] == streams[1] and sorted(streams[0]) == list(range(8))
+    assert streams[0] == [int(v) for v in ds.as_numpy_iterator()]   # the first pass, as on a worker
+    data = who_reads(_with_policy(tf.data.Dataset.range(6), AutoShardPolicy.DATA), 3)
+    assert data == [[0, 3], [1, 4], [2, 5]]
+    matrix = read_matrix(data, 6)
+    assert matrix.tolist() == [[1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 1, 0], [0, 0, 1, 0, 0, 1]]
+
+
+def test_sharding_figure_draws_one_grid_per_policy():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sim.plots.sharding import draw
+    axes = draw([("a", [[0, 1], [2]]), ("b", [[0, 1, 2], [0, 1, 2]])], 3)
+    assert len(axes) == 2
+    assert [tick.get_text() for tick in axes[0].get_yticklabels()] == ["worker 0", "worker 1"]
+    image = axes[0].get_images()[0].get_array()
+    assert image.shape == (2, 3, 3) and (image[0, 2] == 1).all() and not (image[1, 2] == 1).all()
+    plt.close("all")

@@ -173,6 +173,25 @@ class RequiredShard(_ShardDataset):
         yield from itertools.islice(it, self._index, None, self._num_shards)
 
 
+def fresh_copy(node):
+    """The pipeline as another process would build it: every node copied, no pass counted yet
+    (``who_reads`` runs all the workers' pipelines in one process)."""
+    if node is None:
+        return None
+    out = copy.copy(node)
+    out._input = fresh_copy(node._input)
+    if hasattr(out, "_passes"):
+        out._passes = 0
+    if getattr(out, "_cache", None) is not None:
+        out._cache = None
+    if getattr(out, "_other", None) is not None:
+        out._other = fresh_copy(node._other)
+    if getattr(out, "_datasets", None) is not None:
+        from sim.engine import nest
+        out._datasets = nest.map_structure(fresh_copy, node._datasets)
+    return out
+
+
 def dataset_of_batches(make_iter, like, kind="rebatch"):
     """A Dataset node over ``make_iter()`` (for a caller's rebatch), keeping ``like``'s options."""
     return Dataset._from_generator_fn(make_iter, like.element_spec, input=like, kind=kind)

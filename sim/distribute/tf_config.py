@@ -31,7 +31,7 @@ EXAMPLE = {"cluster": {"worker": ["localhost:12345", "localhost:23456"]},
            "task": {"type": "worker", "index": 0}}
 
 
-class TFConfigJSONError(json.JSONDecodeError):
+class JSONDecodeError(json.JSONDecodeError):
     """``json.JSONDecodeError`` (TensorFlow's error here) whose message also explains the fix."""
 
     def __init__(self, error, explanation):
@@ -47,7 +47,7 @@ def load(environ=None):
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise TFConfigJSONError(e, with_fix(None, "not_json", _literal_dict(text) or EXAMPLE)) from None
+        raise JSONDecodeError(e, with_fix(None, "not_json", _literal_dict(text) or EXAMPLE)) from None
 
 
 def _literal_dict(text):

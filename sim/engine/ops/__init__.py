@@ -1,12 +1,12 @@
 """The engine's ops, one module per family, and the operators they give Tensor and Variable.
 
 ``math`` (elementwise), ``linalg`` (matmul), ``reduce``, ``array`` (shape ops, slicing),
-``nn`` (activations, losses), ``random`` (seeded). Python operators on a Tensor or a
+``nn`` (activations, losses), ``conv`` (conv2d, max_pool2d), ``random`` (seeded). Python operators on a Tensor or a
 Variable (``a + b``, ``a @ b``, ``a[1:]``...) call these same ops, so they count and record.
 """
 from __future__ import annotations
 
-from sim.engine.ops import array, linalg, math, nn, random, reduce  # noqa: F401
+from sim.engine.ops import array, conv, linalg, math, nn, random, reduce  # noqa: F401
 from sim.engine.tensor import Tensor
 from sim.engine.variable import Variable
 

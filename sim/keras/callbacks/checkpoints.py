@@ -158,6 +158,9 @@ class WorkerTrainingState:
         return True
 
     def delete_backup(self):
+        barrier = getattr(self.strategy.extended, "_barrier", None)
+        if barrier is not None:      # multi-worker: every worker has finished its last backup
+            barrier()
         if self.write_dir == self.read_dir:
             shutil.rmtree(os.path.dirname(self.read_dir), ignore_errors=True)
 

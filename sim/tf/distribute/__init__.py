@@ -14,6 +14,7 @@ _LAZY = {
     "MirroredStrategy": ("sim.distribute.mirrored", "MirroredStrategy"),
     "CentralStorageStrategy": ("sim.distribute.central_storage", "CentralStorageStrategy"),
     "TPUStrategy": ("sim.distribute.tpu", "TPUStrategy"),
+    "MultiWorkerMirroredStrategy": ("sim.distribute.multi_worker_mirrored", "MultiWorkerMirroredStrategy"),
     "CrossDeviceOps": ("sim.distribute.cross_device_ops", "CrossDeviceOps"),
     "NcclAllReduce": ("sim.distribute.cross_device_ops", "NcclAllReduce"),
     "HierarchicalCopyAllReduce": ("sim.distribute.cross_device_ops", "HierarchicalCopyAllReduce"),

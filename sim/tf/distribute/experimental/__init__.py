@@ -17,6 +17,9 @@ def __getattr__(name):
     if name == "TPUStrategy":
         from sim.distribute.tpu import TPUStrategy
         return TPUStrategy
+    if name == "MultiWorkerMirroredStrategy":
+        from sim.distribute.multi_worker_mirrored import _CollectiveAllReduceStrategyExperimental
+        return _CollectiveAllReduceStrategyExperimental
     if name in _PS:
         import importlib
         module, attr = _PS[name]
