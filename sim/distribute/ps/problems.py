@@ -34,17 +34,20 @@ class StreamingRegression:
         return 0.5 * (d * d) @ self.eigenvalues
 
     def batches(self, batch, rng, block=256):
-        """Endless fresh minibatches ``(x, y)``, drawn ``block`` at a time (one NumPy call)."""
+        """Endless fresh minibatches, drawn ``block`` at a time, each given by what its gradient
+        needs: ``(X'X / B, X'y / B)`` (the gradient at w is then ``w X'X/B - X'y/B``)."""
         while True:
             x = rng.standard_normal((block, batch, self.dim)) * self._scale
             y = x @ self.w_star + self.noise * rng.standard_normal((block, batch))
+            xtx = np.matmul(x.transpose(0, 2, 1), x) / batch
+            xty = np.einsum("kbd,kb->kd", x, y) / batch
             for i in range(block):
-                yield x[i], y[i]
+                yield xtx[i], xty[i]
 
     def gradient(self, w, data):
         """Minibatch gradient of the squared loss at every row of ``w`` (same batch for all)."""
-        x, y = data
-        return (w @ x.T - y) @ x / len(y)
+        xtx, xty = data
+        return w @ xtx - xty
 
 
 class Quadratic:

@@ -82,10 +82,7 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     rows = len(lrs)
     model = problem is not None
     cap = updates if updates is not None else 1024
-    who = np.zeros(cap, np.int32)
-    read_t = np.zeros(cap)
-    apply_t = np.zeros(cap)
-    tau = np.zeros(cap, np.int64)
+    who, read_t, apply_t, tau = [], [], [], []          # per applied update, in apply order
     state = [0]                                          # updates applied = the ps version
     if model:
         data = problem.batches(batch, np.random.default_rng([seed, 1_000_003]))
@@ -98,14 +95,8 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     finished = env.event()
     scales = scales or [1.0] * workers
 
-    def grow():
-        nonlocal who, read_t, apply_t, tau, history
-        who, read_t, apply_t, tau = (np.resize(a, 2 * len(a)) for a in (who, read_t, apply_t, tau))
-        if model:
-            history = np.concatenate([history, np.zeros_like(history)])
-
-    def check(n):
-        """Rows whose loss blew up by update ``n``: marked diverged, frozen at the start."""
+    def check():
+        """Rows whose loss blew up: marked diverged, frozen at the start."""
         loss = problem.excess(params[0])
         bad = ~np.isfinite(loss) | (loss > DIVERGED * start_loss)
         if bad.any():
@@ -113,6 +104,7 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
             params[0] = np.where(diverged[:, None], start, params[0])
 
     def worker(i, times):
+        nonlocal history
         while True:
             v0, t0 = state[0], env.now
             w_read = params[0] if model else None
@@ -120,12 +112,15 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
             if finished.triggered:
                 return
             n = state[0]
-            if n >= len(who):
-                grow()
             stale = n - v0
-            who[n], read_t[n], apply_t[n], tau[n] = i, t0, env.now, stale
+            who.append(i)
+            read_t.append(t0)
+            apply_t.append(env.now)
+            tau.append(stale)
             state[0] = n + 1
             if model:
+                if n >= len(history):
+                    history = np.concatenate([history, np.zeros_like(history)])
                 g = problem.gradient(w_read, next(data))
                 if rule is None:
                     new = params[0] - plain_step * g
@@ -133,7 +128,7 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
                     new = params[0] - plain_step * g / ((1 + stale) if rule == "1+tau" else max(stale, 1))
                 params[0] = history[n] = new
                 if n % CHECK == CHECK - 1:
-                    check(n)
+                    check()
             if updates is not None and n + 1 >= updates:
                 finished.succeed()
                 return
@@ -145,15 +140,15 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
         n = state[0]
         losses = None
         if model:
-            check(n)
+            check()
             losses = problem.excess(history[:n])
             blown = ~np.isfinite(losses) | (losses > DIVERGED * start_loss)
             diverged |= blown.any(axis=0)
             first = np.where(blown.any(axis=0), blown.argmax(axis=0), n)
             losses[np.arange(n)[:, None] >= first[None, :]] = np.inf
-    return Run("async" if rule is None else f"async ({rule})", workers, lrs, apply_t[:n].copy(),
-               losses, start_loss if model else None, who[:n].copy(), read_t[:n].copy(),
-               tau[:n].copy(), diverged if model else np.zeros(rows, bool))
+    return Run("async" if rule is None else f"async ({rule})", workers, lrs, np.array(apply_t),
+               losses, start_loss if model else None, np.array(who, np.int32),
+               np.array(read_t), np.array(tau, np.int64), diverged if model else np.zeros(rows, bool))
 
 
 def run_sync(problem, workers, compute, until, lr=1.0, backups=0, batch=32, seed=0) -> Run:
