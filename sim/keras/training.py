@@ -197,6 +197,11 @@ class Model(Layer):
         self._assert_compile_was_called()
         strategy = self.distribute_strategy
         verbose = _resolve_verbose(verbose, strategy)
+        if du.is_ps_strategy(strategy):      # steps run on the ps cluster's workers
+            from sim.keras import ps_training
+            return ps_training.fit(self, x, y, batch_size, epochs, verbose, callbacks,
+                                   validation_data, sample_weight, initial_epoch,
+                                   steps_per_epoch, validation_steps)
         if validation_split and validation_data is None:
             x, y, sample_weight, validation_data = _split_validation(x, y, sample_weight,
                                                                      validation_split)

@@ -145,6 +145,9 @@ def l2_loss(t, name=None):
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows ``ids`` of ``params``; a ShardedVariable looks them up shard by shard."""
+    if getattr(params, "_is_sharded_variable", False):
+        return params.embedding_lookup(ids)
     return gather(params, ids, axis=0)
 
 

@@ -93,7 +93,8 @@ class Layer:
                     for v in value:
                         if all(v is not t for t in tracked):
                             tracked.append(v)
-                elif is_variable(value) and not isinstance(value, Layer):
+                elif (is_variable(value) and not isinstance(value, Layer)
+                      and not getattr(value, "_is_sharded_variable", False)):
                     tv = self.__dict__["_tracked_vars"]
                     if all(value is not t for t in tv):
                         tv.append(value)
@@ -151,7 +152,9 @@ class Layer:
                           dtype=getattr(tf, dtype),
                           synchronization=sync,
                           aggregation=aggregation or tf.VariableAggregation.NONE)
-        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        # A ShardedVariable (ParameterServerStrategy with a partitioner) is tracked as its shards.
+        (self._trainable_weights if trainable else self._non_trainable_weights).extend(
+            var.variables if getattr(var, "_is_sharded_variable", False) else [var])
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._callable_losses.append(lambda r=reg, v=var: r(v))

@@ -8,7 +8,7 @@ from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.replica_context import ReplicaContext
 from sim.distribute.strategy import Strategy, StrategyExtended
 from sim.distribute.values import DistributedValues
-from sim.tf.distribute import cluster_resolver, experimental
+from sim.tf.distribute import cluster_resolver, coordinator, experimental
 
 _LAZY = {
     "MirroredStrategy": ("sim.distribute.mirrored", "MirroredStrategy"),
@@ -24,6 +24,8 @@ _LAZY = {
     "InputReplicationMode": ("sim.distribute.input", "InputReplicationMode"),
     "DistributedDataset": ("sim.distribute.input", "DistributedDataset"),
     "DistributedIterator": ("sim.distribute.input", "DistributedIterator"),
+    "ParameterServerStrategy": ("sim.distribute.ps.strategy", "ParameterServerStrategy"),
+    "Server": ("sim.distribute.ps.server", "Server"),
 }
 
 

@@ -6,5 +6,5 @@ from sim.tf.train.checkpoint import Checkpoint, CheckpointManager, latest_checkp
 
 __getattr__ = module_getattr("sim.tf.train", (), {
     "ClusterSpec": "sim.distribute.cluster_spec:ClusterSpec",
-    "Server": "sim.distribute:Server",
+    "Server": "sim.distribute.ps.server:Server",
 })
