@@ -88,6 +88,17 @@ def test_each_hop_pays_its_own_latency():
     assert path < 2 * (p - 1) * max(lat) / 2.5
 
 
+@pytest.mark.parametrize("nodes", [2, 64])
+def test_nccl_builds_the_schedule_it_picks(nodes):
+    m, ranks = _machine("dgx-a100-cluster", nodes)
+    for n in (4 * 2**10, GiB):
+        sched = build("nccl", len(ranks), n // 4, machine=m, ranks=list(ranks), itemsize=4)
+        pick = _pick("dgx-a100-cluster", nodes, n)
+        assert (sched.info["nccl_algorithm"] == "ring") == (pick == "ring")
+        if pick == "nccl_tree":
+            assert sched.info["channels"] == 8 and sched.info["slices"] > 1
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("nodes", NODES)
 @pytest.mark.parametrize("preset", PRESETS)
@@ -99,7 +110,7 @@ def test_busbw_at_1gib_reaches_the_nic_cap(preset, nodes):
     m, ranks = _machine(preset, nodes)
     p = len(ranks)
     cap = _nic_cap(m, ranks)
-    _, bus = bandwidths(GiB, _seconds(preset, nodes, "nccl", GiB), p)
+    _, bus = bandwidths(GiB, _seconds(preset, nodes, _pick(preset, nodes, GiB), GiB), p)
     assert 0.8 * cap <= bus <= cap * (1 + 1e-9), (bus / 1e9, cap / 1e9)
     ring_t = _seconds(preset, nodes, "ring", GiB)
     _, ring_bus = bandwidths(GiB, ring_t, p)
@@ -111,7 +122,14 @@ def test_busbw_at_1gib_reaches_the_nic_cap(preset, nodes):
     assert ring_t <= bytes_only * 1.01 + 2 * (p - 1) * hop
 
 
-SIZES = (8, 512, 32 * 2**10, 2 * 2**20, 16 * 2**20, 128 * 2**20, 4 * GiB)
+SIZES = (8, 4 * 2**10, 256 * 2**10, 16 * 2**20, 128 * 2**20, GiB, 4 * GiB)   # 8 B..4 GiB
+
+
+def _pick(preset: str, nodes: int, nbytes: int) -> str:
+    """NCCL's pick as the schedule the replay times (``nccl`` builds exactly this one)."""
+    m, ranks = _machine(preset, nodes)
+    topo = nccl_model.topology_of(m, list(ranks))
+    return "ring" if nccl_model.choose(topo, nbytes)[0] == nccl_model.RING else "nccl_tree"
 
 
 @pytest.mark.slow
@@ -130,11 +148,9 @@ def test_nccl_choice_agrees_with_the_replay(preset, nodes):
     * 4-16 nodes around 16-128 MiB: NCCL switches to the ring a little late (its tree
       correction factors are measured, the replay's tree is ideal): within LARGE_MARGIN.
     """
-    m, ranks = _machine(preset, nodes)
-    topo = nccl_model.topology_of(m, list(ranks))
     for n in SIZES:
         t = {a: _seconds(preset, nodes, a, n) for a in ("ring", "nccl_tree")}
-        pick = "ring" if nccl_model.choose(topo, n)[0] == nccl_model.RING else "nccl_tree"
+        pick = _pick(preset, nodes, n)
         ratio = t[pick] / min(t.values())
         assert ratio <= (LARGE_MARGIN if n >= 16 * 2**20 else MARGIN), (nodes, n, pick, t)
         if n == 4 * GiB and nodes > 2:

@@ -45,8 +45,8 @@ _PATTERNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 @dataclass
 class Timing:
     """When every transfer of a replay began and ended: ``begin[i]``/``end[i]`` are arrays for
-    round ``i`` (bytes start flowing after the latency; ``end`` is the arrival), ``total`` the
-    all-reduce's seconds."""
+    round ``i`` (``begin``: its bytes start leaving the source; ``end``: its last byte has
+    arrived, and been reduced when ``gamma`` is given), ``total`` the all-reduce's seconds."""
 
     total: float
     begin: list

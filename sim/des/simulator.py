@@ -84,7 +84,7 @@ class Simulator:
             duration = self._duration(dev, seconds, flops, dtype)
         if self._straggling:
             duration *= self.stragglers.factor(dev)
-        now = self.env.now
+        now = self.env._now                 # the property costs a call on every task
         start = slot[2] if slot[2] > now else now
         end = start + duration
         slot[2] = end
