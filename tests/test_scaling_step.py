@@ -142,3 +142,12 @@ def test_the_demo_view_sweeps_powers_of_two_and_keeps_the_largest_step():
     assert view["step"].devices == 24 and "step" not in view["rows"][-1]
     assert view["step"].step_time * 1e3 == view["rows"][-1]["step_time_ms"]
     assert len(draw_view(view).axes) == 2
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    ({"gpus": [16]}, "--gpus 16"), ({"gpus": [0]}, "--gpus 0"), ({"batch_per_device": 0}, "batch"),
+    ({"bucket_mb": -1}, "bucket"), ({"ps": 0}, "--ps"), ({"nodes": [0]}, "nodes")])
+def test_scale_names_a_bad_argument_before_simulating(kwargs, needle):
+    args = {"nodes": [1]} | kwargs
+    with pytest.raises(ValueError, match=needle):
+        scale("resnet50", "dgx1-p100", **args)

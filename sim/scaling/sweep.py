@@ -7,6 +7,9 @@ devices x one device's samples/s (its compute alone, nothing to synchronise).
 """
 from __future__ import annotations
 
+import math
+
+from sim.i18n import t
 from sim.workloads import workload as workload_of
 from .comm import Communicator
 from .ranks import ring_ranks
@@ -28,11 +31,14 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
           overlap: bool = True, sync: bool = True, keep_steps: bool = False) -> list:
     """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency."""
     model = workload_of(model) if isinstance(model, str) else model
+    _check(batch_per_device, bucket_mb, ps)
     rows = []
     for n in nodes:
         m = cluster_of(machine, n, network)
         per_node = sum(1 for d in m.gpus if d.host == m.gpus[0].host)
         for g in (gpus or [per_node]):
+            if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= per_node:
+                raise ValueError(t("scale.bad_gpus", value=g, most=per_node, machine=m.name))
             ranks = ring_ranks(m, nodes=n, gpus=g)
             comm = Communicator(m, ranks, strategy, ps)
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
@@ -47,3 +53,13 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
                 row["step"] = step
             rows.append(row)
     return rows
+
+
+def _check(batch_per_device, bucket_mb, ps) -> None:
+    """The numbers a step needs, checked before any simulation (the CLI's checks, for Python)."""
+    if isinstance(batch_per_device, bool) or not isinstance(batch_per_device, int) or batch_per_device < 1:
+        raise ValueError(t("scale.bad_batch", value=batch_per_device))
+    if not isinstance(bucket_mb, (int, float)) or not math.isfinite(bucket_mb) or bucket_mb < 0:
+        raise ValueError(t("scale.bad_bucket", value=bucket_mb))
+    if isinstance(ps, bool) or not isinstance(ps, int) or ps < 1:
+        raise ValueError(t("scale.bad_ps", value=ps))
