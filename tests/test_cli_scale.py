@@ -1,4 +1,4 @@
-"""python -m sim scale: the same rows as sim.scaling.scale, JSON keys, plot/trace files, and one
+"""python -m sim scale: the same rows as sim.scaleout.scale, JSON keys, plot/trace files, and one
 clear line with exit status 2 for every bad argument."""
 import json
 import subprocess
@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from sim.cli.scale import main
-from sim.scaling import scale
+from sim.scaleout import scale
 
 
 def test_json_rows_are_the_python_function(capsys):

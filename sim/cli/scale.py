@@ -1,5 +1,5 @@
 """``python -m sim scale``: will this model scale on this cluster? Step time, samples/s and
-scaling efficiency per cluster size, simulated from the model's description (``sim.scaling``).
+scaling efficiency per cluster size, simulated from the model's description (``sim.scaleout``).
 
     python -m sim scale --model resnet50 --machine dgx1-p100 --nodes 1,2,4,8 --network 25gbe
 """
@@ -11,7 +11,7 @@ import math
 import sys
 
 from sim.i18n import t
-from sim.scaling.comm import STRATEGIES
+from sim.scaleout.comm import STRATEGIES
 
 MACHINE_NODES = ("dgx1-p100", "pascal-pcie-4gpu", "big-basin", "workstation-4gpu", "dgx1-v100",
                  "dgx-a100", "dgx-h100")
@@ -106,21 +106,21 @@ def main(argv=None) -> int:
         print(t("scale.cli_error", message=err), file=sys.stderr)
         return 2
     from sim.hardware.cluster import DEFAULT_NETWORK
-    from sim.scaling import scale
+    from sim.scaleout import scale
     network = args.network or DEFAULT_NETWORK.get(args.machine, "-")
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
                  keep_steps=bool(args.trace))
     if args.trace:
-        from sim.scaling.plot import write_trace
+        from sim.scaleout.plot import write_trace
         write_trace(rows[-1]["step"], args.trace)
     for r in rows:
         r.pop("step", None)
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
-        from sim.scaling.plot import draw_scaling
+        from sim.scaleout.plot import draw_scaling
         fig = draw_scaling(rows, title=t("scale.plot_title", model=args.model, machine=args.machine,
                                          network=network))
         fig.savefig(args.plot, dpi=100)

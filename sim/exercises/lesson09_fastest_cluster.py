@@ -4,7 +4,7 @@ The learner writes ``fastest_within_budget(model, options, samples, budget)``: `
 name to ``(machine, nodes, network, price per node-hour)``; the answer is the name of the option
 that processes ``samples`` training samples soonest among those whose cost (hours x nodes x
 price) fits in ``budget``, or ``None`` when none fits. Throughput comes from
-``sim.scaling.scale``. Prices are made-up classroom numbers, not any provider's.
+``sim.scaleout.scale``. Prices are made-up classroom numbers, not any provider's.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ EPOCHS_90 = 90 * 1_281_167          # 90 epochs of ImageNet-1k's training set
 
 @functools.lru_cache(maxsize=None)
 def samples_per_s(model: str, machine: str, nodes: int, network: str) -> float:
-    from sim.scaling import scale
+    from sim.scaleout import scale
     return scale(model, machine, nodes=[nodes], network=network, bucket_mb=64)[0]["samples_per_s"]
 
 

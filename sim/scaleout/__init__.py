@@ -1,6 +1,6 @@
 """Will it scale? A data-parallel training step of a described model, simulated on a cluster.
 
-``scale(...)`` (``sim.scaling.sweep``) gives scaling curves; ``simulate_step`` (``step``) one
+``scale(...)`` (``sim.scaleout.sweep``) gives scaling curves; ``simulate_step`` (``step``) one
 step with its timeline; ``buckets`` (tensor fusion), ``comm`` (per-strategy synchronisation time
 on ``sim.collectives`` / ``sim.des``), ``ranks`` (NVLink ring order).
 """

@@ -1,10 +1,10 @@
 """One simulated data-parallel training step of a model described layer by layer.
 
 Every device computes the forward pass, then the backward pass layer by layer (last layer first).
-A bucket of gradients (``sim.scaling.buckets``) is ready when its last layer's backward ends and
+A bucket of gradients (``sim.scaleout.buckets``) is ready when its last layer's backward ends and
 is synchronised on one communication stream, in order (NCCL launches are serialised, collectives.md
 §5.4): bucket k starts at max(its ready time, the end of bucket k-1) and takes the time
-``sim.scaling.comm`` measures on the simulator. With ``overlap=False`` every bucket waits for the
+``sim.scaleout.comm`` measures on the simulator. With ``overlap=False`` every bucket waits for the
 end of backward. The step ends when both backward and the last bucket are done, so
 
     overlap off:  step = compute + sum(bucket times)

@@ -3,8 +3,8 @@ import pytest
 
 from sim.collectives.compare import time_one
 from sim.hardware import cluster, preset
-from sim.scaling import Communicator, buckets, scale, simulate_step
-from sim.scaling.ranks import ring_ranks
+from sim.scaleout import Communicator, buckets, scale, simulate_step
+from sim.scaleout.ranks import ring_ranks
 from sim.workloads import workload
 from sim.workloads.base import Layer, Workload
 
@@ -136,7 +136,7 @@ def test_timeline_events_of_one_step(two_dgx1):
 def test_the_demo_view_sweeps_powers_of_two_and_keeps_the_largest_step():
     import matplotlib
     matplotlib.use("Agg")
-    from sim.scaling.view import draw_view, scaling_view
+    from sim.scaleout.view import draw_view, scaling_view
     view = scaling_view("resnet50", "big-basin", "10gbe", nodes=3, bucket_mb=16)
     assert [r["nodes"] for r in view["rows"]] == [1, 2, 3]
     assert view["step"].devices == 24 and "step" not in view["rows"][-1]
