@@ -18,7 +18,8 @@ from sim.hardware.networks import network as network_of
 
 # The network a node ships with, when nodes= is given without network=.
 DEFAULT_NETWORK = {"dgx-a100": "hdr-ib", "dgx-h100": "ndr-ib", "dgx1-v100": "edr-ib",
-                   "workstation-4gpu": "10gbe"}
+                   "workstation-4gpu": "10gbe",
+                   "dgx1-p100": "edr-ib", "pascal-pcie-4gpu": "25gbe-roce", "big-basin": "50gbe"}
 # Cluster presets and the node they are made of.
 ALIASES = {"dgx-a100-cluster": ("dgx-a100", "hdr-ib"), "dgx-h100-cluster": ("dgx-h100", "ndr-ib")}
 # Presets that are not one node on a network, and what to do instead.

@@ -15,6 +15,7 @@ import itertools
 from sim.i18n import t
 from sim.hardware import devices as D
 from sim.hardware import links as L
+from sim.hardware import pascal
 from sim.hardware.machine import Machine
 
 DEFAULT = "workstation-4gpu"
@@ -215,6 +216,9 @@ PRESETS = {
     "dgx-h100-cluster": dgx_h100_cluster,
     "tpu-v3-8": tpu_v3_8,
     "tpu-v4": tpu_v4,
+    "dgx1-p100": pascal.dgx1_p100,
+    "pascal-pcie-4gpu": pascal.pascal_pcie_4gpu,
+    "big-basin": pascal.big_basin,
 }
 
 
