@@ -32,6 +32,19 @@ def test_e4_staleness_distribution(n):
     assert 0 < runs["shifted"].std() < math.sqrt(n * (n - 1))   # 4. narrower than geometric
 
 
+def test_e4_ssp_bound_caps_the_clock_gap():
+    """6. With an SSP bound s, no gradient is applied with a clock gap above s."""
+    slow = [4.0] + [1.0] * 7
+    free = run_async(None, 8, EXPONENTIAL, updates=20_000, seed=5, scales=slow)
+    assert free.clock_gap.max() > 2                             # unbounded: the gap grows
+    for s in (0, 2, 5):
+        bounded = run_async(None, 8, EXPONENTIAL, updates=20_000, seed=5, scales=slow, ssp=s)
+        assert bounded.clock_gap.max() <= s
+        assert len(bounded.staleness) == 20_000
+    with pytest.raises(ValueError, match="ssp"):
+        run_async(None, 2, EXPONENTIAL, updates=10, ssp=-1)
+
+
 def test_e4_heterogeneous_workers():
     run = run_async(None, 8, EXPONENTIAL, updates=100_000, seed=3, scales=[4.0] + [1.0] * 7)
     tau, who = run.staleness[1000:], run.worker[1000:]

@@ -5,6 +5,9 @@ The same simulated cluster runs every regime (scaling_and_staleness.md §1, E4-E
 - **async** (parameter servers): each of N workers reads the parameters, computes for a random
   time, then its gradient is applied at once; it reads again immediately. An update's
   staleness is the number of updates applied between its read and its apply (0 = fresh).
+- **stale-synchronous parallel** (SSP, Ho et al. 2013): the same, but a worker whose clock (the
+  updates it has applied) is more than ``ssp`` ahead of the slowest worker's waits before it reads
+  again, so no gradient is applied with a clock gap above ``ssp`` (``Run.clock_gap``).
 - **staleness-aware**: the same, with the learning rate divided by ``1 + staleness`` (rule
   ``"1+tau"``, the course's default) or by ``max(staleness, 1)`` (``"tau"``, Zhang et al. 2016).
 - **sync**: every step waits for all N gradients (the step lasts as long as the slowest worker)
@@ -41,6 +44,7 @@ class Run:
     read_time: np.ndarray | None = None
     staleness: np.ndarray | None = None
     diverged: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    clock_gap: np.ndarray | None = None    # async: the applying worker's clock minus the slowest's
 
     def time_to(self, fraction):
         """Per row: the first apply time at which loss <= fraction x start loss (inf if never)."""
@@ -63,12 +67,13 @@ def _lr_rows(lr):
 
 
 def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=None, batch=32,
-              seed=0, scales=None) -> Run:
+              seed=0, scales=None, ssp=None) -> Run:
     """Asynchronous parameter-server SGD with ``workers`` workers.
 
     Stops after ``updates`` applied updates or at simulated time ``until``. ``rule``: None
     (plain), ``"1+tau"`` or ``"tau"`` (staleness-aware). ``scales``: per-worker slowdown factors
-    of the compute time (heterogeneous workers). The parameters after every update are kept;
+    of the compute time (heterogeneous workers). ``ssp``: the stale-synchronous bound s (None:
+    unbounded), a worker more than s updates ahead of the slowest waits. The parameters after every update are kept;
     losses are computed from them at the end, and every ``CHECK`` updates rows that blew up are
     marked diverged and frozen (so NumPy never runs on overflowing values for long).
     """
@@ -76,13 +81,17 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
         raise ValueError("give updates= or until=")
     if rule not in (None, "1+tau", "tau"):
         raise ValueError(f"rule must be None, '1+tau' or 'tau', got {rule!r}")
+    if ssp is not None and (int(ssp) != ssp or ssp < 0):
+        raise ValueError(f"ssp must be a whole number of updates >= 0 (or None), got {ssp!r}")
     compute = compute if isinstance(compute, ComputeTime) else ComputeTime(fixed=float(compute))
     env = simpy.Environment()
     lrs = _lr_rows(lr)
     rows = len(lrs)
     model = problem is not None
     cap = updates if updates is not None else 1024
-    who, read_t, apply_t, tau = [], [], [], []          # per applied update, in apply order
+    who, read_t, apply_t, tau, gap = [], [], [], [], []  # per applied update, in apply order
+    clocks = [0] * workers                               # updates each worker has applied
+    progress = [env.event()]                             # fires when the slowest clock may move
     state = [0]                                          # updates applied = the ps version
     if model:
         data = problem.batches(batch, np.random.default_rng([seed, 1_000_003]))
@@ -106,6 +115,8 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     def worker(i, times):
         nonlocal history
         while True:
+            while ssp is not None and clocks[i] - min(clocks) > ssp:
+                yield progress[0]                        # SSP: too far ahead of the slowest
             v0, t0 = state[0], env.now
             w_read = params[0] if model else None
             yield env.timeout(next(times))
@@ -117,6 +128,10 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
             read_t.append(t0)
             apply_t.append(env.now)
             tau.append(stale)
+            gap.append(clocks[i] - min(clocks))
+            clocks[i] += 1
+            progress[0].succeed()
+            progress[0] = env.event()
             state[0] = n + 1
             if model:
                 if n >= len(history):
@@ -148,7 +163,8 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
             losses[np.arange(n)[:, None] >= first[None, :]] = np.inf
     return Run("async" if rule is None else f"async ({rule})", workers, lrs, np.array(apply_t),
                losses, start_loss if model else None, np.array(who, np.int32),
-               np.array(read_t), np.array(tau, np.int64), diverged if model else np.zeros(rows, bool))
+               np.array(read_t), np.array(tau, np.int64), diverged if model else np.zeros(rows, bool),
+               np.array(gap, np.int64))
 
 
 def run_sync(problem, workers, compute, until, lr=1.0, backups=0, batch=32, seed=0) -> Run:
