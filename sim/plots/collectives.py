@@ -176,14 +176,14 @@ def comparison_rows(machine: str = "dgx-a100", devices: int | None = None, sizes
 
 
 def algorithm_styles() -> dict:
-    """``{algorithm: dict(color, ls, marker)}``: eleven algorithms, eleven colours (the ten of
-    tab10 and black) and eleven markers, so no two lines look alike, even in grey print."""
+    """``{algorithm: dict(color, ls, marker)}``: one colour (the ten of tab10, then black and
+    grey) and one marker per algorithm, so no two lines look alike, even in grey print."""
     from matplotlib import colormaps
 
     from sim.collectives.algorithms import ALGORITHMS
 
-    colours = [colormaps["tab10"](i) for i in range(10)] + [(0.0, 0.0, 0.0, 1.0)]
-    markers = ["o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h"]
+    colours = [colormaps["tab10"](i) for i in range(10)] + [(0.0, 0.0, 0.0, 1.0), (0.55, 0.55, 0.55, 1.0)]
+    markers = ["o", "s", "^", "v", "D", "P", "X", "*", "<", ">", "h", "d"]
     lines = ["-", "--", "-.", ":"]
     if len(ALGORITHMS) > len(colours):
         raise ValueError(f"{len(ALGORITHMS)} algorithms but only {len(colours)} styles: add more")
