@@ -382,6 +382,22 @@ def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbforma
     return nb
 
 
+def keep_outputs(committed: nbformat.NotebookNode, nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """``nb`` with the committed outputs when only its markdown changed (same code cells, same
+    order): a wording fix needs no re-execution, since outputs depend on the code alone."""
+    def code(book):
+        return [c for c in book.cells if c.cell_type == "code"]
+    old, new = code(committed), code(nb)
+    if [inputs_of(nbformat.v4.new_notebook(cells=[c])) for c in old] != \
+            [inputs_of(nbformat.v4.new_notebook(cells=[c])) for c in new]:
+        return nb
+    nb = copy.deepcopy(nb)
+    for before, after in zip(old, code(nb)):
+        after.outputs = before.get("outputs", [])
+        after.execution_count = before.get("execution_count")
+    return nb
+
+
 def write(out: Output, run: bool) -> None:
     """Write one notebook; without ``run`` an up-to-date notebook keeps its executed outputs."""
     out.path.parent.mkdir(parents=True, exist_ok=True)
@@ -393,6 +409,8 @@ def write(out: Output, run: bool) -> None:
                 return
             committed.metadata = nb.metadata      # keep the outputs, refresh the metadata
             nb = committed
+        else:
+            nb = keep_outputs(committed, nb)
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
         nb = execute(nb, out.path.parent)
