@@ -455,11 +455,12 @@ plt.show()
 # e as funções na fila são canceladas. A solução é reiniciar o coordenador e retomar do último
 # checkpoint (`BackupAndRestore` ou `tf.train.CheckpointManager`).
 
-# %% tags=["raises-exception"]
+# %%
 coordinator.fail_ps(0, at=cluster.now + 2.5 * step_time)
 for _ in range(10):
   coordinator.schedule(read_and_increment)
-coordinator.join()
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+  coordinator.join()
 
 # %% [markdown] lang="en"
 # ## 6. Classroom demo

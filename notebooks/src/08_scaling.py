@@ -142,8 +142,9 @@ for batch in LEARNING_RATES_BY_BATCH_SIZE:
 # linhas: com 8 GPUs o lote global é 40, e o dicionário do guia lançaria um `KeyError`. O
 # `sim.scaling` diz o que fazer no lugar:
 
-# %% tags=["raises-exception"]
-scaling.scaled_learning_rate(0.1, 5, 40, "guide")
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    scaling.scaled_learning_rate(0.1, 5, 40, "guide")
 
 # %% [markdown] lang="en"
 # ## 2. Warmup is a learning-rate schedule
