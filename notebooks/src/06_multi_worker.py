@@ -575,8 +575,8 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 # atravessam a rede. `RING` é o all-reduce em anel do próprio TensorFlow: o tráfego entre máquinas
 # passa pelos hosts e sai por uma interface de rede por máquina. `NCCL` usa a biblioteca da
 # NVIDIA: em GPUs, ela executa vários anéis ao mesmo tempo ("canais"), cada um saindo da máquina
-# pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis uma etapa
-# síncrona de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
+# pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis um passo
+# síncrono de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
 # de gradientes) em 2 máquinas × 4 GPUs, com `sim.plots.cluster_step`, que usa o mesmo cluster
 # simulado que o inicializador: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
@@ -618,14 +618,14 @@ plt.show()
 # Nos nós DGX, cada GPU tem a sua própria placa de rede, então a NCCL executa 4 canais, um pela
 # placa de cada GPU em uso, e o all-reduce fica cerca de 4 vezes mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
 # dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
-# máquinas deixa cada etapa *mais lenta*. A rede decide antes das GPUs.
+# máquinas deixa cada passo *mais lento*. A rede decide antes das GPUs.
 #
 # ## 8. Um worker falha; o mesmo comando retoma
 #
 # Em um cluster, uma máquina pode falhar no meio do treinamento. O all-reduce espera por todos,
 # então um worker perdido para todos eles: as operações coletivas dos outros workers são
 # abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o inicializador mata o worker 1 na
-# sua 6ª etapa de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
+# seu 6º passo de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
 # mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento retoma na
 # época 1.
 
@@ -674,7 +674,7 @@ print(t("lesson06.same_weights", same=same))
 # ## 9. Para a sala de aula: a linha do tempo do cluster, ao vivo
 #
 # Mexa nos controles: mais workers, mais GPUs por worker, outra rede, RING ou NCCL. Cada mudança
-# redesenha a linha do tempo de uma etapa com a função da seção 7. (O widget precisa de um kernel
+# redesenha a linha do tempo de um passo com a função da seção 7. (O widget precisa de um kernel
 # em execução; a figura abaixo dele é a mesma imagem para 2 nós DGX A100, para quando não houver
 # um.)
 
