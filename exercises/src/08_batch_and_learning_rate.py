@@ -30,7 +30,7 @@
 # # Exercício 08a · O lote global e a taxa de aprendizado escalonada de um cluster
 #
 # Um cluster tem `workers` máquinas com `gpus_per_worker` GPUs cada, uma réplica por GPU (como na
-# `MultiWorkerMirroredStrategy`), e cada réplica recebe `per_replica_batch` exemplos por etapa. A
+# `MultiWorkerMirroredStrategy`), e cada réplica recebe `per_replica_batch` exemplos por passo. A
 # taxa de aprendizado `base_learning_rate` foi ajustada com o lote global `base_batch`. Escreva
 # `global_batch_and_learning_rate(per_replica_batch, workers, gpus_per_worker,
 # base_learning_rate, base_batch, rule)` que retorna o par `(global_batch, learning_rate)`:
