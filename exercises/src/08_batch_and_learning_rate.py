@@ -38,10 +38,11 @@
 # - o lote global é o lote por réplica vezes `num_replicas_in_sync`;
 # - com `k = global_batch / base_batch`: `"linear"` multiplica a taxa base por `k`, `"sqrt"` por
 #   `√k`, `"none"` a mantém;
-# - `"guide"` lê a tabela do guia `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo) no lote global, seja
-#   qual for a taxa base.
+# - `"guide"` busca o lote global na tabela do guia `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo),
+#   seja qual for a taxa base.
 #
-# Por exemplo, 2 workers com 8 GPUs, 32 exemplos por GPU, 0,1 ajustada com 256, `"linear"`: `(512, 0.2)`.
+# Por exemplo, 2 workers com 8 GPUs, 32 exemplos por GPU, taxa 0,1 ajustada para o lote 256,
+# `"linear"`: `(512, 0.2)`.
 
 # %%
 import math

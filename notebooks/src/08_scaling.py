@@ -108,7 +108,7 @@ print(global_batch_size, scaling.global_batch_size(BATCH_SIZE_PER_REPLICA, mirro
 # três regras, todas partindo de 0,1 com lote 5. Quando o lote cresce `k` vezes:
 #
 # - **linear** (Goyal et al., 2017): a taxa cresce `k` vezes. Um passo com `k` vezes mais
-#   exemplos substitui `k` passos pequenos, desde que o gradiente quase não mude ao longo delas;
+#   exemplos substitui `k` passos pequenos, desde que o gradiente quase não mude ao longo deles;
 # - **raiz quadrada** (Krizhevsky, 2014; Hoffer et al., 2017): a taxa cresce `√k` vezes, o que
 #   mantém a variância de uma atualização;
 # - **nenhuma**: a mesma taxa, seja qual for o lote.
@@ -140,7 +140,7 @@ for batch in LEARNING_RATES_BY_BATCH_SIZE:
 # para 20 ela ganha 1,75, menos que os 2 da regra da raiz quadrada e longe dos 4 da linear. São
 # números ilustrativos para o modelo do guia, não uma lei. E uma tabela só conhece as próprias
 # linhas: com 8 GPUs o lote global é 40, e o dicionário do guia lançaria um `KeyError`. O
-# `sim.scaling` diz o que fazer no lugar:
+# `sim.scaling` diz o que fazer em vez disso:
 
 # %% tags=["raises-exception"]
 scaling.scaled_learning_rate(0.1, 5, 40, "guide")
@@ -230,7 +230,7 @@ print(step, round(float(warmup(step)), 4), [round(v, 4) for v in history.history
 # %% [markdown] lang="zh"
 # ## 3. 达到目标所需的步数与批次大小
 #
-# 现在开始测量。问题取自参考资料中的实验 E1：在源源不断的新样本上做线性回归（16 个输入，方差从 1 递减到 0.1，标签噪声为 1），所以不会过拟合，损失也能精确算出。对每个全局批次大小 `B = 1, 2, 4, ..., 1024`，我们用 21 个学习率（从 2⁻⁸ 到 4 的 √2 的幂）分别训练，保留最先把损失降到起始值 5%（然后是 1%）的那一个；图中画的是 3 个随机种子的中位数。同一个批次大小的 21 个学习率是**一起**训练的：它们叠成一个 NumPy 数组，使用相同的数据，所以整个扫描只需要大约一秒（`bench/scaling_sweep.py` 把它和逐个学习率训练的做法作了对比）。
+# 现在开始测量。问题取自参考资料中的实验 E1：在源源不断的新样本上做线性回归（16 个输入，方差从 1 递减到 0.1，标签噪声为 1），所以不会过拟合，损失也能精确算出。对每个全局批次大小 `B = 1, 2, 4, ..., 1024`，我们用 21 个学习率（从 2⁻⁸ 到 4，相邻两个相差 √2 倍）分别训练，保留最先把损失降到起始值 5%（然后是 1%）的那一个；图中画的是 3 个随机种子的中位数。同一个批次大小的 21 个学习率是**一起**训练的：它们叠成一个 NumPy 数组，使用相同的数据，所以整个扫描只需要大约一秒（`bench/scaling_sweep.py` 把它和逐个学习率训练的做法作了对比）。
 #
 # McCandlish 等人（2018）预言 `S(B) = S_min (1 + B_crit / B)`：在远小于**临界批次大小** `B_crit` 时，批次加倍，步数减半（理想缩放）；在远大于它时，步数停在 `S_min` 不再下降。在 `B = B_crit` 处，训练需要的步数是最少步数的 2 倍，样本数也是最少样本数的 2 倍。
 
@@ -276,7 +276,7 @@ for k, target in enumerate(e1.targets):
 
 # %% [markdown] lang="pt"
 # Leia o painel de 1% da esquerda para a direita: cada vez que o lote dobra, os passos primeiro
-# caem pela metade, depois cada vez menos, e a última duplicação não compra nada. São os três
+# caem pela metade, depois cada vez menos, e a última duplicação não traz ganho nenhum. São os três
 # regimes de Shallue et al. (2019): escalonamento perfeito, retornos decrescentes, paralelismo de
 # dados máximo. A meta mais exigente tem o `B_crit` maior: uma perda mais perto do seu piso tem um
 # gradiente verdadeiro menor ao lado do mesmo ruído, então fazer a média sobre mais exemplos
@@ -468,7 +468,7 @@ for k in (4, 16, 64):
 # steps.
 
 # %% [markdown] lang="zh"
-# 不缩放时，大批次只是把步数用完了：在 `k = 64` 时，10 个周期只有 40 步，学习率还是 0.1。平方根规则有帮助，线性规则最接近基准；而在 `k = 64` 时，连线性规则也明显落后：这正是 Goyal 等人在 ImageNet 上批次超过 8k 后看到的失效。
+# 不缩放时，大批次的步数根本不够：在 `k = 64` 时，10 个周期只有 40 步，学习率还是 0.1。平方根规则有帮助，线性规则最接近基准；而在 `k = 64` 时，连线性规则也明显落后：这正是 Goyal 等人在 ImageNet 上批次超过 8k 后看到的断崖式下降。
 #
 # 接下来看预热（E3，30 个周期）：批次 2048、按线性规则缩放到学习率 6.4，分别带或不带从 0.1 开始的 5 个周期预热；再加上带预热的批次 4096、学习率 12.8。图中是前 50 步。
 
@@ -479,7 +479,7 @@ for k in (4, 16, 64):
 # lote de 8k no ImageNet.
 #
 # Agora o aquecimento (E3, 30 épocas): lote 2048 com a taxa escalonada linearmente 6,4, com e sem
-# 5 épocas de aquecimento a partir de 0,1, e lote 4096 com 12,8 e aquecimento. O gráfico mostra as
+# 5 épocas de aquecimento a partir de 0,1, e lote 4096 com 12,8 e aquecimento. O gráfico mostra os
 # primeiros 50 passos.
 
 # %%
@@ -512,7 +512,7 @@ for (batch, warm), run in sorted(e3.items()):
 # **mortas**, um terço delas aqui), e a rede termina com menos capacidade e uma perda pior. Com
 # aquecimento a perda cai desde o primeiro passo, nenhuma unidade morre, e o treinamento chega
 # perto da base. Com 4096 o mesmo aquecimento não basta: ele ajuda um lote grande a começar, mas
-# não faz qualquer tamanho de lote funcionar.
+# não faz todo tamanho de lote funcionar.
 
 # %% [markdown] lang="en"
 # ## 7. Time to target: where more GPUs stop paying
@@ -561,14 +561,15 @@ for i, n in enumerate(result.replicas):
 # is larger too, but the argument stays: beyond the critical batch, more replicas buy little.
 
 # %% [markdown] lang="zh"
-# 有两个因素让曲线偏离理想情况。超过 `B_crit`（这里约为 170）之后，无论用多少个 GPU，步数都几乎不再下降；而且每一步都要付出全归约的时间，它随副本数增长，在跨越多个节点之后尤其明显。从 32 个 GPU 增加到 64 个，训练只快了几个百分点：多出来的 32 个 GPU 几乎白费了。对于更大的模型，每一步的计算量也更大，但道理不变：超过临界批次大小之后，更多的副本带来的收益很少。
+# 有两个因素让曲线偏离理想情况。超过 `B_crit`（这里约为 170）之后，无论用多少个 GPU，步数都几乎不再下降；而且每一步都要付出全归约的时间，它随副本数增长，在跨越多个节点之后尤其明显。从 32 个 GPU 增加到 64 个，训练耗时只缩短了百分之几：多出来的 32 个 GPU 几乎白费了。对于更大的模型，每一步的计算量也更大，但道理不变：超过临界批次大小之后，更多的副本带来的收益很少。
 
 # %% [markdown] lang="pt"
 # Duas coisas afastam a curva do ideal. Acima de `B_crit` (cerca de 170 aqui) os passos quase não
-# caem, seja qual for o número de GPUs; e cada passo paga um all-reduce que cresce com as réplicas,
+# caem, seja qual for o número de GPUs; e cada passo inclui um all-reduce que cresce com as réplicas,
 # sobretudo quando elas ocupam vários nós. De 32 para 64 GPUs o treinamento fica só alguns por cento
 # mais rápido: essas 32 GPUs extras são quase desperdiçadas. Para um modelo maior a computação por
-# passo também é maior, mas o argumento continua: além do lote crítico, mais réplicas compram pouco.
+# passo também é maior, mas o raciocínio continua valendo: além do lote crítico, mais réplicas
+# trazem pouco ganho.
 
 # %% [markdown] lang="en"
 # ## 8. Classroom demo: a batch size and a rule
@@ -620,7 +621,7 @@ scaling_plots.rule_demo_widget()
 # and to estimate the critical batch size from measured gradient norms.
 
 # %% [markdown] lang="zh"
-# 不缩放是安全的，但浪费了大批次：每一步的曲线几乎不比基准好。线性规则在学习率低于稳定性上限时最快（批次 64：学习率 2，正好在边缘），一旦超过就会发散（批次 512：学习率 16）。平方根规则介于两者之间。试试批次 1024 配平方根规则：它也会发散。
+# 不缩放是安全的，但浪费了大批次：按步数看，曲线几乎不比基准好。线性规则在学习率低于稳定性上限时最快（批次 64：学习率 2，正好在边缘），一旦超过就会发散（批次 512：学习率 16）。平方根规则介于两者之间。试试批次 1024 配平方根规则：它也会发散。
 #
 # ## 小结
 #
@@ -631,7 +632,7 @@ scaling_plots.rule_demo_widget()
 # 练习要求你为一个给定的集群计算各条规则下的全局批次大小和缩放后的学习率，并根据测得的梯度范数估计临界批次大小。
 
 # %% [markdown] lang="pt"
-# Sem escalonamento é seguro, mas desperdiça o lote: a curva por passo é pouco melhor que a base. A
+# Não escalonar é seguro, mas desperdiça o lote: a curva por passo é pouco melhor que a base. A
 # regra linear é a mais rápida enquanto a taxa fica abaixo do limite de estabilidade (lote 64: taxa
 # 2, no limite) e explode além dele (lote 512: taxa 16). A regra da raiz quadrada fica entre as
 # duas. Experimente o lote 1024 com a regra da raiz quadrada: ele também diverge.
