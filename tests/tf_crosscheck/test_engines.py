@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,11 +57,13 @@ def run_single(script, engine):
     return _json(p.stdout, engine)[0]
 
 
-def run_cluster(script, engine, workers=2):
-    """``python -m sim launch`` of ``script``; {worker index: its ENGINE-JSON}."""
+def run_cluster(script, engine, workers=2, sim_root=ROOT):
+    """``python -m sim launch`` of ``script`` (with the sim package found in ``sim_root``);
+    {worker index: its ENGINE-JSON}."""
     cmd = [sys.executable, "-m", "sim", "launch", "--workers", str(workers)]
     cmd += ["--gpus-per-worker", "1"] if engine == "sim" else ["--engine", "tensorflow", "--python", sys.executable]
-    p = subprocess.run(cmd + [str(SCRIPTS / script)], env=_env(), cwd=str(SCRIPTS), capture_output=True,
+    p = subprocess.run(cmd + [str(SCRIPTS / script)], env=_env(PYTHONPATH=str(sim_root)), cwd=str(SCRIPTS),
+                       capture_output=True,
                        text=True, timeout=900)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     assert f"launch finished: {workers} task(s), all exited with status 0" in p.stdout
@@ -155,3 +158,28 @@ def test_the_stated_training_tolerance_is_not_loose(clusters):
             worst = max(worst, float(np.max(np.abs(np.asarray(a) - np.asarray(b)))))
     print(f"max |sim - tf| over the trained weights: {worst:.3g}")
     assert worst <= TRAIN_ATOL and TRAIN_ATOL <= 1e-5
+
+
+# ------------------------------------------------------------------ would it catch a fidelity bug?
+
+WRONG_SPLIT = ("        s = -(-b // num_replicas)\n", "        s = -(-b // num_replicas) + 1   # the planted bug\n")
+
+
+def test_a_wrong_batch_split_in_a_copy_of_sim_fails_the_suite(clusters, tmp_path):
+    """Plant a bug (each global batch cut into slices one row too long) in a temporary copy of
+    sim, run the same 2-worker launch on it, and show that this suite's own checks fail."""
+    shutil.copytree(ROOT / "sim", tmp_path / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    rebatch = tmp_path / "sim" / "distribute" / "rebatch.py"
+    text = rebatch.read_text()
+    assert text.count(WRONG_SPLIT[0]) == 1, "legacy_split changed: update the planted bug"
+    rebatch.write_text(text.replace(*WRONG_SPLIT))
+    mutant = run_cluster("mwms_two_workers.py", "sim", sim_root=tmp_path)
+    assert "+ 1   # the planted bug" not in (ROOT / "sim/distribute/rebatch.py").read_text()
+    _, tf_runs = clusters
+    for key in ("split_AUTO", "split_DATA"):
+        with pytest.raises(AssertionError):
+            test_batch_splitting_per_worker_and_auto_shard_policies_agree((mutant, tf_runs), key)
+    with pytest.raises(AssertionError):
+        test_training_on_two_workers_agrees_within_float32((mutant, tf_runs), "fit_history")
+    # and the untouched parts still agree, so the failure is the split's
+    test_batch_splitting_per_worker_and_auto_shard_policies_agree((mutant, tf_runs), "split_OFF")
