@@ -23,6 +23,7 @@ from sim.tf.keras import layers
 from sim.tf import keras
 cfg = json.loads(os.environ["TF_CONFIG"])
 print("engine", getattr(tf, "ENGINE", "sim.tf"), getattr(layers, "WHERE", layers.__name__), keras.layers is layers)
+print("legacy keras", os.environ.get("TF_USE_LEGACY_KERAS"))
 print("task", cfg["task"]["type"], cfg["task"]["index"], cfg["cluster"]["worker"][cfg["task"]["index"]])
 if cfg["task"]["index"] == int(os.environ.get("FAIL_WORKER", "-1")):
     raise ValueError("worker gave up")
@@ -58,6 +59,7 @@ def test_each_task_runs_the_unedited_script_on_the_tensorflow_its_python_has(fak
     for i in range(2):
         out = result.task("worker", i).output
         assert "engine stand-in tensorflow tensorflow.keras.layers True" in out
+        assert "legacy keras 1" in out            # tf.keras 2, the Keras sim.keras follows
         line = next(x for x in out.splitlines() if x.startswith("task "))
         _, kind, index, address = line.split()
         assert (kind, int(index)) == ("worker", i) and address.startswith("127.0.0.1:")

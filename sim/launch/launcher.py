@@ -222,6 +222,9 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
         base_env[_env.ENV_GPUS] = str(gpus_per_worker)
     if engine != "sim":
         base_env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")    # TensorFlow's C++ INFO/WARNING lines
+        # sim.keras follows tf.keras 2 (the tf-keras package); TensorFlow 2.21's default Keras 3
+        # refuses the course's custom loops under MWMS (PerReplica values), so ask for Keras 2.
+        base_env.setdefault("TF_USE_LEGACY_KERAS", "1")
     running: list = []
     failed = reason = None
     interrupted = None
