@@ -55,7 +55,9 @@ def test_duplicate_addresses_are_accepted_as_in_tensorflow():
 @pytest.mark.parametrize("cluster, error, start", [
     (["a:1"], TypeError, "`cluster` must be a dictionary mapping one or more job names"),
     ({"worker": "a:1"}, TypeError, "The tasks for job 'worker' must be a list or a dictionary"),
-    ({"worker": {"x": "a:1"}}, TypeError, "The tasks for job 'worker' must be a list or a dictionary"),
+    # TensorFlow 2.21 calls int() on a sparse job's keys: ValueError, Python's text (tf_crosscheck)
+    ({"worker": {"x": "a:1"}}, ValueError, "invalid literal for int() with base 10: 'x' (the tasks for job"),
+    ({"worker": {None: "a:1"}}, TypeError, "int() argument must be a string, a bytes-like object or a real number, not 'NoneType' (the tasks for job 'worker'"),
     ({1: ["a:1"]}, TypeError, "Job name 1 must be bytes or unicode"),
     ({"worker": [12345]}, TypeError, "Task address 12345 must be bytes or unicode"),
 ])

@@ -1,5 +1,8 @@
 """``python -m sim launch --workers N [--chief] [--ps M] [--machine PRESET] [--gpus-per-worker G]
-[--fail-at TASK:STEP] script.py [args...]``: run a script as a simulated cluster.
+[--fail-at TASK:STEP] [--engine sim|tensorflow] [--python PATH] script.py [args...]``: run a script as
+a simulated cluster, or (``--engine tensorflow``) as local processes on real TensorFlow under
+``--python`` (default: SIM_TF_PYTHON, else this Python), the script unedited: its ``import sim.tf``
+gives ``tensorflow`` there (sim.launch.tf_alias).
 
 Options come before the script; everything after the script is the script's own arguments.
 A bad option is one line naming the mistake and the fix, exit status 2 (no traceback). The
@@ -13,7 +16,7 @@ import sys
 from sim.i18n import t
 
 _VALUED = {"--workers": "2", "--ps": "1", "--machine": "workstation-4gpu", "--gpus-per-worker": "2",
-           "--fail-at": "worker:1:3"}
+           "--fail-at": "worker:1:3", "--engine": "tensorflow", "--python": ".venv-tf/bin/python"}
 
 
 class UsageError(ValueError):
@@ -24,7 +27,7 @@ def parse(argv):
     """``argv`` -> the keyword arguments of ``sim.launch.launcher.launch``; UsageError if bad."""
     from sim.launch.launcher import parse_fail_at
     opts = {"workers": None, "chief": False, "ps": 0, "machine": "workstation-4gpu",
-            "gpus_per_worker": None, "fail_at": None}
+            "gpus_per_worker": None, "fail_at": None, "engine": "sim", "python": None}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -45,7 +48,7 @@ def parse(argv):
         else:
             i += 1
         key = name[2:].replace("-", "_")
-        if name == "--machine":
+        if name in ("--machine", "--engine", "--python"):
             opts[key] = value
         elif name == "--fail-at":
             opts[key] = parse_fail_at(value)
@@ -78,6 +81,10 @@ def main(argv=None) -> int:
         opts = parse(argv)
         check_options(opts["script"], opts["workers"], opts["chief"], opts["ps"], opts["machine"],
                       opts["gpus_per_worker"], opts["fail_at"])
+        from sim.launch.tf_engine import check_engine
+        check_engine(opts["engine"], opts["python"])
+        if opts["engine"] != "sim" and opts["fail_at"] is not None:
+            raise ValueError(t("tfengine.sim_only", option="--fail-at"))
     except ValueError as e:
         print(f"python -m sim launch: {e}", file=sys.stderr)
         return 2

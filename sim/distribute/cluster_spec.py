@@ -117,10 +117,12 @@ class ClusterSpec:
 
 
 def _index(job, key):
-    """A sparse job's key as an int (JSON object keys are strings)."""
+    """A sparse job's key as an int (JSON object keys are strings). TensorFlow calls ``int(key)``,
+    so a key like "a" is a ValueError and a key like None a TypeError (tests/tf_crosscheck)."""
     try:
         return int(key)
-    except (TypeError, ValueError):
-        raise TypeError(_annotate(
-            "The tasks for job %r must be a list or a dictionary from integers to strings."
-            % (job,), "spec_job_key", job=job, given=repr(key))) from None
+    except (TypeError, ValueError) as e:
+        rule = ("The tasks for job %r must be a list or a dictionary from integers to strings."
+                % (job,))
+        text = f"{e} ({rule[0].lower()}{rule[1:-1]})"       # Python's words first, as TensorFlow
+        raise type(e)(_annotate(text, "spec_job_key", job=job, given=repr(key))) from None

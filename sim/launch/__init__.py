@@ -4,7 +4,9 @@
 each with its own TF_CONFIG; ``fabric`` carries their collectives and holds the cluster's
 simulated clock; ``client`` is a task's side of it; ``protocol`` the wire format (JSON + raw
 array bytes, never pickles); ``task`` runs the learner's script in each process;
-``cluster_machine`` builds the simulated cluster (one host per worker).
+``cluster_machine`` builds the simulated cluster (one host per worker). ``engine="tensorflow"``
+runs the same script on real TensorFlow instead: ``tf_engine`` picks the interpreter,
+``tf_task`` runs each task there and ``tf_alias`` makes its ``import sim.tf`` give ``tensorflow``.
 Kept free of NumPy and sim.tf at import, so starting a launch costs little.
 """
 from __future__ import annotations

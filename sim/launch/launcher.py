@@ -177,14 +177,22 @@ _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exi
 
 
 def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHINE,
-           gpus_per_worker=None, fail_at=None, echo=True, env=None, timeout=None):
+           gpus_per_worker=None, fail_at=None, echo=True, env=None, timeout=None,
+           engine="sim", python=None):
     """Run ``script`` as a simulated cluster; a ``LaunchResult``.
 
     ``echo``: True prints each task's lines as they come (``[worker 0] ...``) to stdout, a file
     object prints there, False keeps them only in the result. ``fail_at=("worker", 1, 3)`` kills
     worker 1 at its third training step (``strategy.run``). ``env``: extra environment variables.
     ``timeout`` (s): stop every task after this long (a failure of the launch).
+    ``engine="tensorflow"`` runs the same script on real TensorFlow (``sim.launch.tf_task``: its
+    ``import sim.tf`` gives ``tensorflow``) under ``python`` (``sim.launch.tf_engine``), with
+    the same TF_CONFIG per task and no simulated fabric; ``fail_at`` is a sim-only option.
     """
+    from sim.launch.tf_engine import check_engine
+    exe = check_engine(engine, python)
+    if engine != "sim" and fail_at is not None:
+        raise ValueError(t("tfengine.sim_only", option="--fail-at"))
     if isinstance(fail_at, str):
         fail_at = parse_fail_at(fail_at)
     check_options(script, workers, chief, ps, machine, gpus_per_worker, fail_at)
@@ -193,7 +201,9 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     tasks = task_list(workers, chief, ps)
     group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
     secret = secrets.token_bytes(32)
-    fabric = Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker))
+    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker))
+              if engine == "sim" else _NoFabric(group))
+    runner = "sim.launch.task" if engine == "sim" else "sim.launch.tf_task"
     echo = sys.stdout if echo is True else (echo or None)
     lock = threading.Lock()
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -204,11 +214,17 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
         [package_root] + [p for p in base_env.get("PYTHONPATH", "").split(os.pathsep) if p])
     for var in _BLAS_THREADS:   # N tasks share the cores: one BLAS thread each, unless asked
         base_env.setdefault(var, "1")
-    base_env.update({"PYTHONUNBUFFERED": "1", _env.ENV_ADDRESS: "%s:%d" % fabric.address,
-                     _env.ENV_SECRET: secret.hex(), _env.ENV_MACHINE: machine,
-                     "SIM_LAUNCH_PARENT_PID": str(os.getpid())})
+    base_env.update({"PYTHONUNBUFFERED": "1", "SIM_LAUNCH_PARENT_PID": str(os.getpid())})
+    if engine == "sim":
+        base_env.update({_env.ENV_ADDRESS: "%s:%d" % fabric.address, _env.ENV_SECRET: secret.hex(),
+                         _env.ENV_MACHINE: machine})
     if gpus_per_worker is not None:
         base_env[_env.ENV_GPUS] = str(gpus_per_worker)
+    if engine != "sim":
+        base_env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")    # TensorFlow's C++ INFO/WARNING lines
+        # sim.keras follows tf.keras 2 (the tf-keras package); TensorFlow 2.21's default Keras 3
+        # refuses the course's custom loops under MWMS (PerReplica values), so ask for Keras 2.
+        base_env.setdefault("TF_USE_LEGACY_KERAS", "1")
     running: list = []
     failed = reason = None
     interrupted = None
@@ -218,7 +234,7 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
             task_env = dict(base_env, TF_CONFIG=task.json)
             if fail_at is not None and (kind, index) == fail_at[:2]:
                 task_env[_env.ENV_FAIL_STEP] = str(fail_at[2])
-            proc = subprocess.Popen([sys.executable, "-m", "sim.launch.task", str(script), *map(str, args)],
+            proc = subprocess.Popen([exe, "-m", runner, str(script), *map(str, args)],
                                     env=task_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, start_new_session=True)
             running.append(_Task(kind, index, proc, echo, lock))
@@ -245,6 +261,22 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
         _say(echo, lock, t("launch.all_done", n=len(running)))
     return LaunchResult(0 if failed is None else 1, results, task_label(failed) if failed else None,
                         reason, _cluster_trace(fabric), list(fabric.collectives))
+
+
+class _NoFabric:
+    """What the supervisor reads of a fabric, for real TensorFlow (its own gRPC links the tasks)."""
+
+    failure = None
+    collectives: tuple = ()
+
+    def __init__(self, group):
+        self.group, self.traces = group, {}
+
+    def ended(self, name, code):
+        pass
+
+    def close(self):
+        pass
 
 
 def _say(echo, lock, text):

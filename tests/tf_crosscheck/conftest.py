@@ -1,6 +1,6 @@
 """Keep the TensorFlow cross-check out of ``pytest tests`` / ``make test``.
 
-test_crosscheck.py is collected only when tests/tf_crosscheck (or a file in it) is named on the
+The test files here are collected only when tests/tf_crosscheck (or a file in it) is named on the
 command line: ``python -m pytest tests/tf_crosscheck`` from a venv with TensorFlow (see its docstring).
 """
 from pathlib import Path
@@ -17,6 +17,6 @@ def _asked(config):
 
 
 def pytest_ignore_collect(collection_path, config):
-    if collection_path.name == "test_crosscheck.py" and not _asked(config):
+    if collection_path.name.startswith("test_") and collection_path.parent == HERE and not _asked(config):
         return True
     return None
