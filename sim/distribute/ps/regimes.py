@@ -91,7 +91,9 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     cap = updates if updates is not None else 1024
     who, read_t, apply_t, tau, gap = [], [], [], [], []  # per applied update, in apply order
     clocks = [0] * workers                               # updates each worker has applied
-    progress = [env.event()]                             # fires when the slowest clock may move
+    at_clock = {0: workers}                              # how many workers are at each clock
+    slowest = [0]                                        # min(clocks), kept in O(1) per update
+    progress = [env.event()]                             # SSP: fires when a clock moves
     state = [0]                                          # updates applied = the ps version
     if model:
         data = problem.batches(batch, np.random.default_rng([seed, 1_000_003]))
@@ -115,7 +117,7 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     def worker(i, times):
         nonlocal history
         while True:
-            while ssp is not None and clocks[i] - min(clocks) > ssp:
+            while ssp is not None and clocks[i] - slowest[0] > ssp:
                 yield progress[0]                        # SSP: too far ahead of the slowest
             v0, t0 = state[0], env.now
             w_read = params[0] if model else None
@@ -128,10 +130,18 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
             read_t.append(t0)
             apply_t.append(env.now)
             tau.append(stale)
-            gap.append(clocks[i] - min(clocks))
-            clocks[i] += 1
-            progress[0].succeed()
-            progress[0] = env.event()
+            c = clocks[i]
+            gap.append(c - slowest[0])
+            clocks[i] = c + 1
+            at_clock[c] -= 1
+            at_clock[c + 1] = at_clock.get(c + 1, 0) + 1
+            if at_clock[c] == 0:
+                del at_clock[c]
+                if c == slowest[0]:
+                    slowest[0] = c + 1
+            if ssp is not None:
+                progress[0].succeed()
+                progress[0] = env.event()
             state[0] = n + 1
             if model:
                 if n >= len(history):
