@@ -206,6 +206,44 @@ class Dataset:
                 yield e
         return Dataset._from_generator_fn(gen, self.element_spec, self, "take_while")
 
+    # -- transformations the guide and tutorials use next (transforms/padding ... grouping) ---
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        from sim.data.transforms.padding import _PaddedBatchDataset
+        return _PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        from sim.data.transforms.windowing import _WindowDataset
+        return _WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def flat_map(self, map_func, name=None):
+        from sim.data.transforms.nesting import _FlatMapDataset
+        return _FlatMapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        from sim.data.transforms.nesting import _InterleaveDataset, default_cycle_length
+        cycle = default_cycle_length() if cycle_length in (None, -1) else int(cycle_length)
+        return _InterleaveDataset(self, map_func, cycle, 1 if block_length is None else int(block_length))
+
+    def scan(self, initial_state, scan_func, name=None):
+        from sim.data.transforms.scanning import _ScanDataset
+        return _ScanDataset(self, initial_state, scan_func)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        from sim.data.transforms.grouping import _GroupByWindowDataset
+        return _GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        from sim.data.transforms.grouping import bucket_by_sequence_length
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                         bucket_batch_sizes, padded_shapes, padding_values,
+                                         pad_to_bucket_boundary, no_padding, drop_remainder)
+
 
 class Iterator:
     """``iter(dataset)``: ``next()`` raises StopIteration at the end, ``get_next()``
