@@ -22,8 +22,25 @@ from sim.engine import nest
 from sim.engine.errors import OutOfRangeError
 
 
-class Dataset:
+def _unsupported_method(name):
+    """A ``tf.data.Dataset`` name outside the subset: NotImplementedError (also an
+    AttributeError, so hasattr stays False), naming it and what to use instead."""
+    if name.startswith("_"):
+        return AttributeError(name)
+    from sim.tf._lazy import unsupported
+    return unsupported(f"tf.data.Dataset.{name}")
+
+
+class _DatasetType(type):
+    def __getattr__(cls, name):  # tf.data.Dataset.sample_from_datasets(...)
+        raise _unsupported_method(name)
+
+
+class Dataset(metaclass=_DatasetType):
     """A sequence of elements built from a source and transformations (``tf.data.Dataset``)."""
+
+    def __getattr__(self, name):  # dataset.unique()
+        raise _unsupported_method(name)
 
     _kind = "dataset"
 
