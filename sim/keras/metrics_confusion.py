@@ -210,15 +210,19 @@ def _interpolate_pr_auc(tp, fp, fn):
 
 class MeanIoU(Metric):
     """Mean over classes of intersection / union, from a weighted confusion matrix (rows are
-    labels, columns predictions); classes absent from both are left out of the mean."""
+    labels, columns predictions); classes absent from both are left out of the mean. Under
+    Keras 3 (sim.keras.version) the matrix counts in int64, so fractional weights truncate."""
 
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
                  sparse_y_true=True, sparse_y_pred=True, axis=-1):
+        from sim.keras.version import keras_major
+        self._integer_counts = dtype is None and keras_major() == 3  # Keras 3: dtype "int"
         super().__init__(name=name or "mean_io_u", dtype=dtype)
         self.num_classes, self.ignore_class = int(num_classes), ignore_class
         self.sparse_y_true, self.sparse_y_pred, self.axis = sparse_y_true, sparse_y_pred, axis
         self.total_cm = self.add_weight("total_confusion_matrix",
-                                        shape=(self.num_classes, self.num_classes))
+                                        shape=(self.num_classes, self.num_classes),
+                                        dtype=tf.int64 if self._integer_counts else None)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true, y_pred = _array(y_true), _array(y_pred)
@@ -237,9 +241,11 @@ class MeanIoU(Metric):
             from sim.engine.errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, "`labels` and `predictions` must be in "
                                        f"[0, {self.num_classes}) (num_classes={self.num_classes}).")
+        if self._integer_counts:  # Keras 3 casts the weights to int: 0.3 counts as 0
+            weights = np.trunc(weights)
         cm = np.zeros((self.num_classes, self.num_classes), np.float32)
         np.add.at(cm, (labels, preds), weights)
-        self.total_cm.assign_add(cm)
+        self.total_cm.assign_add(cm.astype(np.int64) if self._integer_counts else cm)
 
     def _result(self):
         cm = _array(self.total_cm)

@@ -14,7 +14,7 @@ import numpy as np
 from sim.data.dataset import Dataset
 from sim.data.transforms._arguments import _positive
 from sim.engine import nest
-from sim.engine.errors import InvalidArgumentError
+from sim.engine.errors import DataLossError
 from sim.engine.shape import TensorShape
 from sim.engine.spec import TensorSpec
 from sim.engine.tensor import Tensor
@@ -61,7 +61,7 @@ class _PaddedBatchDataset(Dataset):
             out[...] = value
             for i, p in enumerate(parts):
                 if p.ndim != len(target) or any(a > b for a, b in zip(p.shape, target)):
-                    raise InvalidArgumentError(
+                    raise DataLossError(  # TensorFlow's class for this, surprisingly
                         None, None, "Attempted to pad to a smaller size than the input element. "
                         + _t("too_small", shape=list(p.shape), padded=target))
                 out[(i,) + tuple(slice(0, n) for n in p.shape)] = p
