@@ -6,6 +6,8 @@ difference is one ``if`` next to the behaviour it changes. Differences followed 
 
 - ``MeanIoU`` (and the IoU metrics): Keras 3 counts the confusion matrix in integers
   (``dtype="int"``), so fractional sample weights are truncated; tf-keras counts in float32.
+- ``LearningRateScheduler`` writes the rate into the logs (and History) as ``learning_rate``
+  under Keras 3, ``lr`` under tf-keras.
 """
 from __future__ import annotations
 

@@ -246,3 +246,17 @@ def tape_higher_order(env):
             dy_dx = t1.gradient(y, x)
         return t2.gradient(dy_dx, x)
     return {"d2y_dx2": env.attempt(second)}
+
+
+@scenario
+def keras_version_history_keys(env):
+    """Keras-version-sensitive: the key LearningRateScheduler writes into History
+    ('learning_rate' under Keras 3, 'lr' under tf-keras), with validation keys beside it."""
+    tf = env.tf
+    model = _model(tf)
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(learning_rate=0.05))
+    history = model.fit(X, LABELS, batch_size=GLOBAL_BATCH, epochs=2, shuffle=False, verbose=0,
+                        validation_data=(X, LABELS), callbacks=[
+                            tf.keras.callbacks.LearningRateScheduler(lambda e, lr: 0.05 / (e + 1))])
+    rate_key = "learning_rate" if "learning_rate" in history.history else "lr"
+    return {"keys": sorted(history.history), "rates": [float(v) for v in history.history[rate_key]]}
