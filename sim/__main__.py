@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-COMMANDS = {"allreduce": "sim.cli.allreduce"}
+COMMANDS = {"allreduce": "sim.cli.allreduce", "launch": "sim.cli.launch", "scale": "sim.cli.scale"}
 
 
 def main(argv=None) -> int:

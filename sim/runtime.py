@@ -31,6 +31,7 @@ class Clock:
         """Back to time zero with no steps and an empty trace."""
         self.now = 0.0
         self.last_step_seconds = 0.0
+        self.last_step_memory: dict = {}   # device name -> peak bytes of the last strategy step
         self.steps: list = []   # StepRecord per advance
         self.trace: list = []   # trace events (kind, name, where, start, end...), absolute times
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim.collectives import build, execute
-from sim.collectives.algorithms import default_channels, double_binary_tree
+from sim.collectives.algorithms import default_channels
 from sim.collectives.cost import bandwidths, closed_form
 from sim.collectives.replay import default_ranks, replay
 from sim.collectives.ring import channel_orders, ring
@@ -97,8 +97,12 @@ def test_channels_divide_the_bandwidth_term_on_an_uncontended_cluster(nodes, g):
         got = replay(sched, m, n)
         want = closed_form("ring", p, n, ALPHA, 1 / BW / c)
         assert got == pytest.approx(want, rel=0.01), (nodes, g, n, got, want)
+        # one channel: its NIC hops are the slowest (BW, the others (g-1)·BW), so the ring runs
+        # at the NIC's pace: between its bytes alone and the closed form with every hop at BW
         flat = replay(build("ring", p, n // 4, machine=m, ranks=m.gpus, channels=1), m, n)
-        assert flat == pytest.approx(closed_form("ring", p, n, ALPHA, 1 / BW), rel=0.01)
+        assert 2 * (p - 1) / p * n / BW <= flat <= closed_form("ring", p, n, ALPHA, 1 / BW) * 1.0001
+        if n >= 2**30:
+            assert flat == pytest.approx(2 * (p - 1) / p * n / BW, rel=0.01)
 
 
 def test_dgx_a100_cluster_busbw_reaches_the_nic_cap_through_pcie():
@@ -142,19 +146,34 @@ def test_single_channel_machines_keep_their_schedules(name):
     for length in (3, 2**18):
         assert _same_rounds(build("ring", p, length, machine=m, ranks=ranks), ring(p, length))
         got = build("nccl", p, length, machine=m, ranks=ranks)
-        plain = ring(p, length) if got.info["nccl_algorithm"] == "ring" else double_binary_tree(p, length)
-        assert _same_rounds(got, plain) and "channels" not in got.info
+        if got.info["nccl_algorithm"] == "ring":
+            assert _same_rounds(got, ring(p, length)) and "channels" not in got.info
+        else:                               # NCCL's tree: one chain per node, one channel
+            assert _same_rounds(got, build("nccl_tree", p, length, machine=m, ranks=ranks))
+            assert got.info["channels"] == 1
 
 
 @pytest.mark.parametrize("name", SINGLE)
 def test_single_node_ring_times_pinned_to_the_closed_form(name):
-    """Each round costs its slowest ring edge, route latency + n/p over the route bandwidth
-    (no two edges share a link direction on these machines): 2(p-1) such rounds."""
+    """No two ring edges share a link direction on these machines, so an edge's step costs its
+    route latency + n/p over its route bandwidth. With rounds as barriers every step costs the
+    slowest edge: 2(p-1)·max(step). Driven by dependencies, a segment's path of 2(p-1)
+    consecutive edges costs the sum of their steps, and the slowest edge's link still carries
+    2(p-1) segments back to back: the time is the larger of those two, exactly (uniform rings:
+    both equal 2(p-1)·step, the closed form)."""
     m = preset(name)
     ranks = default_ranks(m)
     p = len(ranks)
     for n in (2**20 * p, 2**28):
         edges = [(ranks[i], ranks[(i + 1) % p]) for i in range(p)]
-        step = max(m.route_latency(a, b) + n / p / m.route_bandwidth(a, b) for a, b in edges)
+        lat = [m.route_latency(a, b) for a, b in edges]
+        byte = [n / p / m.route_bandwidth(a, b) for a, b in edges]
+        step = [a + b for a, b in zip(lat, byte)]
+        barrier = 2 * (p - 1) * max(step)
+        paths = max(sum(step[(end - k) % p] for k in range(2 * (p - 1))) for end in range(p))
+        slowest = max(range(p), key=lambda i: byte[i])
+        busiest = 2 * (p - 1) * byte[slowest] + lat[slowest]
         got = replay(build("ring", p, n // 4, machine=m, ranks=ranks), m, n, ranks)
-        assert got == pytest.approx(2 * (p - 1) * step, rel=1e-9), name
+        assert max(paths, busiest) * (1 - 1e-9) <= got <= barrier * (1 + 1e-9), name
+        if len(set(step)) == 1:
+            assert got == pytest.approx(barrier, rel=1e-9), name

@@ -59,8 +59,24 @@ def _check(name, p, n, machine, **kw):
 @pytest.mark.parametrize("p", [2, 3, 4, 7, 8, 16, 64, 256, 1024])
 @pytest.mark.parametrize("name", ["ring", "reduce_to_one", "binomial_tree"])
 def test_any_count_matches_closed_form(name, p):
+    if name == "binomial_tree" and p & (p - 1):
+        pytest.skip("not a power of two: see test_binomial_tree_off_powers_of_two")
     for n in SIZES:
         _check(name, p, n, star(p))
+
+
+@pytest.mark.parametrize("p", [3, 7, 13, 100])
+def test_binomial_tree_off_powers_of_two(p):
+    """Off powers of two the closed form's ⌈lg p⌉ rounds are barriers the data does not need
+    (rank 2 of 3 has nothing to wait for): the dependency-driven replay lies between the form for
+    the power of two below p and the form for p, and reaches the lower one for tiny messages."""
+    low = 1 << (p.bit_length() - 1)
+    for n in SIZES:
+        got = replay(build("binomial_tree", p, n), star(p), n)
+        assert closed_form("binomial_tree", low, n, ALPHA, 1 / BW) * 0.999 <= got
+        assert got <= closed_form("binomial_tree", p, n, ALPHA, 1 / BW) * 1.001
+    assert replay(build("binomial_tree", p, 8), star(p), 8) == pytest.approx(
+        closed_form("binomial_tree", low, 8, ALPHA, 1 / BW), rel=0.01)
 
 
 @pytest.mark.parametrize("p", [2, 4, 8, 64, 1024])
@@ -91,12 +107,18 @@ def test_torus_matches_closed_form(x, y):
 
 @pytest.mark.parametrize("p", [2, 3, 8, 13, 64, 256])
 def test_double_binary_tree_matches_port_model_and_reference_bound(p):
-    """The pipelined tree's per-step load varies (fill/drain, shared parent port): the exact
-    closed form is the port model round by round; §1.5's 2(D+k-1)(α+(n/k)β) bounds it above."""
+    """The pipelined tree's per-step load varies (fill/drain, shared parent port): the port model
+    round by round is its closed form with rounds as barriers. The dependency-driven replay lets
+    the broadcast of the first chunks overlap the reduction of the last, so it is at most that,
+    at least the all-reduce bandwidth bound 2(p-1)/p·nβ plus one message, equal to it (1 %)
+    for tiny and for large messages, and under §1.5's 2(D+k-1)(α+(n/k)β)."""
     for n in SIZES:
         sched = build("double_binary_tree", p, n)
         got = replay(sched, star(p), n)
-        assert got == pytest.approx(port_model_time(sched, n, ALPHA, 1 / BW), rel=0.01)
+        barrier = port_model_time(sched, n, ALPHA, 1 / BW)
+        assert (2 * (p - 1) / p * n / BW + ALPHA) * (1 - 1e-9) <= got <= barrier * 1.0001
+        if n <= 1000 or n >= 2**30:
+            assert got == pytest.approx(barrier, rel=0.01)
         upper = closed_form("double_binary_tree", p, n, ALPHA, 1 / BW, chunks=sched.info["chunks"])
         assert got <= upper * 1.0001
         if p >= 8 and n >= 2**30:          # large messages: within 10% of the reference form

@@ -26,7 +26,7 @@ def test_reference_solution_passes(capsys):
     def solution(w, x, y, r):
         return sum(2.0 * xs.T @ (xs @ w - ys) / len(x)
                    for xs, ys in zip(np.array_split(x, r), np.array_split(y, r)))
-    assert ex.check_data_parallel_gradient(solution) == len(ex.cases())
+    assert ex.check_data_parallel_gradient(solution) is None
     assert "All 5 cases pass" in capsys.readouterr().out
 
 

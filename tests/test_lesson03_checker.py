@@ -18,7 +18,7 @@ def _english_on_the_course_machine():
 
 
 def test_reference_solution_passes(capsys):
-    assert ex.check_compute_loss(ex.reference_compute_loss) == len(ex.SETUPS)
+    assert ex.check_compute_loss(ex.reference_compute_loss) is None
     assert "All 5 cases pass" in capsys.readouterr().out
 
 
@@ -32,7 +32,7 @@ def test_the_guide_written_by_a_learner_passes(capsys):
             loss += tf.nn.scale_regularization_loss(tf.add_n(model_losses))
         return loss
 
-    assert ex.check_compute_loss(compute_loss) == len(ex.SETUPS)
+    assert ex.check_compute_loss(compute_loss) is None
 
 
 def test_the_cases_split_as_tensorflow_does():
@@ -79,7 +79,7 @@ def test_the_stub_is_reported_not_done(capsys):
         # YOUR CODE HERE
         raise NotImplementedError()
 
-    with pytest.raises(ExerciseNotDone):
+    with pytest.raises(ExerciseNotDone) as failure:
         ex.check_compute_loss(compute_loss)
-    out = capsys.readouterr().out
+    out = str(failure.value)
     assert "Not done yet" in out and "compute_loss" in out

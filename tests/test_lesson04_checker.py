@@ -38,7 +38,7 @@ def test_the_checker_puts_the_learners_machine_back():
 
 
 def test_reference_solution_passes(capsys):
-    assert ex.check_per_replica_batch_sizes(ex.reference) == len(ex.CASES)
+    assert ex.check_per_replica_batch_sizes(ex.reference) is None
     assert f"All {len(ex.CASES)} cases pass" in capsys.readouterr().out
 
 

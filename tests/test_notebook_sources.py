@@ -120,3 +120,34 @@ def test_chinese_paragraphs_do_not_break_between_hanzi():
                 first, second = first.rstrip(), second.strip()
                 if first and second and _cjk(first[-1]) and _cjk(second[0]):
                     raise AssertionError(f"{path.name}: '{first[-20:]}' / '{second[:20]}'")
+
+
+def test_consecutive_stream_chunks_are_joined_so_outputs_do_not_depend_on_timing():
+    import nbformat as nbf
+
+    outputs = [nbf.v4.new_output("stream", name="stdout", text="20"),
+               nbf.v4.new_output("stream", name="stdout", text=" 0.175\n"),
+               nbf.v4.new_output("stream", name="stderr", text="warning\n"),
+               nbf.v4.new_output("execute_result", data={"text/plain": "1"}, execution_count=1),
+               nbf.v4.new_output("stream", name="stdout", text="x\n")]
+    joined = build.coalesce_streams(outputs)
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in joined] == [
+        ("stream", "stdout", "20 0.175\n"), ("stream", "stderr", "warning\n"),
+        ("execute_result", None, None), ("stream", "stdout", "x\n")]
+
+
+def test_a_markdown_edit_keeps_the_outputs_and_a_code_edit_drops_them():
+    import nbformat as nbf
+
+    def book(text, code):
+        cell = nbf.v4.new_code_cell(code)
+        return nbf.v4.new_notebook(cells=[nbf.v4.new_markdown_cell(text), cell])
+
+    committed = book("old words", "print(1)")
+    committed.cells[1].outputs = [nbf.v4.new_output("stream", name="stdout", text="1\n")]
+    committed.cells[1].execution_count = 3
+    kept = build.keep_outputs(committed, book("new words", "print(1)"))
+    assert kept.cells[0].source == "new words"
+    assert kept.cells[1].outputs[0]["text"] == "1\n" and kept.cells[1].execution_count == 3
+    dropped = build.keep_outputs(committed, book("new words", "print(2)"))
+    assert dropped.cells[1].outputs == [] and dropped.cells[1].source == "print(2)"

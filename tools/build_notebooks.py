@@ -14,7 +14,14 @@ that language's markdown and every code cell, and puts first a banner and a code
 Each language also gets a home notebook, ``notebooks/<lang>/index.ipynb``, linking every lesson.
 
 Execution (``--execute``) runs lessons and solutions with nbclient, then drops images (git stays
-small; nbval ignores them anyway) and timing metadata, so what is committed is deterministic.
+small; nbval ignores them anyway; a cell tagged ``keep-image`` keeps its image, e.g. the animated
+GIF of lesson 02 that must play from the committed notebook) and timing metadata, so what is
+committed is deterministic.
+
+Every notebook carries the ``kernelspec`` and ``language_info`` that JupyterLab writes when it opens
+the notebook with this environment's ``python3`` kernel (JupyterLab copies the kernel's spec and its
+kernel_info reply into the metadata and marks the notebook modified only when they differ), so a
+committed notebook opens clean.
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ import hashlib
 import re
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import jupytext
@@ -68,6 +76,29 @@ MAP_WORDS = {  # (lesson column header, "lesson" link text, "exercise" link text
     "zh": ("课程", "课程", "练习"),
     "pt": ("Lição", "lição", "exercício"),
 }
+
+
+KEEP_IMAGE_TAG = "keep-image"
+# A widget's view lives only while its kernel does; its state is not saved, so a committed view
+# would show "model not found" (and a new random model_id every build). The cell shows it when run.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+@lru_cache(maxsize=None)
+def kernel_metadata() -> dict:
+    """The ``kernelspec`` and ``language_info`` JupyterLab writes for this environment's python3
+    kernel: the spec's name/display_name/language, and ipykernel's kernel_info language_info."""
+    from ipykernel.ipkernel import IPythonKernel
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    return {"kernelspec": {"display_name": spec.display_name, "language": spec.language,
+                           "name": "python3"},
+            "language_info": copy.deepcopy(dict(IPythonKernel.language_info))}
+
+
+def notebook_metadata(course: dict) -> dict:
+    return {**copy.deepcopy(kernel_metadata()), "course": course}
 
 
 class SourceError(ValueError):
@@ -153,11 +184,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
                       variant: str = "lesson") -> nbformat.NotebookNode:
     """The notebook of one language (variant: lesson, student or solution)."""
     nb = nbformat.v4.new_notebook()
-    nb.metadata = {
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"},
-        "course": {"language": lang, "source": rel_source, "variant": variant},
-    }
+    nb.metadata = notebook_metadata({"language": lang, "source": rel_source, "variant": variant})
     key = f"{rel_source}/{lang}/{variant}"
     banner = nbformat.v4.new_markdown_cell(BANNER[lang].format(source=rel_source))
     setup = nbformat.v4.new_code_cell(f'import sim\nsim.setup("{lang}")')
@@ -204,9 +231,8 @@ def home_notebook(lang: str, lessons: list[tuple[str, nbformat.NotebookNode]],
         rows.append(f"| {number} | [{title_of(nb)}]({stem}.ipynb) | {ex_links or '—'} |")
     links = " · ".join(f"[{LANG_NAMES[o]}](../{o}/index.ipynb)" for o in LANGS if o != lang)
     nb = nbformat.v4.new_notebook()
-    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-                   "language_info": {"name": "python"},
-                   "course": {"language": lang, "source": "tools/build_notebooks.py", "variant": "home"}}
+    nb.metadata = notebook_metadata({"language": lang, "source": "tools/build_notebooks.py",
+                                     "variant": "home"})
     nb.cells = [nbformat.v4.new_markdown_cell(f"{title}\n\n{intro}"),
                 nbformat.v4.new_markdown_cell("\n".join(rows)),
                 nbformat.v4.new_markdown_cell(f"{others}: {links}")]
@@ -295,7 +321,7 @@ def inputs_of(nb: nbformat.NotebookNode) -> list[tuple]:
 
 
 def drifted(outputs: list[Output]) -> list[str]:
-    """Committed notebooks whose inputs differ from what their source builds."""
+    """Committed notebooks whose inputs (or metadata) differ from what their source builds."""
     problems = []
     for out in outputs:
         shown = out.path.relative_to(ROOT) if out.path.is_relative_to(ROOT) else out.path
@@ -306,6 +332,9 @@ def drifted(outputs: list[Output]) -> list[str]:
         if inputs_of(committed) != inputs_of(out.notebook):
             problems.append(f"{shown}: differs from its source "
                             "(edit the source in notebooks/src or exercises/src, then `make notebooks`)")
+        elif committed.metadata != out.notebook.metadata:
+            problems.append(f"{shown}: its metadata differ from what JupyterLab writes when it opens "
+                            "the notebook, so it would open modified (run `make notebooks`)")
     return problems
 
 
@@ -313,6 +342,19 @@ def stale_readmes(outputs: list[Output]) -> list[str]:
     """READMEs whose course map differs from what the full plan builds."""
     return [f"{path.name}: course map is stale (run `make notebooks`)"
             for path, text in readmes(outputs).items() if path.read_text(encoding="utf-8") != text]
+
+
+def coalesce_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks into one output: how a kernel splits a stream
+    depends on timing, so the committed outputs would otherwise change from run to run."""
+    joined: list = []
+    for output in outputs:
+        if (output.get("output_type") == "stream" and joined
+                and joined[-1].get("output_type") == "stream" and joined[-1]["name"] == output["name"]):
+            joined[-1]["text"] = "".join(joined[-1]["text"]) + "".join(output["text"])
+        else:
+            joined.append(output)
+    return joined
 
 
 def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbformat.NotebookNode:
@@ -327,14 +369,32 @@ def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbforma
         if cell.cell_type != "code":
             continue
         cell.metadata.pop("execution", None)
+        cell.outputs = coalesce_streams([o for o in cell.outputs if WIDGET_VIEW not in o.get("data", {})])
+        keep_images = KEEP_IMAGE_TAG in cell.metadata.get("tags", ())
         for output in cell.get("outputs", []):
             data = output.get("data")
-            if data:
+            if data and not keep_images:
                 for mime in [m for m in data if m.startswith("image/")]:
                     del data[mime]
             output.get("metadata", {}).clear() if "metadata" in output else None
     nb.metadata.pop("widgets", None)
-    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata.update(copy.deepcopy(kernel_metadata()))
+    return nb
+
+
+def keep_outputs(committed: nbformat.NotebookNode, nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """``nb`` with the committed outputs when only its markdown changed (same code cells, same
+    order): a wording fix needs no re-execution, since outputs depend on the code alone."""
+    def code(book):
+        return [c for c in book.cells if c.cell_type == "code"]
+    old, new = code(committed), code(nb)
+    if [inputs_of(nbformat.v4.new_notebook(cells=[c])) for c in old] != \
+            [inputs_of(nbformat.v4.new_notebook(cells=[c])) for c in new]:
+        return nb
+    nb = copy.deepcopy(nb)
+    for before, after in zip(old, code(nb)):
+        after.outputs = before.get("outputs", [])
+        after.execution_count = before.get("execution_count")
     return nb
 
 
@@ -342,9 +402,15 @@ def write(out: Output, run: bool) -> None:
     """Write one notebook; without ``run`` an up-to-date notebook keeps its executed outputs."""
     out.path.parent.mkdir(parents=True, exist_ok=True)
     nb = out.notebook
-    if not run and out.path.exists() and \
-            inputs_of(nbformat.read(out.path, as_version=4)) == inputs_of(nb):
-        return
+    if not run and out.path.exists():
+        committed = nbformat.read(out.path, as_version=4)
+        if inputs_of(committed) == inputs_of(nb):
+            if committed.metadata == nb.metadata:
+                return
+            committed.metadata = nb.metadata      # keep the outputs, refresh the metadata
+            nb = committed
+        else:
+            nb = keep_outputs(committed, nb)
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
         nb = execute(nb, out.path.parent)

@@ -9,8 +9,9 @@
 # - every hop adds its latency; the bytes stream through all hops at once, so the slowest hop sets
 #   the pace.
 #
-# The checker compares your answer with the simulator on six routes: PCIe through a switch, a
-# double NVLink on a DGX-1, a DGX-1 pair with no NVLink (PCIe and the CPUs' QPI link), two DGX
+# The checker compares your answer with the simulator on six routes: two on the PCIe workstation
+# (GPU to GPU through the switch, GPU to host memory through the shared uplink), a double NVLink on
+# a DGX-1, a DGX-1 pair with no NVLink (PCIe and the CPUs' QPI link), two DGX
 # A100 nodes over InfiniBand, and a small message between CPU servers over 25 GbE.
 
 # %% [markdown] lang="zh"
@@ -22,7 +23,7 @@
 # - 每个 `link` 都有 `link.latency`（秒）和 `link.bandwidth`（字节/秒，单个方向）；
 # - 每一跳都会增加它的延迟；数据同时流过所有跳，所以最慢的那一跳决定速度。
 #
-# 检查器会在六条路由上把你的答案与模拟器比较：经过交换机的 PCIe、DGX-1 上的双 NVLink、DGX-1 上一对没有 NVLink 的 GPU（走 PCIe 以及两个 CPU 之间的 QPI 链路）、通过 InfiniBand 相连的两台 DGX A100，以及 CPU 服务器之间通过 25 GbE 发送的一条小消息。
+# 检查器会在六条路由上把你的答案与模拟器比较：PCIe 工作站上的两条（GPU 经交换机到 GPU，GPU 经共用的上行链路到主机内存）、DGX-1 上的双 NVLink、DGX-1 上一对没有 NVLink 的 GPU（走 PCIe 以及两个 CPU 之间的 QPI 链路）、通过 InfiniBand 相连的两台 DGX A100，以及 CPU 服务器之间通过 25 GbE 发送的一条小消息。
 
 # %% [markdown] lang="pt"
 # # Exercício 01 · Preveja o tempo de uma transferência
@@ -36,8 +37,9 @@
 # - cada salto acrescenta a sua latência; os bytes atravessam todos os saltos ao mesmo tempo, então
 #   o salto mais lento dita o ritmo.
 #
-# O verificador compara a sua resposta com o simulador em seis rotas: PCIe passando por um switch,
-# um NVLink duplo em um DGX-1, um par de GPUs de um DGX-1 sem NVLink (PCIe e o enlace QPI entre as
+# O verificador compara a sua resposta com o simulador em seis rotas: duas na estação de trabalho
+# PCIe (de GPU para GPU passando pelo switch, de GPU para a memória do host pelo uplink
+# compartilhado), um NVLink duplo em um DGX-1, um par de GPUs de um DGX-1 sem NVLink (PCIe e o enlace QPI entre as
 # CPUs), dois nós DGX A100 ligados por InfiniBand e uma mensagem pequena entre servidores de CPU
 # por 25 GbE.
 

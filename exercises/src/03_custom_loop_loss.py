@@ -31,7 +31,7 @@
 # # Exercício 03 · A perda de um loop de treinamento personalizado
 #
 # Escreva `compute_loss(labels, predictions, model_losses, global_batch_size)`, a função que cada
-# réplica chama dentro da sua etapa de treinamento (como no tutorial de treinamento personalizado
+# réplica chama dentro do seu passo de treinamento (como no tutorial de treinamento personalizado
 # do TensorFlow):
 #
 # 1. calcule as perdas por exemplo com `loss_object` (definido abaixo, `reduction=NONE`);

@@ -35,7 +35,7 @@
 # Escreva `per_replica_batch_sizes(num_examples, global_batch, num_replicas, policy)`. Ela descreve o
 # que `MirroredStrategy.experimental_distribute_dataset` faz com
 # `tf.data.Dataset.range(num_examples).batch(global_batch)`: devolva uma lista com uma entrada por
-# etapa, cada entrada a lista dos `num_replicas` tamanhos de lote por réplica (escreva 0 para uma
+# passo, cada entrada a lista dos `num_replicas` tamanhos de lote por réplica (escreva 0 para uma
 # réplica que recebe um lote fictício vazio). `policy` é `"AUTO"`, `"DATA"` ou `"OFF"`, a política
 # de fragmentação automática. A lição 04 dá as duas regras:
 #

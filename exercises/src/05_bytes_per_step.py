@@ -27,10 +27,10 @@
 # 检查器会在模拟的 `workstation-4gpu` 上对三个 Keras 模型各运行真实的一步，从跟踪记录（trace）中读取全归约的数据量，然后再测试 1、2 和 8 个 GPU 的情况。
 
 # %% [markdown] lang="pt"
-# # Exercício 05 · Bytes por GPU em cada etapa
+# # Exercício 05 · Bytes por GPU em cada passo
 #
 # Escreva `bytes_per_gpu(strategy, num_params, num_gpus)` que retorna o par `(sent, received)`:
-# quantos bytes **uma GPU** envia e recebe em **uma etapa de treinamento síncrono** de um modelo
+# quantos bytes **uma GPU** envia e recebe em **um passo de treinamento síncrono** de um modelo
 # float32 com `num_params` parâmetros, em uma máquina com `num_gpus` GPUs.
 #
 # - `"mirrored"`: os gradientes são combinados por um all-reduce em anel (um reduce-scatter e
@@ -40,7 +40,7 @@
 #   única GPU, onde ficam as variáveis?);
 # - `"one_device"`: uma réplica em um dispositivo.
 #
-# O verificador executa etapas reais de três modelos Keras na `workstation-4gpu` simulada, lê do
+# O verificador executa passos reais de três modelos Keras na `workstation-4gpu` simulada, lê do
 # registro de eventos (trace) o tamanho que passou pelo all-reduce e depois testa 1, 2 e 8 GPUs.
 
 # %%

@@ -97,16 +97,19 @@ print(t("lesson00.equal_within_rounding",
         ok=bool(np.max(np.abs(all_reduced - single_device)) < 1e-12)))
 
 # %% [markdown] lang="en"
-# Ten examples do not split evenly over four replicas (3, 3, 2, 2), and the answer is still exact.
+# Ten examples do not split evenly over four replicas (`np.array_split` gives 3, 3, 2, 2; a
+# distributed dataset in TensorFlow splits them 3, 3, 3, 1, as lesson 04 explains), and the answer
+# is still exact.
 # Had each replica divided by its own slice size and the results been averaged (a "mean of
 # means"), the replicas with 2 examples would weigh as much as those with 3:
 
 # %% [markdown] lang="zh"
-# 10 个样本无法平均分给 4 个副本（3、3、2、2），但结果依然是精确的。如果每个副本都除以自己分片的大小，再对这些结果取平均（即“均值的均值”），那么只有 2 个样本的副本就会与有 3 个样本的副本占同样的权重：
+# 10 个样本无法平均分给 4 个副本（`np.array_split` 分成 3、3、2、2；TensorFlow 的分布式数据集则分成 3、3、3、1，第 04 课会解释原因），但结果依然是精确的。如果每个副本都除以自己分片的大小，再对这些结果取平均（即“均值的均值”），那么只有 2 个样本的副本就会与有 3 个样本的副本占同样的权重：
 
 # %% [markdown] lang="pt"
-# Dez exemplos não se dividem igualmente entre quatro réplicas (3, 3, 2, 2), e a resposta continua
-# exata. Se cada réplica dividisse pelo tamanho da própria fatia e depois se tirasse a média dos
+# Dez exemplos não se dividem igualmente entre quatro réplicas (`np.array_split` dá 3, 3, 2, 2; um
+# dataset distribuído do TensorFlow os divide em 3, 3, 3, 1, como a lição 04 explica), e a resposta
+# continua exata. Se cada réplica dividisse pelo tamanho da própria fatia e depois se tirasse a média dos
 # resultados (uma "média das médias"), as réplicas com 2 exemplos pesariam tanto quanto as que têm 3:
 
 # %%
@@ -152,14 +155,14 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # ## 2. Síncrono ou assíncrono?
 #
 # - Treinamento **síncrono** (`MirroredStrategy`, `MultiWorkerMirroredStrategy`, `TPUStrategy`):
-#   todas as réplicas terminam a sua etapa, o all-reduce combina os gradientes e todas aplicam a
-#   mesma atualização. É uma barreira: cada etapa dura o tempo da réplica mais lenta.
+#   todas as réplicas terminam o seu passo, o all-reduce combina os gradientes e todas aplicam a
+#   mesma atualização. É uma barreira: cada passo dura o tempo da réplica mais lenta.
 # - Treinamento **assíncrono** (`ParameterServerStrategy`): as variáveis ficam nos **servidores de
 #   parâmetros**; cada **worker** as lê, calcula um gradiente e envia a sua atualização assim que
 #   estiver pronto. Ninguém espera, mas o gradiente de um worker pode ter sido calculado com pesos
 #   que outros já alteraram (a chamada **defasagem**, *staleness* em inglês).
 #
-# A célula abaixo sorteia, com uma semente fixa, os tempos de etapa de 4 workers (algumas etapas
+# A célula abaixo sorteia, com uma semente fixa, os tempos de passo de 4 workers (alguns passos
 # atrasam) e compara quantas atualizações cada modo conclui no mesmo tempo.
 
 # %%
@@ -223,7 +226,7 @@ plt.show()
 # TensorFlow 指南中列出的各策略所支持的训练 API：
 
 # %% [markdown] lang="pt"
-# A curva síncrona sobe mais rápido: a cada etapa, ela paga o preço do mais lento dos quatro workers. O
+# A curva síncrona sobe mais rápido: a cada passo, ela paga o preço do mais lento dos quatro workers. O
 # treinamento assíncrono mantém todos os workers ocupados, ao custo de gradientes defasados. Qual dos
 # dois aprende mais rápido *por segundo* depende do modelo e do cluster; as lições sobre servidores de
 # parâmetros medem isso.
@@ -252,13 +255,15 @@ strategy_map.show()
 #
 # You write TensorFlow code. `import sim.tf as tf` gives the same API on a **simulated machine**
 # (the default is a workstation with 4 GPUs on a shared PCIe switch); change that one line to
-# `import tensorflow as tf` and the same code runs on real TensorFlow with the same numbers. Here
-# is the simulated machine as TensorFlow sees it:
+# `import tensorflow as tf` and the same code runs on real TensorFlow with the same numbers. A line
+# marked `# sim-only` uses one of the simulator's own tools (its clock, its timelines, the course's
+# printed labels, its error display); TensorFlow has no such name, so leave those lines out on real
+# TensorFlow. Here is the simulated machine as TensorFlow sees it:
 
 # %% [markdown] lang="zh"
 # ## 4. 本课程的使用方式
 #
-# 你编写的是 TensorFlow 代码。`import sim.tf as tf` 在一台**模拟机器**上提供相同的 API（默认是一台工作站，4 个 GPU 共用一个 PCIe 交换机）；把这一行改成 `import tensorflow as tf`，同样的代码就会在真正的 TensorFlow 上运行，并得到相同的数值。下面是 TensorFlow 眼中的这台模拟机器：
+# 你编写的是 TensorFlow 代码。`import sim.tf as tf` 在一台**模拟机器**上提供相同的 API（默认是一台工作站，4 个 GPU 共用一个 PCIe 交换机）；把这一行改成 `import tensorflow as tf`，同样的代码就会在真正的 TensorFlow 上运行，并得到相同的数值。标有 `# sim-only` 的代码行用的是模拟器自带的工具（模拟时钟、时间线、课程的输出标签、错误显示），TensorFlow 中没有这些名字，在真正的 TensorFlow 上运行时删掉这些行即可。下面是 TensorFlow 眼中的这台模拟机器：
 
 # %% [markdown] lang="pt"
 # ## 4. Como este curso funciona
@@ -266,7 +271,10 @@ strategy_map.show()
 # Você escreve código TensorFlow. `import sim.tf as tf` oferece a mesma API em uma **máquina
 # simulada** (por padrão, uma estação de trabalho com 4 GPUs ligadas a um mesmo switch PCIe);
 # troque essa única linha por `import tensorflow as tf` e o mesmo código roda no TensorFlow de
-# verdade, com os mesmos números. Veja a máquina simulada do jeito que o TensorFlow a enxerga:
+# verdade, com os mesmos números. Uma linha marcada com `# sim-only` usa uma ferramenta própria do
+# simulador (o relógio, as linhas do tempo, os rótulos impressos do curso, a exibição de erros); o
+# TensorFlow não tem esses nomes, então deixe essas linhas de fora no TensorFlow de verdade. Veja a
+# máquina simulada do jeito que o TensorFlow a enxerga:
 
 # %%
 import sim.tf as tf
@@ -330,7 +338,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 # - Paralelismo de dados: cada réplica mantém o modelo e recebe uma fatia do lote global, e um
 #   all-reduce combina os gradientes. Divida pelo tamanho do lote **global** e o resultado será
 #   exatamente igual ao do treinamento em um único dispositivo.
-# - As estratégias síncronas esperam a réplica mais lenta a cada etapa; o treinamento assíncrono com
+# - As estratégias síncronas esperam a réplica mais lenta a cada passo; o treinamento assíncrono com
 #   servidores de parâmetros nunca espera, mas usa pesos defasados.
 # - A seguir: a lição 01 mede quanto custa a comunicação.
 #

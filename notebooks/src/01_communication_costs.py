@@ -36,7 +36,7 @@
 # %% [markdown] lang="pt"
 # # 01 · Quanto custa a comunicação
 #
-# Toda etapa de treinamento distribuído move dados: gradientes entre GPUs, variáveis vindas da CPU,
+# Todo passo de treinamento distribuído move dados: gradientes entre GPUs, variáveis vindas da CPU,
 # ativações entre máquinas. Antes de olhar qualquer estratégia, esta lição mede o preço de uma
 # cópia na máquina padrão do curso: uma estação de trabalho com 4 GPUs ligadas a **um único switch
 # PCIe**.
@@ -58,7 +58,7 @@
 
 # %%
 from sim.hardware.units import format_bytes
-from sim.i18n import t
+from sim.i18n import number, t   # sim-only: the course's labels, numbers in its language
 
 ALPHA = 1e-6          # s: one PCIe hop through the switch (NCCL's per-hop latency)
 BANDWIDTH = 12e9      # B/s: PCIe Gen3 x16 as NCCL models it
@@ -115,8 +115,8 @@ machine = preset("workstation-4gpu")
 print(machine)
 for link, direction in machine.route("/gpu:0", "/gpu:1"):
     here, there = (link.a, link.b) if direction == 0 else (link.b, link.a)
-    print(f"  {here} -> {there}: {link.kind}, {link.bandwidth / 1e9:g} GB/s, "
-          f"{link.latency * 1e6:g} µs")
+    print(f"  {here} -> {there}: {link.kind}, {number(link.bandwidth / 1e9, 'g')} GB/s, "
+          f"{number(link.latency * 1e6, 'g')} µs")
 
 sim = Simulator(machine)
 sim.transfer("/gpu:0", "/gpu:1", 100e6, label="100 MB")
@@ -179,7 +179,7 @@ plt.show()
 # shares whenever a copy starts or ends. Three experiments, 120 MB per copy:
 
 # %% [markdown] lang="zh"
-# 虚线是 `n½ = α·B = 12 KB`：在这个大小时，复制能达到链路带宽的一半。小于它时链路大多在等待；大于它时链路一直在忙。
+# 竖直的点线是 `n½ = α·B = 12 KB`：在这个大小时，复制能达到链路带宽的一半。小于它时链路大多在等待；大于它时链路一直在忙。
 #
 # ## 3. 时间线，以及共用的 PCIe 交换机
 #
@@ -227,7 +227,7 @@ plt.show()
 
 # %% [markdown] lang="en"
 # Alone, a copy to host memory takes `1 µs + 120 MB / 12 GB/s ≈ 10 ms`. Three at once share the
-# uplink: each gets 4 GB/s and **all three** finish at 30 ms. Nobody is faster for being first.
+# uplink: each gets 4 GB/s and **all three** finish at 30 ms. The sharing is fair: no copy gets ahead of the others.
 # Two GPU-to-GPU copies between different pairs use different links and both finish in 10 ms.
 #
 # This is the whole story of several later lessons: `CentralStorageStrategy` keeps variables on
@@ -240,7 +240,7 @@ plt.show()
 # `to_host.trace.to_chrome_json("trace.json")`.
 
 # %% [markdown] lang="zh"
-# 单独进行时，复制到主机内存需要 `1 µs + 120 MB / 12 GB/s ≈ 10 ms`。三个同时进行时要共用上行链路：每个只能分到 4 GB/s，**三个**都在 30 ms 时才结束。先开始的那个也不会更快。两对不同 GPU 之间的复制走的是不同的链路，都在 10 ms 内完成。
+# 单独进行时，复制到主机内存需要 `1 µs + 120 MB / 12 GB/s ≈ 10 ms`。三个同时进行时要共用上行链路：每个只能分到 4 GB/s，**三个**都在 30 ms 时才结束。分配是公平的：没有哪个复制能抢在其他复制前面。两对不同 GPU 之间的复制走的是不同的链路，都在 10 ms 内完成。
 #
 # 后面好几节课讲的都是这个道理：`CentralStorageStrategy` 把变量放在 CPU 上，所以每一步都要让所有 GPU 的流量挤过这条上行链路；而 `MirroredStrategy` 的环形全归约在 GPU 之间直接发送，走的是别人不用的链路。
 #
@@ -249,11 +249,11 @@ plt.show()
 # %% [markdown] lang="pt"
 # Sozinha, uma cópia para a memória do host leva `1 µs + 120 MB / 12 GB/s ≈ 10 ms`. Três ao mesmo
 # tempo dividem o enlace de subida: cada uma recebe 4 GB/s e **as três** terminam em 30 ms.
-# Ninguém fica mais rápido por ter chegado primeiro. Duas cópias GPU a GPU entre pares diferentes
+# A divisão é justa: nenhuma cópia passa à frente das outras. Duas cópias GPU a GPU entre pares diferentes
 # usam enlaces diferentes, e as duas terminam em 10 ms.
 #
 # É disso que tratam, no fundo, várias das próximas lições: a `CentralStorageStrategy` mantém as variáveis
-# na CPU, então cada etapa espreme o tráfego de todas as GPUs por esse único enlace de subida,
+# na CPU, então cada passo espreme o tráfego de todas as GPUs por esse único enlace de subida,
 # enquanto o all-reduce em anel da `MirroredStrategy` envia de GPU para GPU, por enlaces que
 # ninguém mais usa.
 #
@@ -271,19 +271,23 @@ print({k: copies_in_trace[0][k] for k in ("name", "ts", "dur")})
 # %% [markdown] lang="en"
 # ## 4. Your own machine, in a few lines
 #
-# A machine is devices plus links. Here is a box with two GPUs joined by an NVLink bridge
-# (25 GB/s per direction) and, for comparison, by PCIe through the CPU:
+# A machine is devices plus links. Here is a made-up box with two GPUs joined by an NVLink bridge
+# (25 GB/s per direction) and, for comparison, by PCIe through the CPU. It is hypothetical: a real
+# V100 PCIe card has no NVLink connector (bridges fit cards such as the A100 PCIe), but the
+# simulator takes any links you describe:
 
 # %% [markdown] lang="zh"
 # ## 4. 用几行代码描述你自己的机器
 #
-# 一台机器就是设备加上链路。下面是一台有两个 GPU 的机器：它们之间有一个 NVLink 桥（每个方向 25 GB/s），作为对比，还可以经过 CPU 走 PCIe：
+# 一台机器就是设备加上链路。下面是一台虚构的机器，有两个 GPU：它们之间有一个 NVLink 桥（每个方向 25 GB/s），作为对比，还可以经过 CPU 走 PCIe。之所以说是虚构的，是因为真实的 V100 PCIe 卡没有 NVLink 接口（A100 PCIe 这类卡才能装桥接器），不过模拟器可以接受你描述的任何链路：
 
 # %% [markdown] lang="pt"
 # ## 4. A sua própria máquina, em poucas linhas
 #
-# Uma máquina é um conjunto de dispositivos e de enlaces. Aqui está uma máquina com duas GPUs
-# ligadas por uma ponte NVLink (25 GB/s por sentido) e, para comparar, por PCIe passando pela CPU:
+# Uma máquina é um conjunto de dispositivos e de enlaces. Aqui está uma máquina inventada, com duas
+# GPUs ligadas por uma ponte NVLink (25 GB/s por sentido) e, para comparar, por PCIe passando pela
+# CPU. Ela é hipotética: uma placa V100 PCIe de verdade não tem conector NVLink (pontes servem em
+# placas como a A100 PCIe), mas o simulador aceita qualquer enlace que você descrever:
 
 # %%
 from sim.hardware import Machine
@@ -300,7 +304,7 @@ print([link.kind for link, _ in box.route("/gpu:0", "/gpu:1")])
 sim = Simulator(box)
 sim.transfer("/gpu:0", "/gpu:1", 100e6)
 sim.run()
-print(f"{sim.now * 1e3:.4f} ms")
+print(number(sim.now * 1e3, ".4f"), "ms")
 
 # %% [markdown] lang="en"
 # The route picks the lowest latency (the bridge). Names follow TensorFlow: `/gpu:0`, `GPU:0` and
@@ -325,9 +329,12 @@ print(f"{sim.now * 1e3:.4f} ms")
 #
 # A estação de trabalho tem 4 GPUs, de `/gpu:0` a `/gpu:3`. Peça uma quinta:
 
-# %% tags=["raises-exception"]
-sim = Simulator(machine)
-sim.transfer("/gpu:0", "/gpu:4", 1e6)
+# %%
+from sim import show_error   # sim-only: prints the error as "Type: message"
+
+with show_error():
+    sim = Simulator(machine)
+    sim.transfer("/gpu:0", "/gpu:4", 1e6)
 
 # %% [markdown] lang="en"
 # The error names the machine, the device it could not find, and the devices it has.

@@ -73,24 +73,22 @@ print(np.array_equal(results[2], sum(arrays)))
 # tem um segmento totalmente somado (escuro); o all-gather o copia para os outros.
 
 # %%
-from sim.plots.collectives import draw_ring_steps, ring_animation_html
+from sim.plots.collectives import draw_ring_steps, ring_animation_gif
 
 draw_ring_steps(4)
 plt.show()
 
 # %% [markdown] lang="en"
-# The same steps as an animation for the classroom (press play):
+# The same steps as an animation for the classroom (it loops on its own):
 
 # %% [markdown] lang="zh"
-# 同样的步骤做成动画，方便课堂演示（点击播放）：
+# 同样的步骤做成动画，方便课堂演示（自动循环播放）：
 
 # %% [markdown] lang="pt"
-# As mesmas etapas em animação, para a sala de aula (aperte play):
+# As mesmas etapas em animação, para a sala de aula (ela se repete sozinha):
 
-# %% tags=["nbval-ignore-output"]
-from IPython.display import HTML
-
-HTML(ring_animation_html(4))
+# %% tags=["nbval-ignore-output", "keep-image"]
+ring_animation_gif(4)
 
 # %% [markdown] lang="en"
 # ## How long does it take?
@@ -135,7 +133,8 @@ print(t("lesson02.sim_vs_formula", sim=simulated * 1e3, formula=formula * 1e3))
 # | `recursive_doubling` | lg p | lg p | MPICH |
 # | `halving_doubling` | 2 lg p | 2(p−1)/p | Rabenseifner, TF `build_recursive_hd_all_reduce` |
 # | `binomial_tree` | 2 lg p | 2 lg p | MPICH |
-# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | NCCL Tree (Sanders, Speck & Träff 2009) |
+# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | flat double binary tree (Sanders, Speck & Träff 2009) |
+# | `nccl_tree` | ≈ 2(g − 1 + lg N + k − 1) | ≈ 2 | NCCL Tree: a chain in each node, two binary trees across nodes |
 # | `hierarchical`, `hierarchical_reduce`, `torus` | 2(g−1) + 2(N−1) | split between levels | Horovod, TF hybrid, TPU 2-D torus |
 # | `hierarchical_copy` | 4 | 2·p/2 | TensorFlow's `HierarchicalCopyAllReduce` (DGX-1) |
 # | `nccl` | — | — | NCCL's tuning model picks ring or tree |
@@ -154,7 +153,8 @@ print(t("lesson02.sim_vs_formula", sim=simulated * 1e3, formula=formula * 1e3))
 # | `recursive_doubling` | lg p | lg p | MPICH |
 # | `halving_doubling` | 2 lg p | 2(p−1)/p | Rabenseifner，TF `build_recursive_hd_all_reduce` |
 # | `binomial_tree` | 2 lg p | 2 lg p | MPICH |
-# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | NCCL Tree（Sanders、Speck & Träff 2009） |
+# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | 扁平的双二叉树（Sanders、Speck & Träff 2009） |
+# | `nccl_tree` | ≈ 2(g − 1 + lg N + k − 1) | ≈ 2 | NCCL Tree：节点内一条链，节点间两棵二叉树 |
 # | `hierarchical`、`hierarchical_reduce`、`torus` | 2(g−1) + 2(N−1) | 分摊到两个层级 | Horovod、TF 混合算法、TPU 二维环面 |
 # | `hierarchical_copy` | 4 | 2·p/2 | TensorFlow 的 `HierarchicalCopyAllReduce`（DGX-1） |
 # | `nccl` | — | — | 由 NCCL 的调优模型在 ring 和 tree 之间选择 |
@@ -171,7 +171,8 @@ print(t("lesson02.sim_vs_formula", sim=simulated * 1e3, formula=formula * 1e3))
 # | `recursive_doubling` | lg p | lg p | MPICH |
 # | `halving_doubling` | 2 lg p | 2(p−1)/p | Rabenseifner, `build_recursive_hd_all_reduce` do TF |
 # | `binomial_tree` | 2 lg p | 2 lg p | MPICH |
-# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | NCCL Tree (Sanders, Speck & Träff 2009) |
+# | `double_binary_tree` | ≈ 2(lg p + k − 1) | ≈ 2 | árvore binária dupla plana (Sanders, Speck & Träff 2009) |
+# | `nccl_tree` | ≈ 2(g − 1 + lg N + k − 1) | ≈ 2 | NCCL Tree: uma cadeia em cada nó, duas árvores binárias entre os nós |
 # | `hierarchical`, `hierarchical_reduce`, `torus` | 2(g−1) + 2(N−1) | dividido entre os níveis | Horovod, híbrido do TF, toro 2-D das TPUs |
 # | `hierarchical_copy` | 4 | 2·p/2 | `HierarchicalCopyAllReduce` do TensorFlow (DGX-1) |
 # | `nccl` | — | — | o modelo de ajuste do NCCL escolhe entre ring e tree |
@@ -218,7 +219,7 @@ for name, options in (("ring", {"channels": 1}), ("ring", {}), ("hierarchical", 
 # different GPU, hence a different NIC. With eight channels all eight NICs of a node work at once
 # and the bus bandwidth reaches about 190 GB/s, close to the node's 8 × 25 GB/s of NICs (each
 # GPU's 24 GB/s PCIe hop to its NIC is the limit): for 1 GiB the ring is about eight times faster
-# than with one channel, and the fastest of all. `hierarchical` also gets all eight NICs working,
+# than with one channel, and the fastest after NCCL's tree (see below). `hierarchical` also gets all eight NICs working,
 # by keeping most bytes on NVLink; halving-doubling does the same without being told: its large
 # first exchanges stay inside a node and its last, small ones cross the network on every NIC at
 # once. Both are about six times faster than the single ring, yet about a quarter slower than the
@@ -234,7 +235,7 @@ for name, options in (("ring", {"channels": 1}), ("ring", {}), ("hierarchical", 
 # as long as with separate links: the `2(p−1)·n·β` of the reference, not `2·n·β`.
 
 # %% [markdown] lang="zh"
-# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，单个环（`channels=1`）要经过某一个 GPU 的网卡跨网络传输：总线带宽只有约 24 GB/s，也就是这个 GPU 与其网卡之间那段 PCIe 链路的带宽。NCCL 跑的不是一个环，而是好几个，称为**通道**（channel）：每个通道承载缓冲区的 1/8，并按轮转后的顺序经过一个节点内的各个 GPU，因此每个通道都经由不同的 GPU，也就是不同的网卡，离开节点。有了 8 个通道，一个节点的全部 8 块网卡同时工作，总线带宽达到约 190 GB/s，接近节点网卡合计的 8 × 25 GB/s（上限来自每个 GPU 到其网卡的 24 GB/s PCIe 链路）：对 1 GiB 的消息，环比只用一个通道时快约八倍，也是所有算法中最快的。`hierarchical` 也让 8 块网卡同时工作，办法是把大部分字节留在 NVLink 上；halving-doubling 无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。两者都比单个环快约六倍，却比多通道的环慢约四分之一：它们分阶段、一前一后地传送 NVLink 上的字节和网络上的字节，而各个通道让两者同时保持忙碌。极小的消息则属于步数最少的算法。
+# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，单个环（`channels=1`）要经过某一个 GPU 的网卡跨网络传输：总线带宽只有约 24 GB/s，也就是这个 GPU 与其网卡之间那段 PCIe 链路的带宽。NCCL 跑的不是一个环，而是好几个，称为**通道**（channel）：每个通道承载缓冲区的 1/8，并按轮转后的顺序经过一个节点内的各个 GPU，因此每个通道都经由不同的 GPU，也就是不同的网卡，离开节点。有了 8 个通道，一个节点的全部 8 块网卡同时工作，总线带宽达到约 190 GB/s，接近节点网卡合计的 8 × 25 GB/s（上限来自每个 GPU 到其网卡的 24 GB/s PCIe 链路）：对 1 GiB 的消息，环比只用一个通道时快约八倍，仅次于 NCCL 的树（见下文）。`hierarchical` 也让 8 块网卡同时工作，办法是把大部分字节留在 NVLink 上；halving-doubling 无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。两者都比单个环快约六倍，却比多通道的环慢约四分之一：它们分阶段、一前一后地传送 NVLink 上的字节和网络上的字节，而各个通道让两者同时保持忙碌。极小的消息则属于步数最少的算法。
 #
 # ## 共享 PCIe 交换机上的争用
 #
@@ -251,7 +252,7 @@ for name, options in (("ring", {"channels": 1}), ("ring", {}), ("hierarchical", 
 # de rede diferente. Com oito canais, as oito placas de rede do nó trabalham ao mesmo tempo e o
 # busbw chega a cerca de 190 GB/s, perto dos 8 × 25 GB/s das placas do nó (o limite é o enlace
 # PCIe de 24 GB/s de cada GPU até a sua placa): para 1 GiB, o anel fica cerca de oito vezes mais
-# rápido do que com um canal só, e é o mais rápido de todos. O `hierarchical` também põe as oito
+# rápido do que com um canal só, e só perde para a árvore do NCCL (veja abaixo). O `hierarchical` também põe as oito
 # placas para trabalhar, mantendo a maior parte dos bytes no NVLink; o halving-doubling faz o
 # mesmo sem que ninguém peça: suas primeiras trocas, as grandes, ficam dentro do nó, e as últimas,
 # pequenas, atravessam a rede por todas as placas ao mesmo tempo. Os dois são cerca de seis vezes
@@ -278,6 +279,91 @@ for name in ("ring", "reduce_to_one"):
     shared = closed_form(name, 4, n, alpha, beta, shared_port=True)
     print(t("lesson02.contention_row", name=name, sim=sim_t * 1e3, separate=separate * 1e3,
             shared=shared * 1e3))
+
+# %% [markdown] lang="en"
+# ## Why a flat ring across nodes is capped by the NICs
+#
+# In a flat ring over several nodes, at every step each channel crosses from one node to the next
+# exactly once: one message of `n/(p·c)` bytes leaves every node through one NIC per channel. Over
+# its `2(p−1)` steps each NIC therefore carries `2(p−1)/p·n/c` bytes, however fast the NVLink
+# inside the node is, so the all-reduce takes at least `2(p−1)/p·n/(c·B_NIC)` and its bus
+# bandwidth can never beat the node's `c·B_NIC`: 8 × 25 GB/s = 200 GB/s on DGX A100 nodes (here
+# 192 GB/s, the 24 GB/s PCIe hop from each GPU to its NIC). The NVLink hops are much faster, so in
+# the timeline below their transfers are short bars with gaps, each GPU waiting for the segment
+# that crossed the network, while the network transfers run back to back: the NICs are the
+# bottleneck.
+#
+# The simulator replays a schedule by its dependencies: a transfer starts when the segment it
+# sends has arrived (and been added) and its link is free, and each hop pays its own latency,
+# 0.6 µs on NVLink, 3.7 µs across the network. Replayed with each round as a barrier (every
+# transfer of a step waiting for the slowest of the previous one), every step would pay the
+# network's latency; the table shows what that costs as the cluster grows. On large clusters
+# `nccl` picks NCCL's own tree, `nccl_tree` (a chain through the GPUs of each node, two binary
+# trees across the nodes); on two nodes that tree sends only half as many bytes across the
+# network as the ring, which is why it is the fastest there at 1 GiB.
+
+# %% [markdown] lang="zh"
+# ## 为什么跨节点的扁平环受限于网卡
+#
+# 在跨多个节点的扁平环中，每一步里每个通道恰好从一个节点跨到下一个节点一次：每个节点每个通道经由一块网卡送出一条 `n/(p·c)` 字节的消息。在 `2(p−1)` 步中每块网卡因此要传送 `2(p−1)/p·n/c` 字节，无论节点内的 NVLink 有多快，所以全归约至少需要 `2(p−1)/p·n/(c·B_NIC)`，其总线带宽永远不可能超过节点的 `c·B_NIC`：DGX A100 节点上是 8 × 25 GB/s = 200 GB/s（这里是 192 GB/s，受限于每个 GPU 到其网卡的 24 GB/s PCIe 链路）。NVLink 链路快得多，所以在下面的时间线里，它们的传输是一段段短条，中间有空隙，每个 GPU 都在等待跨网络而来的数据段；而网络上的传输一个紧接一个：瓶颈在网卡。
+#
+# 模拟器按依赖关系重放调度：一次传输在它要发送的数据段已经到达（并已相加）且链路空闲时开始，每一跳都付出自己的延迟，NVLink 上 0.6 µs，跨网络 3.7 µs。如果把每一轮当作屏障来重放（一步中的每次传输都要等上一步最慢的那次），每一步都要付出网络的延迟；下表显示随着集群变大这样做的代价。在大集群上，`nccl` 会选择 NCCL 自己的树 `nccl_tree`（每个节点内的 GPU 连成一条链，节点之间是两棵二叉树）；在两个节点上，这棵树跨网络传送的字节只有环的一半，所以在 1 GiB 时它是那里最快的。
+
+# %% [markdown] lang="pt"
+# ## Por que um anel plano entre nós fica limitado pelas NICs
+#
+# Em um anel plano sobre vários nós, a cada passo cada canal passa de um nó para o seguinte
+# exatamente uma vez: uma mensagem de `n/(p·c)` bytes sai de cada nó por uma NIC por canal. Nos
+# seus `2(p−1)` passos cada NIC leva, portanto, `2(p−1)/p·n/c` bytes, por mais rápido que seja o
+# NVLink dentro do nó; assim o all-reduce leva no mínimo `2(p−1)/p·n/(c·B_NIC)` e a sua largura de
+# banda de barramento nunca passa do `c·B_NIC` do nó: 8 × 25 GB/s = 200 GB/s em nós DGX A100 (aqui
+# 192 GB/s, o trecho PCIe de 24 GB/s entre cada GPU e a sua NIC). Os trechos NVLink são bem mais
+# rápidos, então na linha do tempo abaixo as suas transferências são barras curtas com intervalos,
+# cada GPU esperando o segmento que atravessou a rede, enquanto as transferências pela rede vêm
+# uma logo após a outra: o gargalo são as NICs.
+#
+# O simulador reproduz um cronograma pelas dependências: uma transferência começa quando o
+# segmento que ela envia já chegou (e foi somado) e o seu enlace está livre, e cada salto paga a
+# sua própria latência, 0,6 µs no NVLink e 3,7 µs pela rede. Reproduzido com cada rodada como uma
+# barreira (cada transferência de um passo esperando a mais lenta do passo anterior), todo passo
+# pagaria a latência da rede; a tabela mostra quanto isso custa à medida que o cluster cresce. Em
+# clusters grandes o `nccl` escolhe a árvore do próprio NCCL, `nccl_tree` (uma cadeia pelas GPUs
+# de cada nó e duas árvores binárias entre os nós); em dois nós essa árvore envia pela rede só
+# metade dos bytes do anel, e é por isso que ela é a mais rápida ali com 1 GiB.
+
+# %%
+from matplotlib.patches import Patch
+from sim.collectives.cost import bandwidths
+from sim.collectives.replay import round_durations, timing
+
+two = preset("dgx-a100-cluster", nodes=2)
+ring16 = build("ring", 16, 2**24, machine=two, ranks=two.gpus)     # 64 MiB, 8 channels
+when = timing(ring16, two, 2**26, two.gpus, keep=True)
+order = ring16.info["order"]                                       # channel 0's ring
+place = {rank: i for i, rank in enumerate(order)}
+steps = 12
+fig, ax = plt.subplots(figsize=(11, 4))
+for k in range(steps):
+    rnd = ring16.rounds[k]
+    for s, d, b, e in zip(rnd.src[:16], rnd.dst[:16], when.begin[k][:16], when.end[k][:16]):
+        across = two.gpus[s].host != two.gpus[d].host
+        ax.barh(place[s], (e - b) * 1e6, left=b * 1e6, height=0.6, edgecolor="white",
+                linewidth=0.8, color="tab:red" if across else "tab:blue")
+ax.set_xlabel(t("lesson02_nodes.timeline_x"))
+ax.set_ylabel(t("lesson02_nodes.timeline_y"))
+ax.set_title(t("lesson02_nodes.timeline_title", steps=steps, mib=64))
+ax.legend(handles=[Patch(color="tab:blue", label=t("lesson02_nodes.nvlink")),
+                   Patch(color="tab:red", label=t("lesson02_nodes.network"))],
+          loc="upper left", bbox_to_anchor=(1.0, 1.0))
+plt.show()
+
+for nodes in (2, 8, 32):
+    m = preset("dgx-a100-cluster", nodes=nodes)
+    p = len(m.gpus)
+    sched = build("ring", p, 2**28, machine=m, ranks=m.gpus)
+    dep = bandwidths(2**30, replay(sched, m, 2**30), p)[1] / 1e9
+    barrier = bandwidths(2**30, float(round_durations(sched, m, 2**30).sum()), p)[1] / 1e9
+    print(t("lesson02_nodes.nic_cap_row", nodes=nodes, p=p, dep=dep, barrier=barrier, cap=200))
 
 # %% [markdown] lang="en"
 # ## What NCCL would pick

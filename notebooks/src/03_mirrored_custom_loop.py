@@ -16,10 +16,10 @@
 # %% [markdown] lang="zh"
 # # 03 · MirroredStrategy 与自定义训练循环
 #
-# `MirroredStrategy` 在一台机器的每个 GPU 上放一个模型**副本**。在自定义训练循环中，训练步骤由你自己编写，于是 `Model.fit` 替你处理的两个细节就成了你的工作：每个副本的损失如何缩放，以及梯度在副本之间如何处理。本节课在模拟的 4 GPU 工作站上运行 TensorFlow 自己的自定义训练循环代码，并用数字验证每一个结论：
+# `MirroredStrategy` 在一台机器的每个 GPU 上放一个模型**副本**。在自定义训练循环中，训练步骤由你自己编写，于是 `Model.fit` 替你处理的两个细节要由你自己来处理：每个副本的损失如何缩放，以及梯度在副本之间如何处理。本节课在模拟的 4 GPU 工作站上运行 TensorFlow 自己的自定义训练循环代码，并用数字验证每一个结论：
 #
 # 1. 亲手看一看各个组成部分：`strategy.run`、`PerReplica` 值、副本编号；
-# 2. 指南中的训练循环，逐个调用地拆开来看；
+# 2. 指南中的训练循环，一次调用一次调用地看；
 # 3. 证明 4 个副本的训练结果与单个设备处理整个全局批次的结果完全相同；
 # 4. 模拟时钟：什么时候 GPU 越多，每一步越快？
 # 5. 故意触发三个经典错误。
@@ -28,7 +28,7 @@
 # # 03 · MirroredStrategy e o loop de treinamento personalizado
 #
 # `MirroredStrategy` coloca uma **réplica** do seu modelo em cada GPU de uma máquina. Em um loop de
-# treinamento personalizado, é você quem escreve a etapa; por isso, dois detalhes que o `Model.fit`
+# treinamento personalizado, é você quem escreve o passo; por isso, dois detalhes que o `Model.fit`
 # esconde passam a ser seu trabalho: como a perda de cada réplica é escalonada e o que acontece com
 # os gradientes entre as réplicas. Esta lição executa o próprio código de loop personalizado do
 # TensorFlow na estação de trabalho simulada de 4 GPUs e confere cada afirmação com números:
@@ -37,7 +37,7 @@
 # 2. o loop de treinamento do guia, uma chamada de cada vez;
 # 3. a prova de que quatro réplicas treinam exatamente como um único dispositivo com o lote global
 #    inteiro;
-# 4. o relógio simulado: quando mais GPUs deixam uma etapa mais rápida?
+# 4. o relógio simulado: quando mais GPUs deixam um passo mais rápido?
 # 5. três erros clássicos, provocados de propósito.
 
 # %% [markdown] lang="en"
@@ -61,7 +61,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 import sim.tf as tf
-from sim.i18n import t
+from sim.i18n import number, t   # sim-only: the course's labels, numbers in its language
 
 strategy = tf.distribute.MirroredStrategy()
 print(strategy.num_replicas_in_sync)
@@ -92,16 +92,22 @@ print(per_replica)
 print([float(v) for v in strategy.experimental_local_results(per_replica)])
 
 # %% [markdown] lang="en"
-# Arguments follow one rule: a `PerReplica` argument gives replica `r` its component `r`; anything
-# else (here the constant `100.0`) reaches every replica unchanged. Back in the **cross-replica
+# `strategy.experimental_distribute_values_from_function(fn)` builds a `PerReplica` value by hand: it
+# calls `fn` once per replica with a `tf.distribute.ValueContext`, whose `replica_id_in_sync_group`
+# says which replica the value is for (here replica `r` gets `r + 1`). Arguments then follow one
+# rule: a `PerReplica` argument gives replica `r` its component `r`; anything else (here the
+# constant `100.0`) reaches every replica unchanged. Back in the **cross-replica
 # context**, `strategy.reduce` turns the four components into one tensor: `SUM` adds them, `MEAN`
 # divides that sum by the number of replicas.
 
 # %% [markdown] lang="zh"
-# 参数遵循一条规则：`PerReplica` 参数把第 `r` 个分量交给副本 `r`；其他任何值（这里是常量 `100.0`）原封不动地传给每个副本。回到**跨副本上下文**后，`strategy.reduce` 把四个分量合成一个张量：`SUM` 把它们相加，`MEAN` 再把这个和除以副本数。
+# `strategy.experimental_distribute_values_from_function(fn)` 可以手工构造一个 `PerReplica` 值：它为每个副本调用一次 `fn`，传入一个 `tf.distribute.ValueContext`，其中的 `replica_id_in_sync_group` 说明这个值属于哪个副本（这里副本 `r` 得到 `r + 1`）。参数遵循一条规则：`PerReplica` 参数把第 `r` 个分量交给副本 `r`；其他任何值（这里是常量 `100.0`）原封不动地传给每个副本。回到**跨副本上下文**后，`strategy.reduce` 把四个分量合成一个张量：`SUM` 把它们相加，`MEAN` 再把这个和除以副本数。
 
 # %% [markdown] lang="pt"
-# Os argumentos seguem uma regra: um argumento `PerReplica` entrega à réplica `r` o seu componente
+# `strategy.experimental_distribute_values_from_function(fn)` monta um valor `PerReplica` à mão:
+# chama `fn` uma vez por réplica com um `tf.distribute.ValueContext`, cujo
+# `replica_id_in_sync_group` diz a qual réplica o valor se destina (aqui a réplica `r` recebe
+# `r + 1`). Os argumentos seguem uma regra: um argumento `PerReplica` entrega à réplica `r` o seu componente
 # `r`; qualquer outra coisa (aqui a constante `100.0`) chega sem mudança a todas as réplicas. De
 # volta ao **contexto entre réplicas**, `strategy.reduce` transforma os quatro componentes em um único
 # tensor: `SUM` os soma, `MEAN` divide essa soma pelo número de réplicas.
@@ -152,17 +158,19 @@ print(type(model.trainable_variables[0]).__name__)
 # training step consumes on all GPUs together. `experimental_distribute_dataset` then splits each
 # global batch between the replicas. Fifty examples give two full batches, 5 examples per
 # replica, and a short last batch of 10, which TensorFlow cuts into slices of ⌈10/4⌉ = 3:
-# 3, 3, 3 and 1. Whatever a replica sees, the batch you chose is the global one.
+# 3, 3, 3 and 1 (lesson 04 explains this rule; lesson 00's `np.array_split` gave 3, 3, 2, 2).
+# Whatever a replica sees, the batch you chose is the global one.
 
 # %% [markdown] lang="zh"
-# 数据集按**全局**批次大小（这里是 20）分批：全局批次大小就是所有 GPU 合起来在一步训练中处理的样本数。随后 `experimental_distribute_dataset` 把每个全局批次分给各个副本。50 个样本构成两个完整批次（每个副本 5 个样本）和一个只有 10 个样本的最后批次，TensorFlow 把它切成大小为 ⌈10/4⌉ = 3 的分片：3、3、3 和 1。无论每个副本看到多少样本，你设定的批次大小都是全局的。
+# 数据集按**全局**批次大小（这里是 20）分批：全局批次大小就是所有 GPU 合起来在一步训练中处理的样本数。随后 `experimental_distribute_dataset` 把每个全局批次分给各个副本。50 个样本构成两个完整批次（每个副本 5 个样本）和一个只有 10 个样本的最后批次，TensorFlow 把它切成大小为 ⌈10/4⌉ = 3 的分片：3、3、3 和 1（第 04 课会解释这条规则；第 00 课的 `np.array_split` 分成的是 3、3、2、2）。无论每个副本看到多少样本，你设定的批次大小都是全局的。
 
 # %% [markdown] lang="pt"
 # O dataset é dividido em lotes pelo tamanho do lote **global**, 20 aqui: o número de exemplos que
-# uma etapa de treinamento consome em todas as GPUs juntas. Depois `experimental_distribute_dataset`
+# um passo de treinamento consome em todas as GPUs juntas. Depois `experimental_distribute_dataset`
 # divide cada lote global entre as réplicas. Cinquenta exemplos dão dois lotes completos, 5 exemplos
 # por réplica, e um último lote curto de 10, que o TensorFlow corta em fatias de ⌈10/4⌉ = 3: 3, 3, 3
-# e 1. Não importa o que cada réplica veja: o lote que você escolhe é o global.
+# e 1 (a lição 04 explica essa regra; o `np.array_split` da lição 00 dava 3, 3, 2, 2). Não importa o
+# que cada réplica veja: o lote que você escolhe é o global.
 
 # %%
 rng = np.random.default_rng(0)
@@ -199,10 +207,10 @@ for dist_features, dist_labels in dist_dataset:
 # - `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` 把本副本的逐样本损失相加，再除以**全局**批次大小，而不是本副本分片的大小。指南中省略了 `global_batch_size`（此时它等于本分片大小 × 副本数）；用关键字参数显式传入它，最后那个较短的批次也能算对；
 # - `tf.nn.scale_regularization_loss` 把正则化项除以副本数。
 #
-# 为什么？因为 `apply_gradients` 会把各副本的梯度**相加**。如果副本 `r` 最小化的是 `Σ_{i∈r} ℓ_i / G`，那么各副本之和就是 `Σ_i ℓ_i / G`：无论每个分片有多大，它都恰好是全局批次上的均值。正则化项则不同，它在每个副本上都一样；除以 N 之后，求和时它只被计算一次。
+# 为什么？因为 `apply_gradients` 会把各副本的梯度**相加**。如果副本 `r` 最小化的是 `Σ_{i∈r} ℓ_i / G`，那么各副本之和就是 `Σ_i ℓ_i / G`：无论每个分片有多大，它都恰好是全局批次上的均值。正则化项则不同，它在每个副本上都一样；除以 N 之后，求和时它只被计入一次。
 
 # %% [markdown] lang="pt"
-# Agora a etapa que cada réplica executa. Três linhas carregam a lição inteira:
+# Agora o passo que cada réplica executa. A lição inteira está em três linhas:
 #
 # - a perda do Keras é criada com `reduction=NONE`, então devolve uma perda **por exemplo**;
 # - `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` soma as perdas por
@@ -285,10 +293,10 @@ print(round(float(tape.gradient(one_device_loss, model.trainable_variables)[0].n
 # 四份梯度各不相同（它们来自不同的样本，最后一个副本只有一个样本），但它们的和与单设备上的梯度一位不差。这就是 `optimizer.apply_gradients` 在 `strategy.run` 内部所做的事：它先在各副本之间对梯度做 **SUM** 全归约，再把同一个更新应用到每个变量的每一份拷贝上。运行一步，然后看看权重矩阵的四份拷贝：
 
 # %% [markdown] lang="pt"
-# As quatro parcelas são diferentes (cada uma vem de outros exemplos, e a última réplica tem um
+# As quatro parcelas são diferentes (cada uma é calculada sobre exemplos diferentes, e a última réplica tem um
 # só), mas a soma delas é o gradiente de um único dispositivo, dígito por dígito. É isso que `optimizer.apply_gradients`
 # faz dentro de `strategy.run`: faz o all-reduce dos gradientes com **SUM** entre as réplicas e
-# depois aplica a mesma atualização a cada cópia de cada variável. Uma etapa e, em seguida, as quatro
+# depois aplica a mesma atualização a cada cópia de cada variável. Um passo e, em seguida, as quatro
 # cópias do kernel:
 
 # %%
@@ -302,15 +310,19 @@ print(t("lesson03.mirrors_equal"),
 # %% [markdown] lang="en"
 # The value printed by `distributed_train_step` is `strategy.reduce(SUM, ...)` of the four
 # per-replica losses: since each is already divided by the global batch, their sum is the loss of
-# the global batch. The two remaining steps (the last one with slices 3, 3, 3, 1):
+# the global batch. The two remaining steps (the last one with slices 3, 3, 3, 1). The last batch
+# holds only 10 examples, yet its loss is still divided by the global batch size of 20: the printed
+# value is about half that batch's mean loss, not a sudden improvement.
 
 # %% [markdown] lang="zh"
-# `distributed_train_step` 打印的值是四个副本损失的 `strategy.reduce(SUM, ...)`：每个损失都已经除以全局批次大小，所以它们的和就是全局批次的损失。剩下的两步（最后一步的分片为 3、3、3、1）：
+# `distributed_train_step` 打印的值是四个副本损失的 `strategy.reduce(SUM, ...)`：每个损失都已经除以全局批次大小，所以它们的和就是全局批次的损失。剩下的两步（最后一步的分片为 3、3、3、1）。最后一个批次只有 10 个样本，但它的损失仍然除以全局批次大小 20：打印出的值大约是这个批次平均损失的一半，并不是训练突然变好了。
 
 # %% [markdown] lang="pt"
 # O valor impresso por `distributed_train_step` é o `strategy.reduce(SUM, ...)` das quatro perdas
 # por réplica: como cada uma já foi dividida pelo lote global, a soma delas é a perda do lote
-# global. As duas etapas restantes (a última com fatias 3, 3, 3, 1):
+# global. Os dois passos restantes (o último com fatias 3, 3, 3, 1). O último lote tem só 10
+# exemplos, mas a perda dele continua dividida pelo tamanho do lote global, 20: o valor impresso é
+# cerca de metade da perda média desse lote, e não uma melhora repentina.
 
 # %%
 for dist_inputs in iterator:
@@ -354,7 +366,7 @@ for batch_features, batch_labels in dataset:
 
 difference = max(float(np.max(np.abs(a - b)))
                  for a, b in zip(model.get_weights(), single_model.get_weights()))
-print(t("lesson03.max_difference"), f"{difference:.1e}")
+print(t("lesson03.max_difference"), number(difference, ".1e"))
 
 # %% [markdown] lang="en"
 # The losses match step by step, and the weights differ only in the last bits of float32 (the
@@ -366,7 +378,7 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # 每一步的损失都一致，权重只在 float32 的最后几位上有差别（4 个副本对这些数求和的顺序与单个设备不同）。4 个 GPU 没有改变学到*什么*，只改变了在*哪里*计算。这就是同步数据并行的约定，而 `compute_average_loss` 加上 SUM 全归约正是 TensorFlow 遵守这个约定的方式。
 
 # %% [markdown] lang="pt"
-# As perdas coincidem etapa a etapa, e os pesos diferem só nos últimos bits do float32 (as quatro
+# As perdas coincidem passo a passo, e os pesos diferem só nos últimos bits do float32 (as quatro
 # réplicas somam os seus números em uma ordem diferente da de um único dispositivo). Quatro GPUs não
 # mudaram *o que* é aprendido, só *onde* foi calculado. Esse é o contrato do paralelismo de dados
 # síncrono, e `compute_average_loss` mais o all-reduce com SUM é como o TensorFlow o cumpre.
@@ -392,9 +404,9 @@ print(t("lesson03.max_difference"), f"{difference:.1e}")
 # Cada `strategy.run` avança o relógio simulado. Os FLOPs de cada réplica viram tempo na sua GPU
 # (uma V100 aqui, 14 TFLOP/s), e cada operação que ela executa paga ainda um custo fixo de
 # lançamento de 4 µs, como uma operação eager em uma GPU de verdade. O all-reduce vira tempo nos
-# enlaces PCIe (12 GB/s por um único switch), e a etapa dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
-# segundos da etapa, e `strategy.extended.last_step_trace`, os seus eventos. A função abaixo treina
-# uma etapa de um MLP em 1, 2 ou 4 GPUs; testamos um modelo minúsculo e um maior.
+# enlaces PCIe (12 GB/s por um único switch), e o passo dura o tempo da réplica mais lenta. `strategy.extended.last_step_time` dá os
+# segundos do passo, e `strategy.extended.last_step_trace`, os seus eventos. A função abaixo treina
+# um passo de um MLP em 1, 2 ou 4 GPUs; testamos um modelo minúsculo e um maior.
 
 # %%
 def one_step(num_gpus, layer_sizes, global_batch, seed=0):
@@ -430,10 +442,10 @@ models = {"tiny_model": ([3, 2], 8), "larger_model": ([784, 512, 512, 10], 8192)
 gpus = [1, 2, 4]
 step_us = {}
 for name, (sizes, batch) in models.items():
-    step_us[name] = [one_step(n, sizes, batch).extended.last_step_time * 1e6 for n in gpus]
+    step_us[name] = [one_step(n, sizes, batch).extended.last_step_time * 1e6 for n in gpus]   # sim-only
     print(t(f"lesson03.{name}"))
-    print("   µs:", [f"{us:.4g}" for us in step_us[name]])
-    print("  ", t("lesson03.speedup"), [f"{step_us[name][0] / us:.3g}" for us in step_us[name]])
+    print("   µs:", [number(us, ".4g") for us in step_us[name]])
+    print("  ", t("lesson03.speedup"), [number(step_us[name][0] / us, ".3g") for us in step_us[name]])
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -457,45 +469,45 @@ plt.show()
 # communication latency) dominate, and every replica you add only adds communication.
 #
 # The larger model (670 thousand parameters, 8192 examples per step) has plenty of computation to
-# share: 4 GPUs cut the step by about 2×, not 4×, because neither the all-reduce of 2.7 MB of
+# share: 4 GPUs take about half the time per step, not a quarter, because neither the all-reduce of 2.7 MB of
 # gradients nor the launch overhead of each op shrinks when you add GPUs. The timeline of one of its steps on 4 GPUs shows
 # where the time goes:
 
 # %% [markdown] lang="zh"
-# 这个极小的模型几乎没有算术运算：它的 FLOP 在 V100 上只需大约 1 纳秒。它一步的耗时其实是启动操作的开销：16 个操作（前向传播、损失、反向传播、更新），每个 4 µs，就是单个 GPU 上的 64 µs。拆分批次省不掉其中任何一部分，因为每个副本都要在自己更小的分片上启动同样的操作；它只会多出一次全归约，而全归约的每条消息无论携带多少字节都要付出 PCIe 的延迟。于是一步在 2 个 GPU 上增加到 66 µs，在 4 个 GPU 上增加到 70 µs：在这里，GPU 越多训练反而越**慢**。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，固定开销（操作的启动、通信的延迟）就会占据主导，每多加一个副本只会多一份通信。
+# 这个极小的模型几乎没有算术运算：它的 FLOP 在 V100 上只需大约 1 ns。它一步的耗时其实是启动操作的开销：16 个操作（前向传播、损失、反向传播、更新），每个 4 µs，就是单个 GPU 上的 64 µs。拆分批次省不掉其中任何一部分，因为每个副本都要在自己更小的分片上启动同样的操作；它只会多出一次全归约，而全归约的每条消息无论携带多少字节都要付出 PCIe 的延迟。于是一步在 2 个 GPU 上增加到 66 µs，在 4 个 GPU 上增加到 70 µs：在这里，GPU 越多训练反而越**慢**。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，固定开销（操作的启动、通信的延迟）就会占据主导，每多加一个副本只会多一份通信。
 #
-# 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：4 个 GPU 让每一步快了约 2 倍，而不是 4 倍，因为 2.7 MB 梯度的全归约和每个操作的启动开销都不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：
+# 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：用 4 个 GPU 时，每一步的耗时缩短到约一半，而不是四分之一，因为 2.7 MB 梯度的全归约和每个操作的启动开销都不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：
 
 # %% [markdown] lang="pt"
 # O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo em uma
-# V100. O que a sua etapa custa é o lançamento das operações: 16 operações (passagem para frente,
+# V100. O que o seu passo custa é o lançamento das operações: 16 operações (passagem para frente,
 # perda, passagem para trás, atualização) a 4 µs cada, os 64 µs em uma GPU. Dividir o lote não
 # economiza nada disso, porque cada réplica lança as mesmas operações sobre a sua fatia menor; só
 # acrescenta um all-reduce, cujas mensagens pagam a latência do PCIe por menos bytes que levem.
-# Assim a etapa sobe para 66 µs com duas GPUs e 70 µs com quatro: aqui mais GPUs deixam o
+# Assim o passo sobe para 66 µs com duas GPUs e 70 µs com quatro: aqui mais GPUs deixam o
 # treinamento **mais lento**. Esta é a resposta honesta para "coloquei mais GPUs e ficou mais
-# lento": se uma etapa tem pouco cálculo, os custos fixos (lançamento de operações, latência da
+# lento": se um passo tem pouco cálculo, os custos fixos (lançamento de operações, latência da
 # comunicação) dominam, e cada réplica que você acrescenta só acrescenta comunicação.
 #
-# O modelo maior (670 mil parâmetros, 8192 exemplos por etapa) tem muito cálculo para dividir:
-# 4 GPUs reduzem a etapa em cerca de 2×, e não 4×, porque nem o all-reduce de 2,7 MB de gradientes
-# nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de uma das suas etapas em 4 GPUs mostra para
+# O modelo maior (670 mil parâmetros, 8192 exemplos por passo) tem muito cálculo para dividir:
+# com 4 GPUs o passo leva cerca de metade do tempo, e não um quarto, porque nem o all-reduce de 2,7 MB de gradientes
+# nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de um dos seus passos em 4 GPUs mostra para
 # onde vai o tempo:
 
 # %%
 big = one_step(4, [784, 512, 512, 10], 8192)
-trace = big.extended.last_step_trace
+trace = big.extended.last_step_trace   # sim-only
 short = {d: d.split("device:")[-1] for d in big.extended.worker_devices}
 events = [e._replace(where=short.get(e.where, t("lesson03.links"))) for e in trace]
 
-from sim.plots.timeline import draw
+from sim.plots.timeline import draw   # sim-only
 
 fig = draw(events, title=t("lesson03.timeline_title", n=len(short)))
 plt.show()
 for event in trace:
     if event.kind != "compute":
-        print(event.name, f"{event.nbytes / 1e6:.2f} MB", f"{(event.end - event.start) * 1e3:.3f} ms")
-print(f"{big.extended.last_step_time * 1e3:.3f} ms")
+        print(event.name, number(event.nbytes / 1e6, ".2f"), "MB", number((event.end - event.start) * 1e3, ".3f"), "ms")
+print(number(big.extended.last_step_time * 1e3, ".3f"), "ms")   # sim-only
 
 # %% [markdown] lang="en"
 # Each GPU computes its forward and backward pass on 2048 examples at the same time; then all of
@@ -505,7 +517,7 @@ print(f"{big.extended.last_step_time * 1e3:.3f} ms")
 # bigger per-replica batches, faster links) is the subject of later lessons.
 
 # %% [markdown] lang="zh"
-# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次 `NcclAllReduce`（所有梯度打包成一条消息）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的每个副本的批次、更快的链路）是后面几课的主题。
+# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次 `NcclAllReduce`（所有梯度打包成一条消息）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的单副本批次、更快的链路）是后面几课的主题。
 
 # %% [markdown] lang="pt"
 # Cada GPU calcula a sua passagem para frente e para trás sobre 2048 exemplos ao mesmo tempo;
@@ -551,11 +563,11 @@ def local_mean_loss(inputs):
 true_mean = float(tf.reduce_mean(loss_object(batch_y, model(batch_x))))
 scaled = strategy.run(scaled_loss, args=(inputs,))
 means = strategy.run(local_mean_loss, args=(inputs,))
-print(t("lesson03.single_device_loss"), round(true_mean, 6))
-print(t("lesson03.loss_sum"), round(float(strategy.reduce("SUM", scaled, axis=None)), 6))
-print(t("lesson03.loss_mean"), round(float(strategy.reduce("MEAN", scaled, axis=None)), 6))
+print(t("lesson03.single_device_loss"), number(true_mean, ".6g"))
+print(t("lesson03.loss_sum"), number(float(strategy.reduce("SUM", scaled, axis=None)), ".6g"))
+print(t("lesson03.loss_mean"), number(float(strategy.reduce("MEAN", scaled, axis=None)), ".6g"))
 print(t("lesson03.loss_mean"), "(tf.reduce_mean)",
-      round(float(strategy.reduce("MEAN", means, axis=None)), 6))
+      number(float(strategy.reduce("MEAN", means, axis=None)), ".6g"))
 
 # %% [markdown] lang="en"
 # **A Keras loss with its default reduction.** Without `reduction=NONE`, a Keras loss averages
@@ -572,14 +584,15 @@ print(t("lesson03.loss_mean"), "(tf.reduce_mean)",
 # TensorFlow a recusa em um loop personalizado sob uma estratégia (dentro do `Model.fit` ela é
 # permitida, porque o `fit` escalona a perda por conta própria):
 
-# %% tags=["raises-exception"]
-default_loss = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    default_loss = tf.keras.losses.BinaryCrossentropy(from_logits=True)
 
-def careless_step(inputs):
-    x, y = inputs
-    return default_loss(y, model(x))
+    def careless_step(inputs):
+        x, y = inputs
+        return default_loss(y, model(x))
 
-strategy.run(careless_step, args=(inputs,))
+    strategy.run(careless_step, args=(inputs,))
 
 # %% [markdown] lang="en"
 # **Reducing a plain tensor with SUM.** `strategy.reduce` expects the `PerReplica` value that
@@ -588,7 +601,7 @@ strategy.run(careless_step, args=(inputs,))
 # return the tensor unchanged):
 
 # %% [markdown] lang="zh"
-# **用 SUM 归约一个普通张量。** `strategy.reduce` 需要的是 `strategy.run` 返回的 `PerReplica` 值。如果给它一个在副本之外算出的普通张量，SUM 就得把同一个数计算 4 次，所以 TensorFlow 会抛出 `ValueError`（而 MEAN 会原样返回这个张量）：
+# **用 SUM 归约一个普通张量。** `strategy.reduce` 需要的是 `strategy.run` 返回的 `PerReplica` 值。如果给它一个在副本之外算出的普通张量，SUM 就得把同一个数重复计入 4 次，所以 TensorFlow 会抛出 `ValueError`（而 MEAN 会原样返回这个张量）：
 
 # %% [markdown] lang="pt"
 # **Reduzir um tensor comum com SUM.** `strategy.reduce` espera o valor `PerReplica` que
@@ -596,8 +609,9 @@ strategy.run(careless_step, args=(inputs,))
 # contar o mesmo número quatro vezes, então o TensorFlow lança um `ValueError` (o MEAN devolveria
 # o tensor sem mudança):
 
-# %% tags=["raises-exception"]
-strategy.reduce(tf.distribute.ReduceOp.SUM, tf.constant(true_mean), axis=None)
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    strategy.reduce(tf.distribute.ReduceOp.SUM, tf.constant(true_mean), axis=None)
 
 # %% [markdown] lang="en"
 # ## Summary
@@ -631,7 +645,7 @@ strategy.reduce(tf.distribute.ReduceOp.SUM, tf.constant(true_mean), axis=None)
 # %% [markdown] lang="pt"
 # ## Resumo
 #
-# - `strategy.run` chama a sua etapa uma vez por réplica; os resultados voltam como valores
+# - `strategy.run` chama o seu passo uma vez por réplica; os resultados voltam como valores
 #   `PerReplica`, que `experimental_local_results` desempacota e `strategy.reduce` combina.
 # - Divida o dataset em lotes pelo tamanho do lote **global**; `experimental_distribute_dataset` o
 #   divide (fatias desiguais inclusive).
@@ -642,6 +656,6 @@ strategy.reduce(tf.distribute.ReduceOp.SUM, tf.constant(true_mean), axis=None)
 #   atualização a cada espelho: o resultado é igual ao de um único dispositivo treinando no lote
 #   global inteiro.
 # - Informe a perda com `strategy.reduce(SUM, ...)`, não com MEAN.
-# - Mais GPUs só compensam quando uma etapa tem cálculo suficiente para esconder o all-reduce.
+# - Mais GPUs só compensam quando um passo tem cálculo suficiente para esconder o all-reduce.
 #
 # **Exercício:** abra `exercises/pt/03_custom_loop_loss.ipynb`.

@@ -29,7 +29,7 @@
 # construir e compilar o modelo dentro de `strategy.scope()`. O `fit` faz o resto. Esta lição examina
 # esse "resto", porque é nele que as surpresas se escondem:
 #
-# 1. o código do guia, sem nenhuma mudança além do import, com o tempo simulado de cada etapa;
+# 1. o código do guia, sem nenhuma mudança além do import, com o tempo simulado de cada passo;
 # 2. como cada lote **global** é cortado em **lotes por réplica** (nem sempre por igual);
 # 3. por que um lote global maior costuma pedir uma taxa de aprendizado maior;
 # 4. que número é, de fato, a `loss` na linha de progresso;
@@ -92,9 +92,9 @@ model.evaluate(dataset)
 
 # %% [markdown] lang="pt"
 # A linha de progresso parece a do TensorFlow, com uma diferença: o tempo é **simulado**. Cada
-# etapa custa o que as quatro GPUs da estação de trabalho simulada levariam para fazer a passagem
+# passo custa o que as quatro GPUs da estação de trabalho simulada levariam para fazer a passagem
 # para frente e para trás na sua parte do lote (cada operação paga ainda um custo fixo de
-# lançamento, que é a maior parte da etapa em um modelo tão pequeno), mais o all-reduce dos
+# lançamento, que é a maior parte do passo em um modelo tão pequeno), mais o all-reduce dos
 # gradientes. A velocidade do seu notebook não entra na conta, então todo mundo vê os mesmos
 # números.
 #
@@ -185,9 +185,9 @@ print("OFF: ", per_replica_sizes(mirrored_strategy, dataset.with_options(options
 # fragmentação por `DATA`, e fragmentar por dados só funciona com o rebatch legado. Com `OFF` nada é
 # fragmentado e o RebatchV2 fica. Por isso o guia diz que a divisão exata é um detalhe de
 # implementação: não escreva código que dependa dela. Uma consequência importa, porém: as réplicas
-# de uma mesma etapa podem ter quantidades **diferentes** de exemplos.
+# de um mesmo passo podem ter quantidades **diferentes** de exemplos.
 #
-# Quando os dados acabam no meio de uma etapa, algumas réplicas não recebem nada. O exemplo do guia:
+# Quando os dados acabam no meio de um passo, algumas réplicas não recebem nada. O exemplo do guia:
 # 8 números, lotes de 4, 3 réplicas.
 
 # %%
@@ -207,10 +207,10 @@ for batch in three.experimental_distribute_dataset(tf.data.Dataset.range(8).batc
 
 # %% [markdown] lang="pt"
 # `ceil(4 / 3) = 2`, então duas fatias de 2 esgotam cada lote e a terceira réplica recebe um **lote
-# fictício vazio**. Ela executa a etapa mesmo assim (um all-reduce síncrono precisa de todos), só não
+# fictício vazio**. Ela executa o passo mesmo assim (um all-reduce síncrono precisa de todos), só não
 # contribui com nada. O mesmo acontece no fim de uma época cujo tamanho não é múltiplo do lote
-# global: o último lote fica curto. `drop_remainder=True` descarta esse lote curto, e toda etapa fica
-# cheia, ao custo de alguns exemplos por época:
+# global: o último lote fica curto. `drop_remainder=True` descarta esse lote curto, e todo passo fica
+# cheio, ao custo de alguns exemplos por época:
 
 # %%
 print(per_replica_sizes(mirrored_strategy, tf.data.Dataset.range(10).batch(4)))
@@ -263,16 +263,16 @@ print(global_batch_size, learning_rate)
 # %% [markdown] lang="pt"
 # Por que a taxa de aprendizado deveria depender do lote? Fixe o número de épocas e acrescente
 # réplicas com o mesmo lote por réplica: o lote global cresce `N` vezes, então uma época tem `N`
-# vezes **menos** etapas. Cada etapa faz a média do gradiente sobre mais exemplos (uma direção menos
-# ruidosa), mas com a mesma taxa de aprendizado o modelo anda a mesma distância por etapa, e dá
-# menos etapas. A **regra de escalonamento linear** (Goyal et al., 2017) diz: multiplicou o lote por
+# vezes **menos** passos. Cada passo faz a média do gradiente sobre mais exemplos (uma direção menos
+# ruidosa), mas com a mesma taxa de aprendizado o modelo anda a mesma distância por passo, e dá
+# menos passos. A **regra de escalonamento linear** (Goyal et al., 2017) diz: multiplicou o lote por
 # `k`, multiplique a taxa de aprendizado por `k`. É uma regra prática: funciona até certo tamanho de
 # lote, muitas vezes precisa de algumas épocas de aquecimento (warm-up) e deixa de valer além disso.
 # A tabela do guia cresce mais devagar do que a regra linear, um lembrete de que quem dá a palavra
 # final é o ajuste fino:
 
 # %%
-from sim.i18n import t
+from sim.i18n import t   # sim-only
 
 for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
     print(t("lesson04.lr_rule", g=g, lr=lr, linear=0.1 * g / 5))
@@ -293,7 +293,7 @@ for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
 # parte dos mesmos pesos (`set_random_seed(0)`), e `sim.runtime.clock()` dá o tempo simulado.
 
 # %%
-from sim.runtime import clock
+from sim.runtime import clock   # sim-only
 
 rng = np.random.default_rng(0)
 x = rng.normal(size=(1024, 16)).astype("float32")
@@ -362,22 +362,22 @@ plt.show()
 # 一张表，两个教训：
 #
 # - **学习率。** 学习率不变时（虚线），2 个和 4 个副本在相同周期数结束时的损失明显更高：它们的步数只有原来的 1/2 和 1/4。按线性规则缩放后（实线），结果就接近单个 GPU 了。
-# - **时间。** 看最后两列。GPU 越多，每一步反而略微*变慢*：这个小模型的一步主要是各个操作的固定启动开销，无论分片多大，每个副本都要全额付出，而梯度的全归约还要再加上去。然而 5 个周期的总时间在 2 个 GPU 上约为一半，在 4 个 GPU 上约为四分之一：每个副本的批次不变，每一步处理的样本就多了 2 倍或 4 倍，所以一个周期的步数只有原来的 1/2 或 1/4。收益来自更大的全局批次，而不是更快的一步，这正是学习率必须随之调整的原因。第 03 课展示了另一面：全局批次不变时，GPU 越多，小模型的每一步只会越慢。
+# - **时间。** 看最后两列。GPU 越多，每一步反而略微*变慢*：这个小模型的一步主要是各个操作的固定启动开销，无论分片多大，每个副本都要全额付出，而梯度的全归约还要再加上去。然而 5 个周期的总时间在 2 个 GPU 上约为一半，在 4 个 GPU 上约为四分之一：每个副本的批次不变，每一步处理的样本数就变为原来的 2 倍或 4 倍，所以一个周期的步数只有原来的 1/2 或 1/4。收益来自更大的全局批次，而不是更快的一步，这正是学习率必须随之调整的原因。第 03 课展示了另一面：全局批次不变时，GPU 越多，小模型的每一步只会越慢。
 
 # %% [markdown] lang="pt"
 # Duas lições em uma tabela:
 #
 # - **Taxa de aprendizado.** Com a taxa inalterada (linhas tracejadas), 2 e 4 réplicas terminam o
 #   mesmo número de épocas com uma perda claramente maior: elas simplesmente deram 2 e 4 vezes menos
-#   etapas. Com a taxa escalonada linearmente (linhas contínuas), elas chegam perto da GPU única.
-# - **Tempo.** Olhe as duas últimas colunas. Cada etapa demora um pouco *mais* com mais GPUs: uma
-#   etapa deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
+#   passos. Com a taxa escalonada linearmente (linhas contínuas), elas chegam perto da GPU única.
+# - **Tempo.** Olhe as duas últimas colunas. Cada passo demora um pouco *mais* com mais GPUs: um
+#   passo deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
 #   réplica paga inteiro, seja qual for o tamanho da sua fatia, e o all-reduce dos gradientes vem
 #   por cima. Mesmo assim, as 5 épocas levam cerca de metade do tempo em 2 GPUs e um quarto em 4:
-#   com o lote por réplica fixo, cada etapa processa 2 ou 4 vezes mais exemplos, então uma época
-#   precisa de 2 ou 4 vezes menos etapas. O ganho vem do lote global maior, não de uma etapa mais
-#   rápida, e é exatamente por isso que a taxa de aprendizado precisa acompanhá-lo. A lição 03
-#   mostrou o outro lado: com o lote global fixo, mais GPUs só deixaram mais lenta a etapa de um
+#   com o lote por réplica fixo, cada passo processa 2 ou 4 vezes mais exemplos, então uma época
+#   precisa de 2 ou 4 vezes menos passos. O ganho vem do lote global maior, não de um passo mais
+#   rápido, e é exatamente por isso que a taxa de aprendizado precisa acompanhá-lo. A lição 03
+#   mostrou o outro lado: com o lote global fixo, mais GPUs só deixaram mais lento o passo de um
 #   modelo minúsculo.
 
 # %% [markdown] lang="en"
@@ -398,7 +398,7 @@ plt.show()
 #
 # Cada réplica calcula a perda na sua fatia. Que número o `fit` imprime? Pegue um lote de 10
 # exemplos nas quatro réplicas (divisão `[3, 3, 3, 1]`), calcule o erro quadrático médio de cada
-# réplica com `strategy.run` e depois deixe o `fit` dar exatamente uma etapa nesse lote e leia o
+# réplica com `strategy.run` e depois deixe o `fit` dar exatamente um passo nesse lote e leia o
 # log dele. A perda é registrada antes de os pesos mudarem, então os números são comparáveis.
 
 # %%
@@ -455,7 +455,7 @@ print(t("lesson04.fit_logged", value=round(history.history["loss"][0], 4)))
 # por `1 / réplicas`; depois o all-reduce **soma** os gradientes. Com uma divisão uniforme, isso é
 # exatamente o gradiente da média global (com 2 réplicas e perdas 0,4 e 0,8, cada uma retropropaga
 # 0,2 e 0,4, e 0,2 + 0,4 = 0,6 é a média global). Com uma divisão desigual, é a média das médias das
-# réplicas. Dá para ler o gradiente que a etapa usou pela mudança do viés (`b ← b − 0.1 · g`) e
+# réplicas. Dá para ler o gradiente que o passo usou pela mudança do viés (`b ← b − 0.1 · g`) e
 # comparar:
 
 # %%
@@ -484,7 +484,7 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 
 # %% [markdown] lang="pt"
 # Então, com o `fit`, um último lote desigual dá um pouco mais de peso aos exemplos das réplicas
-# com menos exemplos naquela etapa (o TensorFlow faz o mesmo). Ao longo de uma época o efeito é pequeno; se ele importar,
+# com menos exemplos naquele passo (o TensorFlow faz o mesmo). Ao longo de uma época o efeito é pequeno; se ele importar,
 # use `drop_remainder=True` e um lote global divisível pelo número de réplicas.
 #
 # ## 5. Dois erros, de propósito
@@ -492,11 +492,12 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 # Primeiro, um modelo construído **fora** do escopo e compilado dentro dele. As variáveis dele são
 # variáveis comuns em um único dispositivo, não variáveis espelhadas, e o `compile` as recusa:
 
-# %% tags=["raises-exception"]
-tf.keras.utils.set_random_seed(0)
-model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
-with mirrored_strategy.scope():
-    model.compile(loss="mse", optimizer="sgd")
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
+    with mirrored_strategy.scope():
+        model.compile(loss="mse", optimizer="sgd")
 
 # %% [markdown] lang="en"
 # The fix: create the model (its layers, and the optimizer if you build one yourself) and call
@@ -523,12 +524,13 @@ with mirrored_strategy.scope():
 # `InputContext.get_per_replica_batch_size` calcula a partir do global. Ela só aceita um lote global
 # que se divide por igual; 10 exemplos em 4 réplicas não se dividem:
 
-# %% tags=["raises-exception"]
-def dataset_fn(input_context):
-    batch_size = input_context.get_per_replica_batch_size(10)
-    return tf.data.Dataset.range(40).batch(batch_size)
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    def dataset_fn(input_context):
+        batch_size = input_context.get_per_replica_batch_size(10)
+        return tf.data.Dataset.range(40).batch(batch_size)
 
-mirrored_strategy.distribute_datasets_from_function(dataset_fn)
+    mirrored_strategy.distribute_datasets_from_function(dataset_fn)
 
 # %% [markdown] lang="en"
 # Pick a global batch that is a multiple of `num_replicas_in_sync`, for instance
@@ -578,10 +580,10 @@ mirrored_strategy.distribute_datasets_from_function(dataset_fn)
 #   `ceil(b / réplicas)` (`[3, 3, 3, 1]`), e `AutoShardPolicy.OFF`, tamanhos equilibrados
 #   (`[3, 3, 2, 2]`); lotes finais curtos e lotes fictícios vazios acontecem, a menos que você use
 #   `drop_remainder=True`.
-# - Mais réplicas com o mesmo lote por réplica significam menos etapas por época: escalone a taxa de
-#   aprendizado (linearmente como primeiro palpite, depois ajuste) e meça o tempo: cada etapa fica
-#   um pouco mais lenta com mais réplicas, e uma época só fica mais rápida porque tem menos etapas.
+# - Mais réplicas com o mesmo lote por réplica significam menos passos por época: escalone a taxa de
+#   aprendizado (linearmente como primeiro palpite, depois ajuste) e meça o tempo: cada passo fica
+#   um pouco mais lento com mais réplicas, e uma época só fica mais rápida porque tem menos passos.
 # - A perda registrada é a média sobre o lote global.
 #
 # O **Exercício 04** pede que você preveja os tamanhos de lote por réplica que o TensorFlow produz,
-# etapa por etapa, para qualquer tamanho de dataset, lote global, número de réplicas e política.
+# passo por passo, para qualquer tamanho de dataset, lote global, número de réplicas e política.

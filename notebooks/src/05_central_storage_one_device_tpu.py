@@ -24,7 +24,7 @@
 # 第 03 课和第 04 课把每个变量镜像到每个 GPU 上。本节课来看单机上的其他几种策略，并对每一种都问同一个问题：**变量放在哪里，这在时间线上要付出什么代价？**
 #
 # 1. **默认策略**和 `OneDeviceStrategy`：只有一个副本的策略 API；
-# 2. `CentralStorageStrategy`：每个变量只在 CPU 上存一份，并在同一台 4 GPU 的 PCIe 工作站上与 `MirroredStrategy` 逐步比较；
+# 2. `CentralStorageStrategy`：每个变量只在 CPU 上存一份，在同一台 4 GPU 的 PCIe 工作站上，就同一个训练步与 `MirroredStrategy` 作比较；
 # 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`：8 个副本和静态形状；
 # 4. 故意引发的错误和意外；
 # 5. 一张总结表。
@@ -41,7 +41,7 @@
 # custa na linha do tempo?**
 #
 # 1. a **estratégia padrão** e a `OneDeviceStrategy`: a API de estratégias com uma réplica;
-# 2. `CentralStorageStrategy`: uma única cópia de cada variável na CPU, comparada etapa por etapa
+# 2. `CentralStorageStrategy`: uma única cópia de cada variável na CPU, comparada passo por passo
 #    com a `MirroredStrategy` na mesma estação de trabalho com 4 GPUs em PCIe;
 # 3. `TPUStrategy` em uma TPU v3-8 simulada: 8 réplicas e formas estáticas;
 # 4. erros e surpresas provocados de propósito;
@@ -56,9 +56,9 @@
 # %%
 import numpy as np
 import matplotlib.pyplot as plt
-import sim.runtime
+import sim.runtime   # sim-only
 import sim.tf as tf
-from sim.i18n import t
+from sim.i18n import t   # sim-only
 
 default_strategy = tf.distribute.get_strategy()
 print(default_strategy)
@@ -157,7 +157,7 @@ with mirrored.scope():
 # %% [markdown] lang="zh"
 # ### `OneDeviceStrategy`
 #
-# `OneDeviceStrategy(device="/gpu:0")` 也只有一个副本，但与默认策略不同，它会把在其作用域中创建的每个变量以及每次 `run` 都**放置**到这个设备上；它的 `experimental_distribute_dataset` 也会走分布机制（返回一个分布式数据集，预取到该设备上，不做切分）。可以用它来测试之后要在 `MirroredStrategy` 下运行的代码：调用的是同样的那些 API。
+# `OneDeviceStrategy(device="/gpu:0")` 同样只有一个副本。与默认策略不同的是，在其作用域中创建的每个变量、每次 `run` 都会被**放置**到这个设备上；`experimental_distribute_dataset` 也会经过分布机制：返回一个预取到该设备上的分布式数据集，但不做切分。之后要在 `MirroredStrategy` 下运行的代码，可以先在这个策略下测试：调用的 API 完全相同。
 
 # %% [markdown] lang="pt"
 # ### `OneDeviceStrategy`
@@ -242,10 +242,10 @@ print(t("lesson05.parameter_device", devices=central_storage_strategy.extended.p
 # CentralStorage: uma única `AggregatingVariable` na CPU, que as quatro réplicas leem; os gradientes
 # delas são **reduzidos na CPU** e a atualização é **aplicada uma só vez**, lá.
 #
-# Agora, uma etapa de treinamento de duas camadas `Dense(1024)` (cerca de 2,1 milhões de
+# Agora, um passo de treinamento de duas camadas `Dense(1024)` (cerca de 2,1 milhões de
 # parâmetros, lote global de 64) com o padrão de loop de treinamento personalizado do guia, na
 # `OneDeviceStrategy`, na `MirroredStrategy` e na `CentralStorageStrategy`, todas com a mesma
-# semente. Comparamos os pesos depois da etapa e o tempo simulado da etapa.
+# semente. Comparamos os pesos depois do passo e o tempo simulado do passo.
 
 # %%
 def train_one_step(strategy, units=1024, global_batch=64):
@@ -277,7 +277,7 @@ def train_one_step(strategy, units=1024, global_batch=64):
 
     loss = train_step(next(iter(dist_dataset)))
     return {"loss": float(loss), "weights": model.get_weights(), "params": model.count_params(),
-            "seconds": strategy.extended.last_step_time, "trace": strategy.extended.last_step_trace}
+            "seconds": strategy.extended.last_step_time, "trace": strategy.extended.last_step_trace}   # sim-only
 
 runs = {"OneDeviceStrategy": train_one_step(tf.distribute.OneDeviceStrategy("/gpu:0")),
         "MirroredStrategy": train_one_step(mirrored_strategy),
@@ -301,11 +301,11 @@ for name, run in runs.items():
 # 代价却相差很大。下面是两种多 GPU 策略下这一步的时间线：
 
 # %% [markdown] lang="pt"
-# As três estratégias calculam **a mesma etapa**: a mesma perda, e pesos iguais aos de um único
+# As três estratégias calculam **o mesmo passo**: a mesma perda, e pesos iguais aos de um único
 # dispositivo a menos do arredondamento de float32 (a soma de quatro gradientes parciais não é feita
 # na mesma ordem que uma soma única). Onde as variáveis ficam muda o custo, não os números.
 #
-# O custo, porém, muda muito. Eis a linha do tempo da etapa nas duas estratégias com várias GPUs:
+# O custo, porém, muda muito. Eis a linha do tempo do passo nas duas estratégias com várias GPUs:
 
 # %%
 from matplotlib.patches import Patch
@@ -365,7 +365,7 @@ plt.show()
 # Leia as duas linhas de barras. Com a `MirroredStrategy`, as GPUs calculam (azul, bem curto aqui),
 # depois um único all-reduce em anel de todos os gradientes roda entre as GPUs, abaixo do switch
 # PCIe, e cada GPU atualiza a própria cópia. Com a `CentralStorageStrategy`, cada GPU primeiro
-# **copia as variáveis da CPU** (a cada etapa: é assim que ela vê a última atualização), calcula e
+# **copia as variáveis da CPU** (a cada passo: é assim que ela vê a última atualização), calcula e
 # depois **envia seus gradientes para a CPU**; a atualização roda uma única vez na CPU (verde), e
 # nada é copiado de volta. As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
 # e a CPU, então dividem a largura de banda dele: esse enlace compartilhado é o que a CentralStorage
@@ -430,16 +430,16 @@ plt.show()
 # %% [markdown] lang="pt"
 # As duas linhas com várias GPUs crescem com o número de parâmetros (os bytes a mover crescem junto),
 # e a diferença entre elas também cresce: com 2 milhões de parâmetros, a CentralStorage perde vários
-# milissegundos por etapa. Por GPU, um all-reduce em anel move `2(p-1)/p × 4P` bytes em cada sentido
+# milissegundos por passo. Por GPU, um all-reduce em anel move `2(p-1)/p × 4P` bytes em cada sentido
 # pelo enlace da própria GPU; a CentralStorage move `4P` para cima e `4P` para baixo por GPU, e todas
 # as `p` GPUs se espremem em um único enlace. O exercício pede que você conte esses bytes.
 #
 # Repare também na linha lá embaixo, que não esconde nada: com um lote de 64, **uma GPU é mais rápida do que
-# quatro**. Há tão pouca computação por etapa que os custos fixos dominam: a linha de uma GPU sobe
-# bem mais devagar do que os parâmetros (que crescem 64 vezes), porque a sua etapa é quase só o
+# quatro**. Há tão pouca computação por passo que os custos fixos dominam: a linha de uma GPU sobe
+# bem mais devagar do que os parâmetros (que crescem 64 vezes), porque o seu passo é quase só o
 # lançamento das operações, um custo que cada réplica paga inteiro, e as quatro GPUs ainda pagam a comunicação
 # por cima (o clássico "mais GPUs deixaram tudo mais lento"). Mais réplicas só compensam quando
-# cada etapa tem trabalho suficiente para esconder o tráfego.
+# cada passo tem trabalho suficiente para esconder o tráfego.
 #
 # ## 3. `TPUStrategy` em uma TPU v3-8 simulada
 #
@@ -459,22 +459,23 @@ tpu_strategy = tf.distribute.TPUStrategy(cluster_resolver)
 
 print(tpu_strategy)
 print(t("lesson05.replicas", n=tpu_strategy.num_replicas_in_sync))
-print(t("lesson05.machine", name=sim.runtime.current_machine().name))
+print(t("lesson05.machine", name=sim.runtime.current_machine().name))   # sim-only
 
 # %% [markdown] lang="en"
 # Each core is a replica, and the variables are mirrored on all 8 (like `MirroredStrategy`).
-# TPUs compile the whole step with XLA for **fixed shapes**, which is why the train step lives in a
-# `tf.function` and why the dataset uses `drop_remainder=True` with a global batch **divisible by
-# 8**: every core then gets the same 8 examples at every step.
+# TPUs compile the whole step with XLA, which is why the train step lives in a `tf.function`.
+# XLA works best with **fixed shapes**, so the dataset uses `drop_remainder=True` with a global batch
+# **divisible by 8**: every core then gets the same number of examples, 8, at every step.
 
 # %% [markdown] lang="zh"
-# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 按**固定形状**编译整个训练步，所以训练步要放在 `tf.function` 中，数据集也要用 `drop_remainder=True`，并且全局批次大小要**能被 8 整除**：这样每一步每个核心都正好拿到 8 个样本。
+# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 编译整个训练步，所以训练步要放在 `tf.function` 中。XLA 最适合**固定形状**，因此数据集使用 `drop_remainder=True`，全局批次大小也**能被 8 整除**：这样每一步每个核心拿到的样本数都相同，都是 8 个。
 
 # %% [markdown] lang="pt"
 # Cada núcleo é uma réplica, e as variáveis são espelhadas nos 8 (como na `MirroredStrategy`). As
-# TPUs compilam a etapa inteira com XLA para **formas fixas**; por isso a etapa de treinamento fica
-# em uma `tf.function` e o dataset usa `drop_remainder=True` com um tamanho de lote global
-# **divisível por 8**: assim cada núcleo recebe os mesmos 8 exemplos em toda etapa.
+# TPUs compilam o passo inteiro com XLA; por isso o passo de treinamento fica em uma `tf.function`.
+# O XLA funciona melhor com **formas fixas**, então o dataset usa `drop_remainder=True` com um
+# tamanho de lote global **divisível por 8**: assim cada núcleo recebe a mesma quantidade de
+# exemplos, 8, em todo passo.
 
 # %%
 GLOBAL_BATCH = 64                              # divisible by the 8 cores: 8 examples each
@@ -509,26 +510,32 @@ for step, batch in enumerate(dist_dataset):
     shapes = {tuple(f.shape) for f in tpu_strategy.experimental_local_results(batch[0])}
     loss = train_step(batch)
     print(t("lesson05.tpu_step", step=step, shapes=sorted(shapes), loss=float(loss),
-            us=tpu_strategy.extended.last_step_time * 1e6))
+            us=tpu_strategy.extended.last_step_time * 1e6))   # sim-only
 
 # %% [markdown] lang="en"
 # What goes wrong otherwise? 200 examples in batches of 64 leave a last batch of 8: without
 # `drop_remainder` the batch dimension is unknown (`None`) and the last step gives each core 1
 # example instead of 8. A batch of 60 is not divisible by 8: one core gets 4 examples at every step.
-# A real TPU needs a new XLA compilation for every new shape, and many TensorFlow versions refuse
-# such dynamic shapes outright. The simulator compiles nothing, so it runs; print the shapes to
-# see what a TPU would face.
+# A real TPU compiles the step again for every new shape. Since TensorFlow 2.3, `TPUStrategy` also
+# accepts a batch dimension of unknown size: it pads the batch to a fixed shape
+# (`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)` is the default). Static
+# shapes avoid both the padding and the recompilation, which is why `drop_remainder=True` is
+# recommended, not required. The simulator compiles nothing, so it runs; print the shapes to see
+# what a TPU would face.
 
 # %% [markdown] lang="zh"
-# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新做一次 XLA 编译，许多 TensorFlow 版本干脆拒绝这种动态形状。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。
+# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新编译一次训练步。从 TensorFlow 2.3 起，`TPUStrategy` 也接受大小未知的批次维度：它会把批次填充（pad）到固定形状（`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)` 是默认设置）。静态形状既省去了填充，也省去了重新编译，所以推荐使用 `drop_remainder=True`，但并非必需。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。
 
 # %% [markdown] lang="pt"
 # O que dá errado sem isso? 200 exemplos em lotes de 64 deixam um último lote de 8: sem
-# `drop_remainder` a dimensão do lote é desconhecida (`None`) e a última etapa dá 1 exemplo a cada
-# núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em toda
-# etapa. Uma TPU de verdade precisa de uma nova compilação XLA para cada forma nova, e muitas versões
-# do TensorFlow recusam essas formas dinâmicas. O simulador não compila nada, então roda; imprima as
-# formas para ver o que uma TPU enfrentaria.
+# `drop_remainder` a dimensão do lote é desconhecida (`None`) e o último passo dá 1 exemplo a cada
+# núcleo, em vez de 8. Um lote de 60 não é divisível por 8: um núcleo recebe 4 exemplos em todo
+# passo. Uma TPU de verdade compila o passo de novo para cada forma nova. Desde o TensorFlow 2.3, a
+# `TPUStrategy` também aceita uma dimensão de lote de tamanho desconhecido: ela preenche (*padding*)
+# o lote até uma forma fixa (`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)`
+# é o padrão). Formas estáticas evitam o preenchimento e a recompilação; por isso
+# `drop_remainder=True` é recomendado, não obrigatório. O simulador não compila nada, então roda;
+# imprima as formas para ver o que uma TPU enfrentaria.
 
 # %%
 def per_core_shapes(batch_size, drop_remainder):
@@ -563,18 +570,18 @@ per_core_shapes(60, drop_remainder=True)
 # olhamos e voltamos para a estação de trabalho.
 
 # %%
-from sim.hardware import Machine, devices
+from sim.hardware import Machine, devices   # sim-only
 
 laptop = Machine("laptop", description="one CPU, no GPU")
 laptop.add_device("CPU", devices.XEON_8380)
-sim.runtime.use_machine(laptop)
+sim.runtime.use_machine(laptop)   # sim-only
 
 print(t("lesson05.gpus", gpus=tf.config.list_physical_devices("GPU")))
 strategy = tf.distribute.MirroredStrategy()
 print(t("lesson05.replicas", n=strategy.num_replicas_in_sync), strategy.extended.worker_devices)
 
-sim.runtime.use_machine("workstation-4gpu")
-print(t("lesson05.back_on", name=sim.runtime.current_machine().name))
+sim.runtime.use_machine("workstation-4gpu")   # sim-only
+print(t("lesson05.back_on", name=sim.runtime.current_machine().name))   # sim-only
 
 # %% [markdown] lang="en"
 # **Reducing a plain value with SUM.** The default strategy's `reduce("SUM", 1.)` returned `1.0`.
@@ -589,9 +596,10 @@ print(t("lesson05.back_on", name=sim.runtime.current_machine().name))
 # código de biblioteca que faz o mesmo com 4 réplicas falha: um valor que não é por réplica não tem
 # "4 partes" para somar, e o TensorFlow não vai adivinhar se você queria 1 ou 4.
 
-# %% tags=["raises-exception"]
-strategy = tf.distribute.MirroredStrategy()
-strategy.reduce("SUM", tf.constant(1.0), axis=None)
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    strategy = tf.distribute.MirroredStrategy()
+    strategy.reduce("SUM", tf.constant(1.0), axis=None)
 
 # %% [markdown] lang="en"
 # **An unknown device.** `OneDeviceStrategy` places everything on the device you name, so the name
@@ -604,8 +612,9 @@ strategy.reduce("SUM", tf.constant(1.0), axis=None)
 # **Um dispositivo desconhecido.** A `OneDeviceStrategy` coloca tudo no dispositivo que você indicar,
 # então o nome precisa existir. A estação de trabalho tem 4 GPUs, de `/gpu:0` a `/gpu:3`:
 
-# %% tags=["raises-exception"]
-strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
 
 # %% [markdown] lang="en"
 # ## Summary
@@ -650,7 +659,7 @@ strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
 # %% [markdown] lang="pt"
 # ## Resumo
 #
-# | Estratégia | Réplicas | Onde ficam as variáveis | O que uma etapa move |
+# | Estratégia | Réplicas | Onde ficam as variáveis | O que um passo move |
 # |---|---|---|---|
 # | estratégia padrão | 1 | onde o TensorFlow as colocaria de qualquer jeito | nada |
 # | `OneDeviceStrategy("/gpu:0")` | 1 | nesse dispositivo | nada |
@@ -661,11 +670,11 @@ strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
 # - A estratégia padrão permite que o código de biblioteca chame `get_strategy()`, `run` e `reduce`
 #   com ou sem estratégia em uso; a `OneDeviceStrategy` executa as mesmas chamadas com posicionamento
 #   real.
-# - Onde as variáveis ficam muda o custo de uma etapa, nunca os números: todas as estratégias
-#   calcularam a etapa de um único dispositivo.
+# - Onde as variáveis ficam muda o custo de um passo, nunca os números: todas as estratégias
+#   calcularam o passo de um único dispositivo.
 # - Em uma estação de trabalho PCIe, a CentralStorage paga pelo enlace compartilhado até a CPU, e
 #   quanto maior o modelo, mais ela paga.
-# - Em TPUs: `initialize_tpu_system` antes da estratégia, a etapa em `tf.function`,
+# - Em TPUs: `initialize_tpu_system` antes da estratégia, o passo em `tf.function`,
 #   `drop_remainder=True` e um lote global divisível pelo número de núcleos.
 #
 # **Exercício:** abra `exercises/pt/05_bytes_per_step.ipynb` e conte os bytes que cada estratégia move.

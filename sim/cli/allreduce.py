@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 
@@ -16,6 +17,7 @@ from sim.i18n import t
 from sim.collectives.algorithms import ALGORITHMS, canonical
 from sim.collectives.compare import compare, machine_of, sizes_between
 from sim.collectives.replay import default_ranks
+from sim.hardware.networks import network_names
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
@@ -28,21 +30,43 @@ def parse_size(text: str) -> int:
     return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line on stderr (no usage block) and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, t("cluster.cli_error", message=message) + "\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m sim allreduce", description=t("collectives.cli_help"))
+    ap = _Parser(prog="python -m sim allreduce", description=t("collectives.cli_help"))
     ap.add_argument("--machine", default="dgx-a100", help="preset name (sim.hardware.preset_names())")
     ap.add_argument("--algorithm", default="nccl", help="one of: all, " + ", ".join(ALGORITHMS))
     ap.add_argument("-b", "--minbytes", type=parse_size, default=parse_size("8"))
     ap.add_argument("-e", "--maxbytes", type=parse_size, default=parse_size("128M"))
     ap.add_argument("-f", "--factor", type=float, default=2.0)
     ap.add_argument("-g", "--ngpus", type=int, default=None, help="devices taking part (default: all)")
-    ap.add_argument("--nodes", type=int, default=None, help="nodes, for the cluster presets")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="nodes: a cluster of the machine (any single-node preset or -cluster preset)")
+    ap.add_argument("--network", default=None,
+                    help="network between the nodes: " + ", ".join(network_names()))
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     return ap
 
 
+def check_arguments(args) -> None:
+    """Raise a ValueError naming the first argument that cannot work, and its fix."""
+    if args.minbytes < 1:
+        raise ValueError(t("cluster.bad_minbytes", value=args.minbytes))
+    if args.minbytes > args.maxbytes:
+        raise ValueError(t("cluster.bad_range", minbytes=args.minbytes, maxbytes=args.maxbytes))
+    if not (math.isfinite(args.factor) and args.factor > 1):
+        raise ValueError(t("cluster.bad_factor", value=args.factor))
+    if args.nodes is not None and args.nodes < 1:
+        raise ValueError(t("cluster.bad_nodes", value=args.nodes))
+
+
 SHORT = {"reduce_to_one": "r2one", "ring": "ring", "recursive_doubling": "rdouble",
-         "halving_doubling": "halvdbl", "binomial_tree": "binom", "double_binary_tree": "dbtree",
+         "halving_doubling": "halvdbl", "binomial_tree": "binom", "double_binary_tree": "dbtree", "nccl_tree": "ncctree",
          "hierarchical": "hier", "hierarchical_reduce": "hier_red", "hierarchical_copy": "hcopy",
          "torus": "torus", "nccl": "nccl"}
 
@@ -99,19 +123,24 @@ def _print(text: str) -> None:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
-        machine = machine_of(args.machine, args.nodes)
+        check_arguments(args)
+        machine = machine_of(args.machine, args.nodes, args.network)
         algorithms = list(ALGORITHMS) if args.algorithm == "all" else [canonical(args.algorithm)]
+        most = len(default_ranks(machine))
+        if args.ngpus is not None and not 1 <= args.ngpus <= most:
+            raise ValueError(t("cluster.bad_ngpus", value=args.ngpus, most=most, machine=machine.name))
     except ValueError as err:
-        print(err, file=sys.stderr)
+        print(t("cluster.cli_error", message=err), file=sys.stderr)
         return 2
-    p = args.ngpus if args.ngpus else len(default_ranks(machine))
+    p = args.ngpus if args.ngpus else most
     sizes = sizes_between(args.minbytes, args.maxbytes, args.factor)
     rows, skipped = compare(machine, sizes, algorithms, p=p)
     if args.json:
         keys = ("size_bytes", "algorithm", "time_us", "algbw_gbps", "busbw_gbps")
         _print(json.dumps([{k: r[k] for k in keys} for r in rows], indent=1))
         return 0
-    print(t("collectives.cli_header", machine=machine.name, p=p, nodes=len(machine.hosts) if p > 1 else 1))
+    print(t("collectives.cli_header", machine=machine.name, p=p,
+            nodes=len({d.host for d in default_ranks(machine)[:p]})))
     for name, reason in skipped.items():
         print(t("collectives.cli_skip", algorithm=name, reason=reason))
     shown = [a for a in algorithms if a not in skipped]

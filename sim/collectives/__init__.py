@@ -1,8 +1,10 @@
 """All-reduce algorithms written once as schedules, used twice (DESIGN.md "one schedule, two uses").
 
 * ``schedule``: rounds of transfers as data; ``executor``: applies them to NumPy arrays;
-  ``replay``: times them on a simulated machine through ``sim.des``; ``cost``: the closed forms.
-* One module per algorithm family: ``ring``, ``reduce_to_one``, ``halving_doubling``, ``trees``,
+  ``replay``: times them on a simulated machine (``dependencies``: driven by data dependencies
+  and free links; rounds as barriers through ``sim.des`` on request); ``cost``: the closed forms.
+* One module per algorithm family: ``ring``, ``reduce_to_one``, ``halving_doubling``, ``trees``
+  (binomial, flat double binary tree), ``nccl_tree`` (NCCL's chain + two trees across nodes),
   ``hierarchical``, ``hierarchical_copy``, ``torus``, ``primitives``; ``nccl_model`` is NCCL's
   tuner; ``algorithms`` maps names to builders; ``api.all_reduce`` is what strategies call.
 """

@@ -14,6 +14,7 @@ from . import nccl_model
 from .halving_doubling import halving_doubling, recursive_doubling
 from .hierarchical import hierarchical, hierarchical_reduce
 from .hierarchical_copy import hierarchical_copy
+from .nccl_tree import nccl_tree
 from .reduce_to_one import reduce_to_one
 from .ring import ring
 from .schedule import Schedule
@@ -27,19 +28,21 @@ BUILDERS = {
     "halving_doubling": halving_doubling,
     "binomial_tree": binomial_tree,
     "double_binary_tree": double_binary_tree,
+    "nccl_tree": nccl_tree,
     "hierarchical": hierarchical,
     "hierarchical_reduce": hierarchical_reduce,
     "hierarchical_copy": hierarchical_copy,
     "torus": torus,
-    "nccl": None,                      # chooses ring or double_binary_tree (nccl_model)
+    "nccl": None,                      # chooses ring or nccl_tree (nccl_model)
 }
 ALGORITHMS = tuple(BUILDERS)
 ALIASES = {
     "reductiontoonedevice": "reduce_to_one", "reduce-to-one": "reduce_to_one",
     "hierarchicalcopyallreduce": "hierarchical_copy", "hierarchical-copy": "hierarchical_copy",
-    "ncclallreduce": "nccl", "tree": "double_binary_tree", "rabenseifner": "halving_doubling",
+    "ncclallreduce": "nccl", "tree": "nccl_tree", "rabenseifner": "halving_doubling",
     "rechd": "halving_doubling", "xring": "ring", "binomial": "binomial_tree",
-    "double-binary-tree": "double_binary_tree", "2d-torus": "torus",
+    "double-binary-tree": "double_binary_tree", "2d-torus": "torus", "nccl-tree": "nccl_tree",
+    "flat_tree": "double_binary_tree", "flat-tree": "double_binary_tree",
 }
 
 
@@ -88,6 +91,16 @@ def default_channels(machine, ranks) -> tuple[int, np.ndarray | None]:
     return max(1, min(nics, nodes.shape[1])), nodes
 
 
+def _tree_options(machine, ranks, options: dict) -> dict:
+    """NCCL's tree on a machine: ranks grouped by node, one channel per NIC across nodes."""
+    c, nodes = default_channels(machine, ranks)
+    out = dict(options)
+    if nodes is not None:
+        out.setdefault("channels", c)
+        out.setdefault("nodes", nodes)
+    return out
+
+
 def _ring_options(machine, ranks, options: dict) -> dict:
     """Add the channel defaults for a ring on several nodes (unless the caller chose)."""
     if any(k in options for k in ("order", "bidirectional")):
@@ -122,10 +135,12 @@ def build(name: str, p: int, length: int, *, machine=None, ranks=None, itemsize:
             options["nodes"] = nodes
     if name == "ring":
         options = _ring_options(machine, ranks, options)
+    if name == "nccl_tree":
+        options = _tree_options(machine, ranks, options)
     if name == "nccl":
         alg, proto, us = nccl_choice(p, length * itemsize, machine, ranks)
         sched = (ring(p, length, **_ring_options(machine, ranks, {})) if alg == nccl_model.RING
-                 else double_binary_tree(p, length, **options))
+                 else nccl_tree(p, length, **_tree_options(machine, ranks, options)))
         sched.name = "nccl"
         sched.info.update({"nccl_algorithm": alg, "nccl_protocol": proto, "nccl_predicted_us": us})
         return sched

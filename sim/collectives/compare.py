@@ -10,15 +10,31 @@ from .cost import bandwidths
 from .replay import replay, resolve_ranks
 
 
-def machine_of(machine, nodes: int | None = None):
-    """A Machine from a Machine or a preset name (``nodes`` for the cluster presets)."""
+def machine_of(machine, nodes: int | None = None, network: str | None = None):
+    """A Machine from a Machine or a preset name.
+
+    ``nodes``/``network`` make a cluster of any single-node preset (``sim.hardware.cluster``);
+    on a cluster preset ``nodes`` sets its size (``network`` rebuilds it on another network).
+    """
     if not isinstance(machine, str):
         return machine
-    from sim.hardware import preset, preset_names
+    from sim.hardware import cluster, preset, preset_names
+    from sim.hardware.cluster import ALIASES, DEFAULT_NETWORK
     if machine not in preset_names():
         from sim.i18n import t
         raise ValueError(t("collectives.unknown_machine", name=machine, known=", ".join(preset_names())))
-    return preset(machine, nodes=nodes) if nodes else preset(machine)
+    if network is not None:
+        if nodes is None and machine in DEFAULT_NETWORK:
+            from sim.i18n import t
+            raise ValueError(t("cluster.network_without_nodes", network=network, machine=machine))
+        return cluster(machine, nodes if nodes is not None else 2, network)
+    if nodes is None:
+        return preset(machine)
+    if machine in DEFAULT_NETWORK:
+        return cluster(machine, nodes) if nodes > 1 else preset(machine)
+    if machine in ALIASES or machine == "cpu-cluster":
+        return preset(machine, nodes=nodes)
+    return cluster(machine, nodes)          # the node cannot be put on a network: says why
 
 
 def sizes_between(minbytes: int, maxbytes: int, factor: float = 2, itemsize: int = 4) -> list:

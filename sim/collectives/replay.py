@@ -1,22 +1,16 @@
 """Replay a schedule on a simulated machine for time: the "timing" half of one schedule.
 
-Each round becomes one batched ``Simulator.transfers`` call (routes, hop latencies and
-max-min fair sharing of every link direction come from ``sim.des``); the next round starts when
-the slowest transfer of the round has finished, as in the α-β model of the closed forms.
+``replay`` (the default everywhere) is driven by dependencies (``sim.collectives.dependencies``):
+a transfer starts when the data it sends has arrived and been reduced and its links are free, so
+pipelined steps overlap and each hop pays its own latency, as in NCCL.
 
-How a 1024-rank ring of 1 GiB (2046 rounds x 1024 transfers) replays in well under 2 s:
-a round is NumPy arrays, so its size pattern is hashed in microseconds; a round starts on an
-idle network, so its duration depends only on (sources, destinations, bytes): rounds with the
-same pattern are simulated once and reused. All 2046 ring steps share one pattern (1 MiB from
-every rank to its successor), so the simulator runs one round and the rest is lookups.
-The reduction itself (``gamma`` s/B, default 0: fused into the copy as in NCCL) is added per
-round as ``gamma x`` the most bytes any rank must add.
-
-Known limit: rounds are barriers. A ring across nodes (any channel count) therefore pays the
-network hop latency on each of its ``2(p-1)`` steps, where NCCL's model (reference §3.3) charges it
-on ``2(N-1)`` inter-node steps and the intra-node latency on the rest; the bandwidth side is
-unaffected (a ring's pipeline runs at its slowest hop). Small multi-node messages come out slower
-than NCCL predicts: 16 A100s on 2 nodes pay 30 x 3.7 µs instead of 28 x 0.6 + 2 x 3.7 µs.
+``round_durations`` is the older round-by-round replay, kept for comparison (the lesson shows
+both): each round becomes one batched ``Simulator.transfers`` call (routes, hop latencies and
+max-min fair sharing from ``sim.des``) and the next round starts when the slowest transfer of
+the round has finished. Rounds are barriers there: a ring across nodes pays the network hop
+latency on each of its ``2(p-1)`` steps, where NCCL (reference §3.3) pays it only on the
+``2(N-1)`` steps that cross nodes. Rounds with the same (sources, destinations, bytes) pattern
+are simulated once and reused.
 """
 from __future__ import annotations
 
@@ -83,6 +77,25 @@ def round_durations(schedule: Schedule, machine, nbytes: float, ranks=None, *, g
 
 def replay(schedule: Schedule, machine, nbytes: float, ranks=None, *, gamma: float = 0.0,
            simulator=None) -> float:
-    """Simulated seconds for ``schedule`` on ``machine`` with ``nbytes`` bytes per rank."""
-    return float(round_durations(schedule, machine, nbytes, ranks, gamma=gamma,
-                                 simulator=simulator).sum())
+    """Simulated seconds for ``schedule`` on ``machine`` with ``nbytes`` bytes per rank.
+
+    Dependency-driven (module docstring). Given a ``simulator``, the rounds are replayed on it
+    one after another instead (``round_durations``), so its trace shows them.
+    """
+    if simulator is not None:
+        return float(round_durations(schedule, machine, nbytes, ranks, gamma=gamma,
+                                     simulator=simulator).sum())
+    return timing(schedule, machine, nbytes, ranks, gamma=gamma).total
+
+
+def timing(schedule: Schedule, machine, nbytes: float, ranks=None, *, gamma: float = 0.0,
+           keep: bool = False):
+    """The dependency-driven replay's ``Timing``: total seconds and, with ``keep=True``, when
+    every transfer began and arrived (for timelines)."""
+    from sim.hardware import as_machine
+
+    from .dependencies import replay_timing
+
+    machine = as_machine(machine)
+    devs = resolve_ranks(machine, ranks, schedule.p)
+    return replay_timing(schedule, machine, nbytes, devs, gamma=gamma, keep=keep)

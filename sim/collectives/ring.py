@@ -29,6 +29,9 @@ from sim.i18n import t
 from .schedule import Round, Schedule, even_bounds, parallel, sequence
 
 
+TRANSFER_LIMIT = 2**25       # ~34M transfers (~1 GB of schedule): a 1024-GPU ring with 8 channels fits
+
+
 def _ring_phase(groups: np.ndarray, lo, hi, reduce: bool) -> list:
     """Rounds of a ring reduce-scatter (``reduce=True``) or all-gather over each row of ``groups``.
 
@@ -42,16 +45,16 @@ def _ring_phase(groups: np.ndarray, lo, hi, reduce: bool) -> list:
         return []
     lo = np.broadcast_to(np.asarray(lo, dtype=np.int64), (G,))
     hi = np.broadcast_to(np.asarray(hi, dtype=np.int64), (G,))
-    bounds = even_bounds(lo, hi, m)                      # (G, m + 1)
+    bounds = even_bounds(lo, hi, m).ravel()              # ring g's bounds at g*(m+1) ...
     src = groups.ravel()
     dst = np.roll(groups, -1, axis=1).ravel()
-    idx = np.arange(m)
-    rows = np.repeat(np.arange(G), m)
+    pos = np.tile(np.arange(m), G)                       # each member's place in its ring
+    base = np.repeat(np.arange(G) * (m + 1), m)
+    flags = np.broadcast_to(np.asarray(reduce), src.shape)
     rounds = []
     for step in range(m - 1):
-        seg = (idx - step - 1) % m if reduce else (idx - step) % m
-        seg = np.tile(seg, G)
-        rounds.append(Round(src, dst, bounds[rows, seg], bounds[rows, seg + 1], reduce))
+        at = base + (pos - (step + 1 if reduce else step)) % m
+        rounds.append(Round(src, dst, bounds[at], bounds[at + 1], flags))
     return rounds
 
 
@@ -98,6 +101,10 @@ def ring(p: int, length: int, order=None, bidirectional: bool = False, channels:
     ``channels=c`` runs ``c`` rings side by side on ``c`` slices of the buffer, their orders from
     ``channel_orders(p, c, nodes)`` (module docstring); ``channels=1`` is the single ring.
     """
+    rings = max(1, int(channels)) * (2 if bidirectional else 1)
+    if 2 * (p - 1) * p * rings > TRANSFER_LIMIT:
+        raise ValueError(t("collectives.too_many_transfers", algorithm="ring", p=p, channels=rings,
+                           n=2 * (p - 1) * p * rings, limit=TRANSFER_LIMIT))
     if int(channels) > 1:
         if order is not None or bidirectional:
             raise ValueError(t("collectives.channels_options"))

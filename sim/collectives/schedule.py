@@ -33,6 +33,13 @@ class Transfer(NamedTuple):
     op: str
 
 
+def _vector(x, dtype, n: int) -> np.ndarray:
+    """``x`` as a length-``n`` array (a scalar is repeated; an array of the right kind is shared)."""
+    if type(x) is np.ndarray and x.dtype == dtype and x.shape == (n,):
+        return x
+    return np.broadcast_to(np.asarray(x, dtype=dtype), (n,)).ravel()
+
+
 class Round:
     """The transfers that run at the same time, as parallel integer arrays."""
 
@@ -41,10 +48,10 @@ class Round:
     def __init__(self, src, dst, start, stop, reduce):
         self.src = np.asarray(src, dtype=np.int64).ravel()
         n = self.src.size
-        self.dst = np.broadcast_to(np.asarray(dst, dtype=np.int64), (n,)).ravel()
-        self.start = np.broadcast_to(np.asarray(start, dtype=np.int64), (n,)).ravel()
-        self.stop = np.broadcast_to(np.asarray(stop, dtype=np.int64), (n,)).ravel()
-        self.reduce = np.broadcast_to(np.asarray(reduce, dtype=bool), (n,)).ravel()
+        self.dst = _vector(dst, np.int64, n)
+        self.start = _vector(start, np.int64, n)
+        self.stop = _vector(stop, np.int64, n)
+        self.reduce = _vector(reduce, bool, n)
 
     def __len__(self) -> int:
         return int(self.src.size)

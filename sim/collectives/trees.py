@@ -1,4 +1,8 @@
-"""Tree all-reduces: binomial tree, and NCCL's pipelined double binary tree (reference §1.5).
+"""Tree all-reduces: binomial tree, and the flat pipelined double binary tree (reference §1.5).
+
+The double binary tree here spans all ranks as one level (``double_binary_tree``, its own named
+algorithm); NCCL's actual Tree, a chain inside each node and these two trees across the node
+leaders, is ``nccl_tree`` (``sim.collectives.nccl_tree``), which reuses the parents built here.
 
 * Binomial tree (Thakur, Rabenseifner & Gropp 2005): reduce to rank 0 in ``⌈lg p⌉`` steps
   (step ``k``: rank ``r`` with ``r mod 2^(k+1) = 2^k`` sends its whole vector to ``r - 2^k``),
@@ -76,18 +80,20 @@ def nccl_dtree_parents(p: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def tree_levels(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Depth (root 0) and height (leaves 0) of every node of a tree given by parents."""
+    """Depth (root 0) and height (leaves 0) of every node of a tree given by parents.
+
+    Vectorised over the nodes, one pass per level (a 8192-rank tree has ~17 levels)."""
+    parent = np.asarray(parent, dtype=np.int64)
     p = parent.size
     depth = np.zeros(p, dtype=np.int64)
-    for r in range(p):
-        d, x = 0, r
-        while parent[x] >= 0:
-            x, d = parent[x], d + 1
-        depth[r] = d
+    up = parent.copy()
+    while (live := up >= 0).any():
+        depth[live] += 1
+        up[live] = parent[up[live]]
     height = np.zeros(p, dtype=np.int64)
-    for r in np.argsort(-depth):                # deepest first
-        if parent[r] >= 0:
-            height[parent[r]] = max(height[parent[r]], height[r] + 1)
+    for d in range(int(depth.max(initial=0)), 0, -1):  # deepest first
+        at = np.flatnonzero(depth == d)
+        np.maximum.at(height, parent[at], height[at] + 1)
     return depth, height
 
 

@@ -154,6 +154,11 @@ class Dataset(metaclass=_DatasetType):
         from sim.data.sources import zip_
         return zip_(*datasets)
 
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        from sim.data.files import list_files
+        return list_files(file_pattern, shuffle, seed)
+
     # -- transformations (transforms/) --------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
@@ -175,6 +180,15 @@ class Dataset(metaclass=_DatasetType):
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         from sim.data.transforms.mapping import _MapDataset
         return _MapDataset(self, map_func)
+
+    def flat_map(self, map_func, name=None):
+        from sim.data.transforms.interleaving import _InterleaveDataset
+        return _InterleaveDataset(self, map_func, 1, 1, kind="flat_map")
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        from sim.data.transforms.interleaving import _InterleaveDataset
+        return _InterleaveDataset(self, map_func, cycle_length, block_length)
 
     def filter(self, predicate, name=None):
         from sim.data.transforms.mapping import _FilterDataset
@@ -232,16 +246,6 @@ class Dataset(metaclass=_DatasetType):
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
         from sim.data.transforms.windowing import _WindowDataset
         return _WindowDataset(self, size, shift, stride, drop_remainder)
-
-    def flat_map(self, map_func, name=None):
-        from sim.data.transforms.nesting import _FlatMapDataset
-        return _FlatMapDataset(self, map_func)
-
-    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
-                   deterministic=None, name=None):
-        from sim.data.transforms.nesting import _InterleaveDataset, default_cycle_length
-        cycle = default_cycle_length() if cycle_length in (None, -1) else int(cycle_length)
-        return _InterleaveDataset(self, map_func, cycle, 1 if block_length is None else int(block_length))
 
     def scan(self, initial_state, scan_func, name=None):
         from sim.data.transforms.scanning import _ScanDataset

@@ -8,8 +8,8 @@ failures, and a trace of every event.
 """
 from sim.des.failures import DeviceFailure, Failure
 from sim.des.simulator import Simulator
-from sim.des.stragglers import Slowdown, Stragglers
+from sim.des.stragglers import ComputeTime, Slowdown, Stragglers
 from sim.des.trace import Trace, TraceEvent
 
-__all__ = ["DeviceFailure", "Failure", "Simulator", "Slowdown", "Stragglers", "Trace",
+__all__ = ["ComputeTime", "DeviceFailure", "Failure", "Simulator", "Slowdown", "Stragglers", "Trace",
            "TraceEvent"]

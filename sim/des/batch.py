@@ -37,6 +37,9 @@ class Plan:
         self.wheres = [f"{machine.display_name(a)}→{machine.display_name(b)}"
                        for a, b in zip(self.src, self.dst)]
         self.devices = set(self.src) | set(self.dst)
+        # one group of every flow, with a latency: the simulator's fast path (add_later)
+        self.solo = (len(self.groups) == 1 and self.groups[0][0] > 0
+                     and self.groups[0][1].size == self.n)
 
 
 class TransferBatch:

@@ -145,11 +145,16 @@ class FlowNetwork:
 
     def _add_solo(self, owner_id, local, nbytes, inc_f, inc_r, cache, start) -> None:
         """Flows alone on an idle network: their fair rates are their plan's cached ones."""
-        rates = cache.get("rates")
-        if rates is None:
-            rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
-        self.fin = fin = start + nbytes / rates
-        self.rate = rates
+        inverse = cache.get("inverse")
+        if inverse is None:
+            rates = cache.get("rates")
+            if rates is None:
+                rates = cache["rates"] = max_min_rates(self.capacity, inc_f, inc_r, local.size)
+            inverse = cache["inverse"] = 1.0 / rates
+        fin = nbytes * inverse
+        fin += start
+        self.fin = fin
+        self.rate = cache["rates"]
         self.owner, self._solo = None, owner_id      # one owner: no per-flow owner array
         self.local, self.inc_f, self.inc_r = local, inc_f, inc_r
         if fin.size <= 32:                  # Python's min/max beat NumPy's on a few values

@@ -18,7 +18,7 @@ from sim.des import failures as F
 from sim.des.batch import Plan, TransferBatch
 from sim.des.flows import FlowNetwork
 from sim.des.stragglers import Stragglers
-from sim.des.trace import Trace, batch_record
+from sim.des.trace import Trace, _Batch
 from sim.i18n import t
 
 
@@ -45,6 +45,7 @@ class Simulator:
         self.stragglers = Stragglers(machine, stragglers, seed)
         self._straggling = bool(self.stragglers)
         self._planned = self.trace._planned.append
+        self._add_batch = self.trace.add_batch
         self._dead: set = set()
         self._may_fail: set = set()
         self._pending: dict = {}
@@ -83,7 +84,7 @@ class Simulator:
             duration = self._duration(dev, seconds, flops, dtype)
         if self._straggling:
             duration *= self.stragglers.factor(dev)
-        now = self.env.now
+        now = self.env._now                 # the property costs a call on every task
         start = slot[2] if slot[2] > now else now
         end = start + duration
         slot[2] = end
@@ -169,27 +170,28 @@ class Simulator:
             bad = next(it for it in items if not (math.isfinite(it[2]) and it[2] >= 0))
             raise ValueError(t("des.bad_nbytes", value=bad[2], src=bad[0], dst=bad[1]))
         nbytes = np.array(sizes, dtype=np.float64)
-        now = self.env.now
-        event = self.env.event()
-        record = batch_record(label, plan.wheres, now, nbytes)
-        self.trace.add_batch(record)
+        env = self.env
+        now = env._now                     # the property costs a call on every transfer batch
+        event = simpy.Event(env)
+        record = _Batch(label, plan.wheres, now, None, nbytes)
+        self._add_batch(record)
         oid = self._next_owner
         self._next_owner += 1
         batch = TransferBatch(self, oid, event, record, plan.n)
-        self._network.owners[oid] = batch
-        if self._dead and plan.devices & self._dead:    # copies from or to a dead device
-            dead = np.array([a in self._dead or b in self._dead
-                             for a, b in zip(plan.src, plan.dst)])
-            batch.skip = dead
-            batch.flows_failed(np.flatnonzero(dead), now)
+        network = self._network
+        network.owners[oid] = batch
+        dead = self._dead
+        if dead and plan.devices & dead:    # copies from or to a dead device
+            lost = np.array([a in dead or b in dead for a, b in zip(plan.src, plan.dst)])
+            batch.skip = lost
+            batch.flows_failed(np.flatnonzero(lost), now)
         if plan.zero.size:
             batch.flows_done(plan.zero, now)
         some_empty = lowest == 0
         groups = plan.groups
-        if len(groups) == 1 and not some_empty and groups[0][0] > 0 and not self._dead:
+        if plan.solo and not some_empty and not dead:
             latency, local, inc_f, inc_r, cache = groups[0]
-            if self._network.add_later(oid, local, nbytes if local.size == plan.n
-                                       else nbytes[local], inc_f, inc_r, cache, latency):
+            if network.add_later(oid, local, nbytes, inc_f, inc_r, cache, latency):
                 return event
         for latency, local, inc_f, inc_r, cache in groups:
             args = (oid, local, nbytes if local.size == plan.n else nbytes[local], inc_f, inc_r,

@@ -83,3 +83,48 @@ class Stragglers:
         if rng is None:
             rng = self._rngs[device] = np.random.default_rng([self.seed, self._position[device]])
         return slow.sample(rng)
+
+
+@dataclass(frozen=True)
+class ComputeTime:
+    """A seeded distribution of one step's compute time (in simulated time units or seconds):
+
+        fixed (or slow with probability slow_prob) + Exp(mean=exponential)
+
+    ``ComputeTime(fixed=1)`` is constant, ``ComputeTime(exponential=1)`` exponential,
+    ``ComputeTime(fixed=1, exponential=1)`` shifted exponential, and
+    ``ComputeTime(fixed=1, slow=10, slow_prob=0.05, exponential=0.1)`` the rare 10x straggler of
+    scaling_and_staleness.md E6. ``scale`` makes one worker uniformly slower (heterogeneous
+    workers). Each worker draws from its own generator seeded by ``(seed, worker)``.
+    """
+
+    fixed: float = 0.0
+    exponential: float = 0.0
+    slow: float = 0.0
+    slow_prob: float = 0.0
+
+    def __post_init__(self):
+        ok = (all(math.isfinite(v) and v >= 0 for v in
+                  (self.fixed, self.exponential, self.slow, self.slow_prob))
+              and self.slow_prob <= 1 and self.fixed + self.exponential + self.slow > 0)
+        if not ok:
+            raise ValueError(t("ps.bad_compute_time", value=repr(self)))
+
+    @property
+    def mean(self) -> float:
+        return (1 - self.slow_prob) * self.fixed + self.slow_prob * self.slow + self.exponential
+
+    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` independent compute times."""
+        out = np.full(size, float(self.fixed))
+        if self.slow_prob > 0:
+            out[rng.random(size) < self.slow_prob] = self.slow
+        if self.exponential > 0:
+            out += rng.exponential(self.exponential, size)
+        return out
+
+    def stream(self, seed: int, worker: int, scale: float = 1.0, chunk: int = 4096):
+        """An endless iterator of this worker's compute times (drawn ``chunk`` at a time)."""
+        rng = np.random.default_rng([seed, worker])
+        while True:
+            yield from (self.draw(rng, chunk) * scale).tolist()

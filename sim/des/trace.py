@@ -40,8 +40,8 @@ class _Batch:
         """Flows ``local`` (indices) ended at ``now``; the array is made on the first end."""
         n = self.nbytes.size
         if self.end is None:
-            if len(local) == n:                 # the usual case: the whole batch at once
-                self.end = np.full(n, now)
+            if len(local) == n:                 # the usual case: the whole batch at once,
+                self.end = float(now)           # kept as one number until someone reads it
                 self.finished = n
                 return
             self.end = np.full(n, np.nan)
@@ -51,7 +51,7 @@ class _Batch:
     def events(self):
         if self.end is None:
             return
-        ends = self.end.tolist()
+        ends = [self.end] * self.nbytes.size if isinstance(self.end, float) else self.end.tolist()
         sizes = self.nbytes.tolist()
         for i, where in enumerate(self.wheres):
             if ends[i] != ends[i]:       # NaN: still in flight, not yet an event

@@ -12,4 +12,5 @@ def explain(tf_text, key, **fields):
     from sim import i18n
     if i18n.get_language() == "en":
         return tf_text
-    return f"{tf_text}\n{i18n.t('distribute.' + key, **fields)}"
+    key = key if "." in key else "distribute." + key     # another domain's key, e.g. "misuse.x"
+    return f"{tf_text}\n{i18n.t(key, **fields)}"

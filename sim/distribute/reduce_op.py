@@ -31,5 +31,10 @@ class ReduceOp(enum.Enum):
 def as_reduce_op(reduce_op):
     """Accept a ReduceOp or a case-insensitive string ("sum", "Mean"), as Strategy.reduce does."""
     if isinstance(reduce_op, str):
-        return ReduceOp(reduce_op.upper())
+        try:
+            return ReduceOp(reduce_op.upper())
+        except ValueError:
+            from sim.distribute.errors import explain
+            raise ValueError(explain(f"{reduce_op.upper()!r} is not a valid ReduceOp",
+                                     "misuse.reduce_op", op=reduce_op)) from None
     return reduce_op

@@ -16,7 +16,9 @@ class ReplicaContext:
 
     def __init__(self, strategy, replica_id_in_sync_group, local_replica_id=None):
         self._strategy = strategy
-        self._replica_id_in_sync_group = replica_id_in_sync_group
+        # Under MultiWorkerMirroredStrategy this worker's first replica is not replica 0.
+        offset = getattr(getattr(strategy, "extended", None), "_replica_id_offset", 0)
+        self._replica_id_in_sync_group = replica_id_in_sync_group + offset
         self._local_replica_id = (replica_id_in_sync_group if local_replica_id is None
                                   else local_replica_id)
         self._thread = None   # the replica thread running us (MirroredStrategy), else None

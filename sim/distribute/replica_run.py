@@ -318,7 +318,7 @@ def run_replicas(extended, fn, args, kwargs, timer):
     finally:
         for t in threads:
             t.job = None
-            t.merge_result = t.merge_args = t.merge_kwargs = t.result = t.error = None
+            t.merge_fn = t.merge_result = t.merge_args = t.merge_kwargs = t.result = t.error = None
         pool.timer = None
         if saved_affinity is not None:
             _release_core(pool, saved_affinity)

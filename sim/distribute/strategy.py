@@ -8,6 +8,7 @@ machinery in their ``StrategyExtended`` subclass.
 """
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 
 from sim.distribute import context
@@ -77,6 +78,9 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(explain(f"positional args must be a list or tuple, got {type(args)}",
                                      "run_args"))
+        if not callable(fn):
+            raise TypeError(explain(f"{type(fn).__name__!r} object is not callable",
+                                    "misuse.run_not_callable", got=repr(fn)[:60]))
         kwargs = kwargs or {}
         with self.scope():
             return self._extended._call_for_each_replica(fn, tuple(args), kwargs)
@@ -149,15 +153,19 @@ class StrategyExtended:
     """The less common part of the Strategy API (``strategy.extended``)."""
 
     def __init__(self, container_strategy):
-        self._container_strategy_ref = container_strategy
+        # A weak reference, as in TensorFlow: the strategy owns its extended, not the reverse,
+        # so a dropped strategy is freed at once (and its replica threads stopped) without
+        # waiting for the cycle collector.
+        self._container_strategy_ref = weakref.ref(container_strategy)
         self._default_device = None
         self._colocate_with = []
         self.last_step_time = None
         self.last_step_trace = ()
+        self.last_step_memory = {}     # device name -> peak bytes of the last step (memory.py)
         self._enable_get_next_as_optional = True
 
     def _container_strategy(self):
-        return self._container_strategy_ref
+        return self._container_strategy_ref()
 
     # -- placement and properties -----------------------------------------------------------
     @property

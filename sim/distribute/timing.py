@@ -9,14 +9,16 @@ step instead (``PER_STEP_OVERHEAD_TYPES``). A collective is a barrier: it starts
 and every replica leaves when it ends. The step takes the time of the slowest replica; the
 clock advances by it and the step's events form a trace a timeline can draw.
 
-Read it as ``strategy.extended.last_step_time`` (seconds) and
-``strategy.extended.last_step_trace`` (TraceEvent list, times relative to the step start),
+Read it as ``strategy.extended.last_step_time`` (seconds),
+``strategy.extended.last_step_trace`` (TraceEvent list, times relative to the step start) and
+``strategy.extended.last_step_memory`` (peak bytes per device, memory.py),
 or on the clock: ``sim.runtime.clock()`` (``now``, ``last_step_seconds``, ``trace``); the
 events are ``sim.des.trace.TraceEvent`` rows, like a simulator's.
 """
 from __future__ import annotations
 
 from sim.des.trace import TraceEvent
+from sim.distribute.memory import StepMemory
 from sim.runtime import clock
 
 __all__ = ["StepTimer", "TraceEvent", "clock", "communicate", "compute_seconds", "current"]
@@ -76,13 +78,16 @@ class StepTimer:
         self._target = 0
         self._mark = (0, 0, 0)
         self._launched = set()        # lanes that paid their per-step launch (TPU)
+        self.memory = StepMemory(self._devices)     # its ``lane`` follows ``_target``
 
     def __enter__(self):
         _active.append(self)
+        self.memory.__enter__()
         return self
 
     def __exit__(self, *exc):
         _active.remove(self)
+        self.memory.__exit__(*exc)
         if exc[0] is None:
             self.finish()
         return False
@@ -96,7 +101,7 @@ class StepTimer:
                 self.compute(self._target, flops, nbytes,
                              "update" if self._target >= self._replicas else "compute", ops)
             self._mark = (c.flops, c.bytes, c.ops)
-        self._target = replica if replica is not None else 0
+        self._target = self.memory.lane = replica if replica is not None else 0
 
     def compute(self, replica, flops, nbytes, label="compute", ops=0):
         """``ops`` ops doing ``flops`` and ``nbytes`` run next on ``replica``'s lane."""
@@ -154,6 +159,8 @@ class StepTimer:
 
     def finish(self):
         self.charge_to(self._target)
+        self._extended.last_step_memory = clock().last_step_memory = self.memory.peaks()
+        self.memory.check()
         if self.reads:
             self._prepend_reads()
         seconds = max(self.t) if self.t else 0.0

@@ -100,7 +100,8 @@ class Mirrored(DistributedDelegate):
 
 def value_container(x):
     """The distributed variable a component belongs to, else ``x`` itself."""
-    c = getattr(x, "_distributed_container", None)
+    c = getattr(x, "_distributed_container", None)     # a weak reference
+    c = None if c is None else c()
     return x if c is None else c
 
 
@@ -182,7 +183,9 @@ def regroup(values, wrap_class=PerReplica, always_wrap=False):
         if v is not v0:
             same = False
             break
-    c0 = getattr(v0, "_distributed_container", None)
+    c0 = getattr(v0, "_distributed_container", None)     # a weak reference
+    if c0 is not None:
+        c0 = c0()
     if same:
         if getattr(v0, "_is_distributed_variable", False):
             return v0
@@ -191,7 +194,7 @@ def regroup(values, wrap_class=PerReplica, always_wrap=False):
     if c0 is not None and c0 is not v0:
         for v in values:
             c = getattr(v, "_distributed_container", None)
-            if (v if c is None else c) is not c0:
+            if (v if c is None else c()) is not c0:
                 break
         else:
             return c0

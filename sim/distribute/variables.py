@@ -12,6 +12,8 @@ engine ops and GradientTape work on the right copy (the engine's distributed-var
 """
 from __future__ import annotations
 
+import weakref
+
 from sim.distribute import context, timing
 from sim.distribute.errors import explain
 from sim.distribute.reduce_op import ReduceOp, aggregation_name as _agg_name
@@ -28,8 +30,9 @@ class DistributedVariable(DistributedDelegate):
         self._distribute_strategy = strategy
         self._aggregation = aggregation
         self._device_names = tuple(getattr(v, "_device_name", "") for v in values)
+        container = weakref.ref(self)     # weak, as in TensorFlow: no component->container cycle
         for v in values:
-            v._distributed_container = self
+            v._distributed_container = container
 
     def _engine_variable(self):
         return self._values[current_replica_id()] if len(self._values) > 1 else self._values[0]

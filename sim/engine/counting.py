@@ -14,6 +14,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 _active: list = []
+# Memory trackers of running steps (sim.distribute.memory.StepMemory), innermost last: variables
+# report when they are read or written, tapes when they start a backward pass.
+_memory: list = []
 
 
 class Counter:

@@ -12,7 +12,7 @@ from sim.engine import nest
 from sim.engine.tensor import Tensor
 
 
-def _rows(tape, target):
+def _rows(tape, target, sources):
     """Yield (index, grads) for each entry of ``target``, marking the tape used."""
     if tape._used and not tape._persistent:
         raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
@@ -24,7 +24,7 @@ def _rows(tape, target):
     for index in np.ndindex(value.shape):
         seed = np.zeros_like(value)
         seed[index] = 1
-        yield index, tape._backward([target], [seed]), value.shape
+        yield index, tape._backward([target], [seed], sources), value.shape
 
 
 def _source_array(source):
@@ -38,7 +38,7 @@ def jacobian(tape, target, sources, unconnected_gradients):
     out = [None] * len(flat)
     seen = [False] * len(flat)
     shape = None
-    for index, grads, shape in _rows(tape, target):
+    for index, grads, shape in _rows(tape, target, sources):
         for k, (src, ref) in enumerate(flat):
             g = grads.get(id(src))
             if out[k] is None:

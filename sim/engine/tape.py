@@ -135,6 +135,26 @@ class GradientTape:
         self._ids, self._records, self._variables = {}, [], []
         self._higher_order = set()
 
+    def _kept_bytes(self):
+        """Bytes of the distinct tensors the records keep for the backward pass (the memory a
+        step holds at its peak, sim/distribute/memory.py); a variable read, recorded as
+        ``(read, (variable,), ...)``, aliases the variable's storage and is not counted."""
+        records = self._records
+        seen = set()
+        for out, inputs, _, _, _ in records:
+            if len(inputs) == 1 and type(inputs[0]) is not Tensor and hasattr(inputs[0], "_value"):
+                seen.add(id(out))
+        total = 0
+        for out, inputs, _, _, _ in records:
+            for t in (out, *inputs):
+                key = id(t)
+                if key not in seen:
+                    seen.add(key)
+                    v = getattr(t, "_v", None)
+                    if v is not None:
+                        total += v.nbytes
+        return total
+
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(sum of targets)/d(sources), with the structure of ``sources``."""
@@ -144,7 +164,7 @@ class GradientTape:
         self._used = True
         targets = nest.flatten(target)
         outs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
-        grads = self._backward(targets, outs)
+        grads = self._backward(targets, outs, sources)
         result = nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients),
                                     sources)
         _mark_higher_order(self, targets, result)
@@ -162,8 +182,9 @@ class GradientTape:
         from sim.engine.jacobian import batch_jacobian
         return batch_jacobian(self, target, source, unconnected_gradients)
 
-    def _backward(self, targets, seeds):
-        """The reverse walk: ``{id: gradient array}`` from each target's seed (None: ones)."""
+    def _backward(self, targets, seeds, sources):
+        """The reverse walk: ``{id: gradient array}`` from each target's seed (None: ones);
+        ``sources`` only sizes the gradients for the memory account."""
         grads: dict = {}
         for tg, og in zip(targets, seeds):
             tg = _resolve(tg)
@@ -172,6 +193,8 @@ class GradientTape:
             v = tg._v if isinstance(tg, Tensor) else tg._value
             seed = np.ones_like(v) if og is None else np.asarray(og, dtype=v.dtype)
             _accumulate(grads, id(tg), seed)
+        if counting._memory:
+            counting._memory[-1].note_backward(self._kept_bytes(), _source_bytes(sources))
         ids = self._ids
         counters = counting._active
         for out, inputs, grad_fns, flops, nbytes in reversed(self._records):
@@ -205,6 +228,17 @@ def _refuse_higher_order(tape, grads):
         from sim.engine.errors import UnsupportedName
         from sim.i18n import t
         raise UnsupportedName(t("engine.higher_order"))
+
+
+def _source_bytes(sources):
+    """Bytes of the gradients ``gradient`` returns: one array per source, of its size."""
+    total = 0
+    for s in nest.flatten(sources):
+        s = _resolve(s)
+        v = getattr(s, "_value", None) if hasattr(s, "_as_tensor") else getattr(s, "_v", None)
+        if v is not None:
+            total += v.nbytes
+    return total
 
 
 def _accumulate(grads, key, g):

@@ -147,6 +147,8 @@ def _to_numpy(value, dtype):
                         + t("engine.bad_value", value=repr(value)[:60], dtype=dtype.name)) from None
     kind = arr.dtype.kind
     if kind in "US":
+        if not np_in:   # NumPy's fixed-width bytes drop trailing NUL bytes: keep Python's own
+            arr = np.array(value, dtype=object)
         return _as_bytes(arr) if arr.ndim else np.array(_encode(arr[()]), dtype=object)
     if kind == "O":
         if arr.size and all(isinstance(x, (bytes, str)) for x in arr.flat):

@@ -125,6 +125,8 @@ class Variable(metaclass=_VariableMeta):
     def _as_tensor(self):
         t = Tensor(self._value, self._dtype if self._dtype is dtypes.bfloat16 else None)
         t._dev = self._device      # a read runs on the variable's device
+        if counting._memory:
+            counting._memory[-1].note_variable(self)
         if tape._state.recording:
             tape.on_variable_read(self, t)
         return t
@@ -156,6 +158,8 @@ class Variable(metaclass=_VariableMeta):
                 f"incompatible. " + t("engine.assign_shape", name=self._name,
                                       var=self._value.shape, value=new.shape))
         self._value = np.array(new, dtype=self._value.dtype)
+        if counting._memory:
+            counting._memory[-1].note_variable(self)
         if counting._active:
             counting.add(0, 2 * new.nbytes)
         return self
@@ -178,6 +182,8 @@ class Variable(metaclass=_VariableMeta):
                              + t("engine.assign_shape", name=self._name, var=self._value.shape,
                                  value=d.shape)) from None
         self._value = new
+        if counting._memory:
+            counting._memory[-1].note_variable(self)
         if counting._active:
             counting.add(new.size, 3 * new.nbytes)
         return self

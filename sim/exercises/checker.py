@@ -5,7 +5,10 @@ A checker builds a list of ``Case`` objects (inputs plus the expected answer), a
 ``NotImplementedError`` is reported as "not done yet" (not as a traceback); a wrong answer is
 reported with the inputs, what came back, what was expected and, when the checker recognises
 the mistake, a hint that names it. Any failure ends with ``ExerciseFailed`` (an AssertionError),
-so a solution notebook under nbval fails loudly and a student sees a short, clear message.
+so a solution notebook under nbval fails loudly. In JupyterLab the learner sees the verdict only:
+passed cases are printed, the failing verdict is the exception's whole display (IPython's
+``_render_traceback_`` hook: no frames through the checker), and a checker returns nothing, so a
+correct answer leaves no stray value as the cell's output.
 """
 from __future__ import annotations
 
@@ -19,6 +22,10 @@ from sim.i18n import t
 
 class ExerciseFailed(AssertionError):
     """The learner's answer is missing or wrong; the message says which and why."""
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows for this error: the verdict's lines, no traceback frames."""
+        return str(self).splitlines()
 
 
 class ExerciseNotDone(ExerciseFailed):
@@ -63,11 +70,12 @@ def _short(value: Any) -> str:
 
 def run_cases(fn: Callable, cases: list[Case],
               compare: Callable[[Any, Any], bool] = close,
-              diagnose: Callable[[Case, Any], str | None] | None = None) -> int:
-    """Run every case; print one verdict line each; raise ExerciseFailed on the first failure.
+              diagnose: Callable[[Case, Any], str | None] | None = None) -> None:
+    """Run every case; print one verdict line per passed case; raise ExerciseFailed (whose
+    message is the verdict) on the first failure.
 
     ``diagnose(case, got)`` may return a catalogue key for a hint that names a known mistake.
-    Returns the number of cases passed (all of them) when everything is right.
+    Returns None, so the checker's call leaves no value as the cell's output.
     """
     if not callable(fn):
         raise ExerciseFailed(t("exercises.not_callable", got=type(fn).__name__))
@@ -76,12 +84,10 @@ def run_cases(fn: Callable, cases: list[Case],
             got = fn(*case.args, **case.kwargs)
         except NotImplementedError:
             message = t("exercises.not_done", name=getattr(fn, "__name__", "?"))
-            print(message)
             raise ExerciseNotDone(message) from None
         except Exception as error:  # the learner's code raised: show it as a verdict
             message = t("exercises.case_raised", number=number, case=case.description,
                         error=f"{type(error).__name__}: {error}")
-            print(message)
             raise ExerciseFailed(message) from error
         if not compare(got, case.expected):
             lines = [t("exercises.case_wrong", number=number, case=case.description,
@@ -90,8 +96,6 @@ def run_cases(fn: Callable, cases: list[Case],
             if hint:
                 lines.append(t(hint))
             message = "\n".join(lines)
-            print(message)
             raise ExerciseFailed(message)
         print(t("exercises.case_ok", number=number, case=case.description))
     print(t("exercises.all_passed", n=len(cases)))
-    return len(cases)

@@ -62,6 +62,6 @@ def diagnose(case: Case, got) -> str | None:
     return None
 
 
-def check_data_parallel_gradient(fn: Callable) -> int:
+def check_data_parallel_gradient(fn: Callable) -> None:
     """Check ``fn(w, x, y, num_replicas)`` against the single-device gradient."""
     return run_cases(fn, cases(), diagnose=diagnose)

@@ -77,6 +77,6 @@ def _compare(got, expected) -> bool:
     return close(got, expected, rtol=1e-6, atol=0.0)
 
 
-def check_transfer_time(fn: Callable) -> int:
+def check_transfer_time(fn: Callable) -> None:
     """Check ``fn(machine, src, dst, nbytes) -> seconds`` against the simulator."""
     return run_cases(fn, cases(), compare=_compare, diagnose=diagnose)

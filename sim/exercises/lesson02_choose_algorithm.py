@@ -53,7 +53,7 @@ def _compare(got, expected) -> bool:
     return got == expected
 
 
-def check_choose_algorithm(fn) -> int:
+def check_choose_algorithm(fn) -> None:
     """Accept the fastest, or any choice within 1% of it (a tie)."""
     def tolerant(p, nbytes, alpha, beta):
         got = fn(p, nbytes, alpha, beta)

@@ -160,7 +160,7 @@ def diagnose(case: Case, got) -> str | None:
     return None
 
 
-def check_compute_loss(fn: Callable) -> int:
+def check_compute_loss(fn: Callable) -> None:
     """Check ``fn(labels, predictions, model_losses, global_batch_size)`` in a MirroredStrategy loop."""
     if not callable(fn):
         return run_cases(fn, [])

@@ -209,7 +209,7 @@ def cases() -> list[Case]:
     return result
 
 
-def check_per_replica_batch_sizes(fn: Callable) -> int:
+def check_per_replica_batch_sizes(fn: Callable) -> None:
     """Check ``fn(num_examples, global_batch, num_replicas, policy)`` against sim's strategies."""
     if not callable(fn):
         return run_cases(fn, [], compare=compare, diagnose=diagnose)

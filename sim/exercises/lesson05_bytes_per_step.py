@@ -210,6 +210,6 @@ def compare(got, expected) -> bool:
     return pair is not None and close(pair, expected)
 
 
-def check_bytes_per_gpu(fn: Callable) -> int:
+def check_bytes_per_gpu(fn: Callable) -> None:
     """Check ``fn(strategy, num_params, num_gpus) -> (sent, received)`` bytes per GPU per step."""
     return run_cases(fn, cases(), compare=compare, diagnose=diagnose)

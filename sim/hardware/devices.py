@@ -69,8 +69,24 @@ XEON_8380 = _spec("Xeon-Platinum-8380", "CPU",
                   {"float64": 2.944e12, "float32": 5.888e12}, 256 * GiB, 204.8e9,
                   "Intel ARK, Xeon Platinum 8380 (derived peak: cores x clock x FLOP/cycle)")
 
+# NVIDIA Tesla P100 data sheet (2016): SXM2 (NVLink) 5.3 fp64, 10.6 fp32, 21.2 fp16 TFLOP/s; PCIe
+# 4.7, 9.3, 18.7 TFLOP/s; both 16 GB HBM2 at 732 GB/s (no tensor cores).
+P100_SXM2 = _spec("P100-SXM2-16GB", "GPU",
+                  {"float64": 5.3e12, "float32": 10.6e12, "float16": 21.2e12}, 16 * GiB, 732e9,
+                  "NVIDIA Tesla P100 data sheet (SXM2 / NVLink column)")
+P100_PCIE = _spec("P100-PCIe-16GB", "GPU",
+                  {"float64": 4.7e12, "float32": 9.3e12, "float16": 18.7e12}, 16 * GiB, 732e9,
+                  "NVIDIA Tesla P100 data sheet (PCIe column, 16 GB)")
+# Intel Xeon E5-2698 v4 (Broadwell, 20 cores, 2.2 GHz base; the DGX-1's CPUs): 2 AVX2 FMA units x 8
+# fp32 lanes x 2 FLOP = 32 FLOP/cycle/core -> 20 x 2.2e9 x 32 = 1.408 TFLOP/s fp32; 4 channels of
+# DDR4-2400 x 8 bytes = 76.8 GB/s (Intel ARK).
+XEON_E5_2698V4 = _spec("Xeon-E5-2698-v4", "CPU",
+                       {"float64": 0.704e12, "float32": 1.408e12}, 256 * GiB, 76.8e9,
+                       "Intel ARK, Xeon E5-2698 v4 (derived peak: cores x clock x FLOP/cycle)")
+
 SPECS = {s.model: s for s in (V100_SXM2, V100_PCIE, A100_SXM4, H100_SXM5, TPU_V3_CORE,
-                              TPU_V4_CHIP, XEON_8380)}
+                              TPU_V4_CHIP, XEON_8380,
+                              P100_SXM2, P100_PCIE, XEON_E5_2698V4)}
 
 
 def full_name(job: str, task: int, device_type: str, index: int) -> str:

@@ -15,6 +15,7 @@ import itertools
 from sim.i18n import t
 from sim.hardware import devices as D
 from sim.hardware import links as L
+from sim.hardware import pascal
 from sim.hardware.machine import Machine
 
 DEFAULT = "workstation-4gpu"
@@ -68,8 +69,9 @@ def dgx1_v100() -> Machine:
 
 
 def _dgx_node(m: Machine, host: int, gpu_spec, nvlinks: int, nvlink_bw: float, pcie_bw: float,
-              socket_bw: float, nic_bw: float, network: str | None) -> None:
-    """One DGX A100/H100: 8 GPUs on an NVSwitch crossbar, 4 PCIe switches, 2 sockets, 8 NICs."""
+              socket_bw: float) -> None:
+    """One DGX A100/H100: 8 GPUs on an NVSwitch crossbar, 4 PCIe switches, 2 sockets, 8 NICs
+    (their network ports: ``sim.hardware.cluster``)."""
     p = f"host{host}:"
     cpu0 = m.add_device("CPU", D.XEON_8380, host=host)
     cpu1 = m.add_node(p + "cpu-socket1", "cpu-root", host=host)
@@ -85,14 +87,12 @@ def _dgx_node(m: Machine, host: int, gpu_spec, nvlinks: int, nvlink_bw: float, p
         nic = m.add_node(p + f"nic{k}", "nic", host=host)
         m.connect(g, nic, pcie_bw, L.PCIE_HOP / 2, "pcie")          # GPUDirect RDMA, rail k
         m.connect(nic, switches[k // 2], pcie_bw, L.PCIE_HOP / 2, "pcie")  # the CPU's way out
-        if network:
-            m.connect(nic, network, nic_bw, L.NET_HOP / 2, "infiniband")
 
 
 _A100 = dict(gpu_spec=D.A100_SXM4, nvlinks=12, nvlink_bw=L.NVLINK_A100, pcie_bw=L.PCIE_GEN4_X16,
-             socket_bw=L.AMD_INTER_SOCKET, nic_bw=L.IB_HDR)
+             socket_bw=L.AMD_INTER_SOCKET)
 _H100 = dict(gpu_spec=D.H100_SXM5, nvlinks=18, nvlink_bw=L.NVLINK_H100, pcie_bw=L.PCIE_GEN5_X16,
-             socket_bw=L.UPI_SAPPHIRE_RAPIDS, nic_bw=L.IB_NDR)
+             socket_bw=L.UPI_SAPPHIRE_RAPIDS)
 
 
 def dgx_a100() -> Machine:
@@ -102,7 +102,7 @@ def dgx_a100() -> Machine:
     PCIe Gen4 (24 GB/s); two AMD sockets (16 GB/s); 8 HDR NICs (25 GB/s each).
     """
     m = Machine("dgx-a100", description="8x A100-SXM4, NVSwitch")
-    _dgx_node(m, 0, network=None, **_A100)
+    _dgx_node(m, 0, **_A100)
     return m
 
 
@@ -113,30 +113,23 @@ def dgx_h100() -> Machine:
     (48 GB/s); Sapphire Rapids UPI (22 GB/s); 8 NDR NICs (50 GB/s each).
     """
     m = Machine("dgx-h100", description="8x H100-SXM5, NVSwitch")
-    _dgx_node(m, 0, network=None, **_H100)
-    return m
-
-
-def _dgx_cluster(name: str, nodes: int, node_kw: dict) -> Machine:
-    if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
-        raise ValueError(t("hardware.bad_count", what="nodes", value=nodes))
-    m = Machine(name, job="worker", description=f"{nodes} nodes on InfiniBand, 8 NICs per node")
-    ib = m.add_node("ib-switch", "switch")
-    for host in range(nodes):
-        _dgx_node(m, host, network=ib, **node_kw)
+    _dgx_node(m, 0, **_H100)
     return m
 
 
 def dgx_a100_cluster(nodes: int = 2) -> Machine:
     """``nodes`` DGX A100 on HDR InfiniBand: 8 x 25 GB/s = 200 GB/s per node (the NIC cap);
-    2.7 µs per network hop (NCCL, collectives.md §3.3)."""
-    return _dgx_cluster("dgx-a100-cluster", nodes, _A100)
+    2.7 µs per network hop (NCCL, collectives.md §3.3). ``cluster("dgx-a100", nodes, "hdr-ib")``."""
+    from sim.hardware.cluster import cluster
+    return cluster("dgx-a100", nodes, "hdr-ib", name="dgx-a100-cluster")
 
 
 def dgx_h100_cluster(nodes: int = 2) -> Machine:
     """``nodes`` DGX H100 on NDR InfiniBand: 8 x 50 GB/s = 400 GB/s per node (the NIC cap;
-    NDR line rate, collectives.md §4); 2.7 µs per network hop (§3.3)."""
-    return _dgx_cluster("dgx-h100-cluster", nodes, _H100)
+    NDR line rate, collectives.md §4); 2.7 µs per network hop (§3.3).
+    ``cluster("dgx-h100", nodes, "ndr-ib")``."""
+    from sim.hardware.cluster import cluster
+    return cluster("dgx-h100", nodes, "ndr-ib", name="dgx-h100-cluster")
 
 
 def cpu_cluster(nodes: int = 4, gbe: int = 10) -> Machine:
@@ -223,6 +216,9 @@ PRESETS = {
     "dgx-h100-cluster": dgx_h100_cluster,
     "tpu-v3-8": tpu_v3_8,
     "tpu-v4": tpu_v4,
+    "dgx1-p100": pascal.dgx1_p100,
+    "pascal-pcie-4gpu": pascal.pascal_pcie_4gpu,
+    "big-basin": pascal.big_basin,
 }
 
 

@@ -4,17 +4,32 @@ Every learner-facing string (plot labels, error messages, checker verdicts) live
 catalogue under ``sim/i18n/catalogs/<domain>.json``; each file holds the three languages
 side by side so a translator sees them together. Keys are ``"<domain>.<name>"``.
 A key missing in one language is an error (and a test failure), never a silent fallback.
+
+Numbers follow the course language wherever a message prints them: ``t()`` formats each
+numeric field with the template's own format spec (``{n:,}``, ``{ms:.3f}``, widths and all),
+then writes the language's decimal and grouping symbols, so pt reads 2.099.200 and 10,001
+while en and zh read 2,099,200 and 10.001. A field converted with ``!s``/``!r`` is text and
+stays as it is (use that for a number inside a code snippet). ``number()`` does the same
+for code outside the catalogues (plot tick labels, widgets).
 """
 from __future__ import annotations
 
 import json
+import numbers
 import os
+import string
 from functools import lru_cache
 from pathlib import Path
 
 LANGUAGES = ("en", "zh", "pt")
 _CATALOG_DIR = Path(__file__).with_name("catalogs")
 _language = os.environ.get("SIM_LANG", "en") if os.environ.get("SIM_LANG", "en") in LANGUAGES else "en"
+
+
+# (decimal symbol, grouping symbol) per language, from CLDR (en, zh_Hans_CN, pt_BR; a test
+# checks them against Babel's copy of CLDR). Python's format spec does the rest, so Babel is
+# not a run-time dependency: only these two symbols differ between the course's languages.
+NUMBER_SYMBOLS = {"en": (".", ","), "zh": (".", ","), "pt": (",", ".")}
 
 
 class MissingMessage(KeyError):
@@ -25,12 +40,20 @@ def set_language(lang: str) -> str:
     """Set the course language (``"en"``, ``"zh"`` or ``"pt"``) and return it."""
     global _language
     if lang not in LANGUAGES:
-        raise ValueError(
-            f"Unknown course language {lang!r}; choose one of {', '.join(LANGUAGES)} "
-            f"(for example sim.i18n.set_language('zh'))."
-        )
+        raise ValueError(_unknown_language(lang, "sim.setup / sim.i18n.set_language"))
     _language = lang
     return lang
+
+
+def _unknown_language(lang, where: str) -> str:
+    return (f"Unknown course language {lang!r} ({where}); choose one of {', '.join(LANGUAGES)} "
+            f"(for example sim.setup('zh'), or the environment variable SIM_LANG=zh).")
+
+
+# SIM_LANG is checked as sim.setup checks its argument: an unknown language is the same
+# ValueError, not a silent fall-back to English.
+if os.environ.get("SIM_LANG") and os.environ["SIM_LANG"] not in LANGUAGES:
+    raise ValueError(_unknown_language(os.environ["SIM_LANG"], "the environment variable SIM_LANG"))
 
 
 def get_language() -> str:
@@ -50,13 +73,40 @@ def catalogs() -> dict[str, dict[str, str]]:
     return merged
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+def number(value, spec: str = "", lang: str | None = None) -> str:
+    """``format(value, spec)`` written with the course language's decimal and grouping symbols."""
+    text = format(value, spec)
+    decimal, group = NUMBER_SYMBOLS[lang or _language]
+    if (decimal, group) == (".", ","):
+        return text
+    return text.translate(str.maketrans({".": decimal, ",": group}))
+
+
+class _LocalFormatter(string.Formatter):
+    """``str.format`` whose numeric fields are written in one language's number format."""
+
+    def __init__(self, lang: str):
+        super().__init__()
+        self.lang = lang
+
+    def format_field(self, value, format_spec):
+        if _is_number(value):
+            return number(value, format_spec, self.lang)
+        return super().format_field(value, format_spec)
+
+
 def t(key: str, lang: str | None = None, **fields) -> str:
-    """The message ``key`` in the course language, with ``fields`` filled in."""
+    """The message ``key`` in the course language, with ``fields`` filled in (numbers in the
+    language's format: see the module docstring)."""
     lang = lang or _language
     table = catalogs()[lang]
     if key not in table:
         raise MissingMessage(f"message {key!r} has no {lang!r} text in sim/i18n/catalogs/")
-    return table[key].format(**fields)
+    return _LocalFormatter(lang).format(table[key], **fields)
 
 
 def missing_keys() -> dict[str, list[str]]:

@@ -1,44 +1,35 @@
 """Weights files: NumPy ``.npz`` (``allow_pickle=False``) plus JSON metadata, written atomically.
 
 A crash mid-save must never leave a half-written checkpoint, so every file is written to a
-temporary file in the same directory and moved into place with ``os.replace``.
+temporary file beside it and moved into place with ``os.replace`` (sim/safe_io.py).
 """
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 
 import numpy as np
 
+from sim import safe_io
 from sim.keras import _errors, backend
 
 FORMAT = "sim.keras.weights/1"
 
 
 def atomic_savez(path: str, arrays: dict, meta: dict) -> str:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, __meta__=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    """One ``.npz`` moved into place in one step; stale temporary files of ``path`` removed."""
+    return safe_io.atomic_savez(path, arrays, meta)
 
 
 def load_npz(path: str):
-    """(meta dict, [arrays in order]) from a file written by ``atomic_savez``."""
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["__meta__"]))
-        arrays = [data[f"w{i:05d}"] for i in range(meta["count"])]
-        extra = {k: data[k] for k in data.files if k.startswith("x_")}
+    """(meta dict, [arrays in order], extras) from a file written by ``atomic_savez``; a missing,
+    damaged or foreign file raises TensorFlow's NotFoundError / DataLossError (sim/safe_io.py)."""
+    meta, data = safe_io.read_npz(path, required=("count",))
+    try:
+        count = int(meta["count"])
+    except (TypeError, ValueError):
+        raise safe_io.damaged(path, "bad_metadata") from None
+    arrays = [safe_io.checked_array(data, f"w{i:05d}", path) for i in range(count)]
+    extra = {k: v for k, v in data.items() if k.startswith("x_")}
     return meta, arrays, extra
 
 
@@ -88,4 +79,6 @@ def load_weights(model, filepath):
     meta, arrays, _ = load_npz(path)
     if not model.weights:
         raise ValueError(_errors.msg("load_unbuilt", name=model.name))
+    if "n_model_weights" in meta:        # written by model.save: the optimizer's slots follow the
+        arrays = arrays[:int(meta["n_model_weights"])]   # model's weights; skipped, as Keras does
     assign_all(model.weights, arrays, path)

@@ -197,6 +197,11 @@ class Model(Layer):
         self._assert_compile_was_called()
         strategy = self.distribute_strategy
         verbose = _resolve_verbose(verbose, strategy)
+        if du.is_ps_strategy(strategy):      # steps run on the ps cluster's workers
+            from sim.keras import ps_training
+            return ps_training.fit(self, x, y, batch_size, epochs, verbose, callbacks,
+                                   validation_data, sample_weight, initial_epoch,
+                                   steps_per_epoch, validation_steps)
         if validation_split and validation_data is None:
             x, y, sample_weight, validation_data = _split_validation(x, y, sample_weight,
                                                                      validation_split)
@@ -235,6 +240,8 @@ class Model(Layer):
                     cbs.on_train_batch_end(step, logs)
                     if self.stop_training:
                         break
+                if seen == 0 and not logs and first == 0:
+                    raise ValueError(_empty_fit_message())
                 if seen == 0 and self.stop_training:
                     break
                 epoch_logs = dict(logs)
@@ -359,3 +366,13 @@ class Model(Layer):
         self._assert_compile_was_called()
         return {"optimizer": self.optimizer, "loss": self.compiled_loss._user_losses,
                 "metrics": self.compiled_metrics._user_metrics}
+
+
+def _empty_fit_message():
+    """tf-keras' text when fit's first epoch trained on no batch, then why and the fix."""
+    from sim import i18n
+    return ("Unexpected result of `train_function` (Empty logs). This could be due to issues in "
+            "input pipeline that resulted in an empty dataset. Otherwise, please use "
+            "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
+            "for more information of where went wrong, or file a issue/bug to `tf.keras`.\n"
+            + i18n.t("misuse.fit_empty_data"))

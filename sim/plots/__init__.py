@@ -12,6 +12,7 @@ import matplotlib
 from matplotlib import font_manager
 
 from sim.i18n import t
+from sim.plots import number_format  # noqa: F401  (sim.setup installs its figure hook)
 
 FONT_FILE = Path(__file__).resolve().parents[1] / "fonts" / "NotoSansSC-course.otf"
 CJK_FAMILY = "Noto Sans SC Course"

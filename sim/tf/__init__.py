@@ -44,7 +44,14 @@ version = type("version", (), {"VERSION": __version__, "__doc__": "tf.version"})
 
 _SUBMODULES = ("nn", "math", "random", "config", "data", "train", "errors", "dtypes", "nest",
                "linalg", "saved_model", "keras", "distribute", "experimental", "compat",
-               "debugging", "tpu")
+               "debugging", "tpu", "io")
+# Ops a functional Keras model may apply to its symbolic tensors (recorded as TFOpLambda layers).
+from sim.engine.dispatch import dispatching as _dispatching  # noqa: E402
+for _name in ("reduce_mean", "reduce_sum", "reduce_max", "reduce_min", "concat", "cast",
+              "squeeze", "expand_dims", "reshape", "stack"):
+    globals()[_name] = _dispatching(globals()[_name])
+del _name
+
 __getattr__ = _module_getattr("sim.tf", _SUBMODULES, {
     "executing_eagerly": "sim.tf._misc:executing_eagerly",
     "ones_initializer": "sim.tf._misc:unsupported_v1",

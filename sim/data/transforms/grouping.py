@@ -15,9 +15,18 @@ import numpy as np
 
 from sim.data import structure
 from sim.data.dataset import Dataset
-from sim.data.transforms.nesting import _dataset_of
 from sim.data.transforms.windowing import _ListDataset
 from sim.engine.tensor import Tensor
+
+
+def _dataset_of(fn, element, method):
+    """``fn(element)``, which must be a Dataset (reduce_func's contract)."""
+    out = structure.call(fn, element)
+    if not isinstance(out, Dataset):
+        raise TypeError(f"The `reduce_func` argument must return a `Dataset` object. Got "
+                        f"{type(out).__name__!r}. "
+                        + _t("flat_map_dataset", method=method, got=type(out).__name__))
+    return out
 
 
 def _t(key, **fields):

@@ -58,7 +58,11 @@ def _trace_spec(ds):
 
 
 def _zeros(spec, n, fill=0):
+    from sim.data.transforms.windowing import DatasetSpec, _ListDataset
+
     def make(s):
+        if isinstance(s, DatasetSpec):  # a window: an empty dataset of its element_spec
+            return _ListDataset([], s.element_spec)
         shape = [n if d is None else d for d in (s.shape.as_list() if s.shape.rank is not None else [])]
         if s.dtype.name == "string":
             return Tensor(np.full(shape, b"", dtype=object))

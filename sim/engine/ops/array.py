@@ -127,6 +127,24 @@ def unstack(value, num=None, axis=0, name=None):
     return [squeeze(p, ax) for p in split(x, x._v.shape[ax], axis=ax)]
 
 
+def _scatter_add(z, idx, g):
+    """``np.add.at(z, idx, g)`` along axis 0, bit for bit, without ufunc.at's per-element loop:
+    the k-th occurrences of every index are added together in one vectorized step, k = 0, 1..."""
+    flat = idx.reshape(-1)
+    rows = g.reshape((flat.size,) + z.shape[1:])
+    if flat.size < 2 or z.ndim == 1:
+        np.add.at(z, flat, rows)
+        return
+    order = np.argsort(flat, kind="stable")
+    sorted_idx = flat[order]
+    new = np.r_[True, sorted_idx[1:] != sorted_idx[:-1]]
+    starts = np.flatnonzero(new)
+    rank = np.arange(flat.size) - starts[np.cumsum(new) - 1]
+    for k in range(int(rank.max()) + 1):
+        sel = order[rank == k]
+        z[flat[sel]] += rows[sel]
+
+
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """``tf.gather``: rows (or slices along ``axis``) of params; gradient scatter-adds back."""
     x = tensor(params)
@@ -146,7 +164,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         z = np.zeros_like(a)
         zm, gm = np.moveaxis(z, ax, 0), np.moveaxis(g, list(builtins.range(ax, ax + idx.ndim)),
                                                    list(builtins.range(idx.ndim)))
-        np.add.at(zm, idx, gm)
+        _scatter_add(zm, idx, gm)
         return z
     return out(v, (x,), (grad,), 0, x._dt)
 

@@ -115,10 +115,12 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     n = a.shape[-1]
     bad = (lab < 0) | (lab >= n)
     if bad.any():
+        from sim.i18n import t
         raise InvalidArgumentError(
             f"Received a label value of {int(lab[bad].flat[0])} which is outside the valid range "
             f"of [0, {n}).  Label values: {' '.join(map(str, lab.reshape(-1)))} "
-            f"[Op:SparseSoftmaxCrossEntropyWithLogits]")
+            f"[Op:SparseSoftmaxCrossEntropyWithLogits] "
+            + t("misuse.label_range", label=int(lab[bad].flat[0]), n=n, last=n - 1))
     sh = a - a.max(axis=-1, keepdims=True)
     logp = sh - np.log(np.exp(sh).sum(axis=-1, keepdims=True))
     v = -np.take_along_axis(logp, lab[..., None], axis=-1)[..., 0]
@@ -143,6 +145,9 @@ def l2_loss(t, name=None):
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows ``ids`` of ``params``; a ShardedVariable looks them up shard by shard."""
+    if getattr(params, "_is_sharded_variable", False):
+        return params.embedding_lookup(ids)
     return gather(params, ids, axis=0)
 
 

@@ -14,7 +14,7 @@ One module per job:
 - ``checkpoints.py``: ``ModelCheckpoint``, ``BackupAndRestore`` and the distributed file
   helpers (``write_dirpath``, ``write_filepath``, ``remove_temp_dirpath``) they write through;
 - ``schedule.py``: ``LearningRateScheduler``, ``EarlyStopping``, ``TerminateOnNaN``;
-- ``tensorboard.py``: ``TensorBoard`` (epoch logs as JSON lines).
+- ``tensorboard.py``: ``TensorBoard`` (epoch scalars in TensorBoard event files, event_file.py).
 """
 from __future__ import annotations
 

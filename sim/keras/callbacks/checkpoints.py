@@ -158,6 +158,9 @@ class WorkerTrainingState:
         return True
 
     def delete_backup(self):
+        barrier = getattr(self.strategy.extended, "_barrier", None)
+        if barrier is not None:      # multi-worker: every worker has finished its last backup
+            barrier()
         if self.write_dir == self.read_dir:
             shutil.rmtree(os.path.dirname(self.read_dir), ignore_errors=True)
 
@@ -218,6 +221,8 @@ class BackupAndRestore(Callback):
         self._current_epoch = epoch
 
     def on_train_batch_end(self, batch, logs=None):
+        if "ParameterServerStrategy" in type(_strategy(self.model)).__name__:
+            return          # PSS: steps are still running on the workers; epoch-level only (§10.1)
         if self.save_freq not in ("epoch", False):
             self._batches_count += 1
             if self._batches_count >= self.save_freq:

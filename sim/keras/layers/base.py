@@ -93,7 +93,8 @@ class Layer:
                     for v in value:
                         if all(v is not t for t in tracked):
                             tracked.append(v)
-                elif is_variable(value) and not isinstance(value, Layer):
+                elif (is_variable(value) and not isinstance(value, Layer)
+                      and not getattr(value, "_is_sharded_variable", False)):
                     tv = self.__dict__["_tracked_vars"]
                     if all(value is not t for t in tv):
                         tv.append(value)
@@ -120,16 +121,14 @@ class Layer:
     def _flatten_layers(self, include_self=True):
         seen = set()
         out = []
-
-        def visit(layer):
+        stack = [self]
+        while stack:                      # depth first, children in order (no recursive closure:
+            layer = stack.pop()           # it would be a reference cycle on every call)
             if id(layer) in seen:
-                return
+                continue
             seen.add(id(layer))
             out.append(layer)
-            for sub in layer._sublayers():
-                visit(sub)
-
-        visit(self)
+            stack.extend(reversed(layer._sublayers()))
         return out if include_self else out[1:]
 
     def _sublayers(self):
@@ -153,7 +152,9 @@ class Layer:
                           dtype=getattr(tf, dtype),
                           synchronization=sync,
                           aggregation=aggregation or tf.VariableAggregation.NONE)
-        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        # A ShardedVariable (ParameterServerStrategy with a partitioner) is tracked as its shards.
+        (self._trainable_weights if trainable else self._non_trainable_weights).extend(
+            var.variables if getattr(var, "_is_sharded_variable", False) else [var])
         reg = regularizers.get(regularizer)
         if reg is not None:
             self._callable_losses.append(lambda r=reg, v=var: r(v))

@@ -31,7 +31,7 @@ class Embedding(Layer):
     def call(self, inputs):
         if not inputs.dtype.is_integer:
             inputs = tf.cast(inputs, tf.int32)
-        return tf.gather(self.embeddings, inputs)
+        return tf.nn.embedding_lookup(self.embeddings, inputs)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)

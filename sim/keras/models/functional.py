@@ -61,6 +61,8 @@ class Functional(Model):
         values = {}
         struct = self._inputs_struct
         if isinstance(struct, dict):
+            if not isinstance(inputs, dict) and len(struct) == 1:
+                inputs = {next(iter(struct)): inputs}     # one input: Keras matches by position
             if not isinstance(inputs, dict):
                 raise ValueError(f"Model {self.name} expects a dict input with keys "
                                  f"{sorted(struct)}; received {type(inputs).__name__}.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 
+from sim import safe_io
 from sim.keras import _errors, saving
 
 
@@ -20,16 +21,16 @@ def _paths(filepath):
 
 def save_model(model, filepath, overwrite=True):
     weights_file, config_file = _paths(filepath)
+    if config_file:      # a save killed while writing the config left its temporary file
+        safe_io.remove_stale_temps(config_file)
     opt_vars = list(model.optimizer.variables) if getattr(model, "optimizer", None) else []
     arrays, meta = saving.pack(model.weights + opt_vars, {
         "model": model.name, "n_model_weights": len(model.weights)})
     saving.atomic_savez(weights_file, arrays, meta)
     if config_file:
         config = {"class_name": type(model).__name__, "config": _safe(model.get_config())}
-        tmp = config_file + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(config, f, indent=1, sort_keys=True)
-        os.replace(tmp, config_file)
+        text = json.dumps(config, indent=1, sort_keys=True).encode("utf-8")
+        safe_io.atomic_write(config_file, lambda f: f.write(text))
     return weights_file
 
 

@@ -146,8 +146,9 @@ class Optimizer:
             slots = {}
             for slot in self._slot_names:
                 base = var.name.split(":")[0]
-                sv = tf.Variable(np.zeros(tuple(var.shape), dtype=np.dtype(var.dtype.name)),
-                                 trainable=False, name=f"{base}/{slot}", dtype=var.dtype)
+                with strategy.extended.colocate_vars_with(var):   # a slot lives with its variable
+                    sv = tf.Variable(np.zeros(tuple(var.shape), dtype=np.dtype(var.dtype.name)),
+                                     trainable=False, name=f"{base}/{slot}", dtype=var.dtype)
                 slots[slot] = sv
                 self._slot_vars.append(sv)
             self._slots[id(var)] = slots

@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.keras import backend
 from sim.keras.data_adapter import DatasetCreator
+from sim.keras.utils.sidecar_evaluator import SidecarEvaluator
 
 
 def set_random_seed(seed):
@@ -41,4 +42,4 @@ def to_categorical(y, num_classes=None, dtype="float32"):
 
 experimental = types.SimpleNamespace(DatasetCreator=DatasetCreator)
 
-__all__ = ["set_random_seed", "to_categorical", "experimental", "DatasetCreator"]
+__all__ = ["set_random_seed", "to_categorical", "experimental", "DatasetCreator", "SidecarEvaluator"]

@@ -8,12 +8,13 @@ from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.replica_context import ReplicaContext
 from sim.distribute.strategy import Strategy, StrategyExtended
 from sim.distribute.values import DistributedValues
-from sim.tf.distribute import cluster_resolver, experimental
+from sim.tf.distribute import cluster_resolver, coordinator, experimental
 
 _LAZY = {
     "MirroredStrategy": ("sim.distribute.mirrored", "MirroredStrategy"),
     "CentralStorageStrategy": ("sim.distribute.central_storage", "CentralStorageStrategy"),
     "TPUStrategy": ("sim.distribute.tpu", "TPUStrategy"),
+    "MultiWorkerMirroredStrategy": ("sim.distribute.multi_worker_mirrored", "MultiWorkerMirroredStrategy"),
     "CrossDeviceOps": ("sim.distribute.cross_device_ops", "CrossDeviceOps"),
     "NcclAllReduce": ("sim.distribute.cross_device_ops", "NcclAllReduce"),
     "HierarchicalCopyAllReduce": ("sim.distribute.cross_device_ops", "HierarchicalCopyAllReduce"),
@@ -23,6 +24,8 @@ _LAZY = {
     "InputReplicationMode": ("sim.distribute.input", "InputReplicationMode"),
     "DistributedDataset": ("sim.distribute.input", "DistributedDataset"),
     "DistributedIterator": ("sim.distribute.input", "DistributedIterator"),
+    "ParameterServerStrategy": ("sim.distribute.ps.strategy", "ParameterServerStrategy"),
+    "Server": ("sim.distribute.ps.server", "Server"),
 }
 
 

@@ -1,18 +1,26 @@
 """``tf.train.Checkpoint``: save and restore the variables reachable from named objects.
 
-Files (never pickles, written to a temporary name then renamed, so a crash leaves the last
-good checkpoint): ``<prefix>.npz`` holds one array per variable, keyed by its path of
-attribute names from the checkpoint (``model/dense/kernel``); ``<prefix>.json`` lists them;
-the directory's ``checkpoint`` file (JSON) names the latest prefix, for ``latest_checkpoint``.
+Files (never pickles, written to a temporary name then renamed, see sim/safe_io.py, so a kill
+at any instant leaves the last good checkpoint): ``<prefix>.npz`` is the whole checkpoint, one
+array per variable plus a ``__meta__`` entry mapping each variable's path of attribute names
+(``model/dense/kernel``) to its array; the directory's ``checkpoint`` file (JSON) names the
+latest prefix and the ones a CheckpointManager keeps, for ``latest_checkpoint``. A manager
+records the new state before it deletes old checkpoints, as TensorFlow does, so a kill between
+the two leaves one checkpoint too many (swept by the next save), never a state that names none.
 """
 from __future__ import annotations
 
 import json
+import logging
 import os
 
 import numpy as np
 
+from sim import safe_io
+
 _STATE = "checkpoint"
+_FORMAT = "sim.tf.train.Checkpoint/2"
+logger = logging.getLogger("tensorflow")
 
 
 def _is_variable(x):
@@ -89,20 +97,20 @@ class Checkpoint:
         return found
 
     def write(self, file_prefix, options=None):
-        """Write without numbering; returns ``file_prefix``."""
+        """Write ``<file_prefix>.npz`` (one atomic file) without numbering; returns ``file_prefix``."""
+        file_prefix = os.fspath(file_prefix)
         variables = self._variables()
         arrays = {f"v{i}": np.asarray(v) for i, v in enumerate(variables.values())}
-        meta = {"format": "sim.tf.train.Checkpoint/1", "keys": dict(zip(variables, arrays))}
-        d = os.path.dirname(os.path.abspath(file_prefix))
-        os.makedirs(d, exist_ok=True)
-        _atomic(file_prefix + ".npz", lambda f: np.savez(f, **arrays))
-        _atomic(file_prefix + ".json", lambda f: f.write(json.dumps(meta, indent=1).encode()))
+        meta = {"format": _FORMAT, "keys": dict(zip(variables, arrays))}
+        safe_io.atomic_savez(file_prefix + ".npz", arrays, meta)
         return file_prefix
 
     def save(self, file_prefix, options=None):
         """Write ``<file_prefix>-<n>`` (n = 1, 2, ...) and record it as the latest checkpoint."""
         self.save_counter.assign_add(1)
-        path = self.write(f"{file_prefix}-{int(self.save_counter.numpy())}")
+        safe_io.remove_stale_temps(os.path.join(os.path.dirname(os.path.abspath(
+            os.fspath(file_prefix))), _STATE))
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
         _write_state(os.path.dirname(os.path.abspath(path)), path)
         return path
 
@@ -110,75 +118,135 @@ class Checkpoint:
         return self.restore(save_path)
 
     def restore(self, save_path, options=None):
-        """Assign every saved value to the variable at the same path. ``None`` does nothing."""
+        """Assign every saved value to the variable at the same path. ``None`` does nothing.
+
+        A missing checkpoint raises ``tf.errors.NotFoundError``; a damaged or foreign file
+        ``tf.errors.DataLossError`` naming the file and the damage (sim/safe_io.py)."""
         if save_path is None:
             return _Status(set(), set())
-        from sim.i18n import t
-        try:
-            meta = json.loads(open(save_path + ".json", encoding="utf-8").read())
-            data = np.load(save_path + ".npz", allow_pickle=False)
-        except (OSError, ValueError) as e:
-            from sim.engine.errors import NotFoundError
-            raise NotFoundError(None, None, f"Failed to restore from {save_path}: {e}. "
-                                + t("engine.checkpoint_bad", path=save_path)) from None
-        variables = self._variables()
+        save_path = os.fspath(save_path)
+        if save_path.endswith(".npz"):
+            save_path = save_path[:-4]
+        file = save_path + ".npz"
+        meta, data = safe_io.read_npz(file, required=("keys",))
         keys = meta["keys"]
+        if not isinstance(keys, dict):
+            raise safe_io.damaged(file, "bad_metadata")
+        values = {path: safe_io.checked_array(data, key, file) for path, key in keys.items()}
+        variables = self._variables()
         for path, var in variables.items():
-            if path in keys:
-                var.assign(data[keys[path]])
+            if path in values:
+                var.assign(values[path])
         return _Status(set(variables) - set(keys), set(keys) - set(variables))
-
-
-def _atomic(path, write):
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        write(f)
-    os.replace(tmp, path)
 
 
 def _write_state(directory, latest, all_paths=None):
     state = {"model_checkpoint_path": os.path.basename(latest),
              "all_model_checkpoint_paths": [os.path.basename(p) for p in (all_paths or [latest])]}
-    _atomic(os.path.join(directory, _STATE), lambda f: f.write(json.dumps(state).encode()))
+    safe_io.atomic_write(os.path.join(directory, _STATE), lambda f: f.write(json.dumps(state).encode()))
+
+
+def _read_state(checkpoint_dir, latest_filename=None):
+    """The directory's state dict, or None (no file; unreadable, logged as TensorFlow does).
+
+    A state naming no ``model_checkpoint_path`` (e.g. ``{}``) raises TensorFlow's ValueError."""
+    path = os.path.join(os.fspath(checkpoint_dir), latest_filename or _STATE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            state = json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        logger.warning("%s: %s", type(e).__name__, e)
+        logger.warning("%s: Checkpoint ignored", path)
+        return None
+    if not isinstance(state, dict) or not state.get("model_checkpoint_path"):
+        from sim.i18n import t
+        raise ValueError(t("checkpoint.state_invalid", directory=os.fspath(checkpoint_dir),
+                           path=path))
+    return state
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):
     """The prefix of the newest checkpoint in ``checkpoint_dir``, or None."""
-    try:
-        state = json.loads(open(os.path.join(checkpoint_dir, latest_filename or _STATE),
-                                encoding="utf-8").read())
-    except (OSError, ValueError):
+    state = _read_state(checkpoint_dir, latest_filename)
+    if state is None:
         return None
-    path = os.path.join(checkpoint_dir, state["model_checkpoint_path"])
-    return path if os.path.exists(path + ".npz") else None
+    path = os.path.join(os.fspath(checkpoint_dir), str(state["model_checkpoint_path"]))
+    if os.path.exists(path + ".npz"):
+        return path
+    logger.error("Couldn't match files for checkpoint %s", path)
+    return None
+
+
+def _delete_checkpoint(prefix):
+    for file in (prefix + ".npz", prefix + ".json"):     # .json: the metadata of format 1
+        try:
+            os.remove(file)
+        except FileNotFoundError:
+            pass
 
 
 class CheckpointManager:
-    """``tf.train.CheckpointManager``: numbered saves in a directory, keeping ``max_to_keep``."""
+    """``tf.train.CheckpointManager``: numbered saves in a directory, keeping ``max_to_keep``.
 
-    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name="ckpt", **kwargs):
-        self._checkpoint, self.directory = checkpoint, directory
+    A restarted manager takes over the checkpoints its directory's state lists, so the
+    ones beyond ``max_to_keep`` are deleted by its next save, as in TensorFlow."""
+
+    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
+                 checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None,
+                 init_fn=None):
+        if max_to_keep is not None and max_to_keep <= 0:
+            raise ValueError("Expected a positive integer or `None` for `max_to_keep`, "
+                             f"got {max_to_keep}.")
+        self._checkpoint, self.directory = checkpoint, os.fspath(directory)
         self._max, self._name = max_to_keep, checkpoint_name
-        self.checkpoints = []
-        latest = latest_checkpoint(directory)
-        if latest:
-            self.checkpoints.append(latest)
+        self._checkpoints = []
+        self._latest = None
+        state = _read_state(self.directory)
+        if state is not None:
+            listed = state.get("all_model_checkpoint_paths") or []
+            for name in list(listed) + [state["model_checkpoint_path"]]:
+                path = os.path.join(self.directory, str(name))
+                if path not in self._checkpoints and os.path.exists(path + ".npz"):
+                    self._checkpoints.append(path)
+            latest = os.path.join(self.directory, str(state["model_checkpoint_path"]))
+            self._latest = latest if latest in self._checkpoints else None
 
     @property
     def latest_checkpoint(self):
-        return self.checkpoints[-1] if self.checkpoints else None
+        return self._latest
+
+    @property
+    def checkpoints(self):
+        return list(self._checkpoints)
 
     def save(self, checkpoint_number=None, check_interval=True, options=None):
+        """Write the next checkpoint, record it, then delete the oldest beyond ``max_to_keep``."""
         prefix = os.path.join(self.directory, self._name)
-        if checkpoint_number is None:
-            path = self._checkpoint.save(prefix)
-        else:
-            path = self._checkpoint.write(f"{prefix}-{int(checkpoint_number)}")
-        self.checkpoints.append(path)
-        while self._max is not None and len(self.checkpoints) > self._max:
-            old = self.checkpoints.pop(0)
-            for ext in (".npz", ".json"):
-                if os.path.exists(old + ext):
-                    os.remove(old + ext)
-        _write_state(self.directory, path, self.checkpoints)
+        safe_io.remove_stale_temps(os.path.join(self.directory, _STATE))
+        if self._latest is not None:      # a restart after a kill mid-sweep: finish that sweep first,
+            self._sweep(self._latest)     # so the directory never holds more than max_to_keep + 1
+        counter = self._checkpoint.save_counter
+        counter.assign_add(1)
+        number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
+        path = f"{prefix}-{number}"
+        if path not in self._checkpoints:
+            _delete_checkpoint(path)      # an unrecorded file of an interrupted save: replaced now
+        self._checkpoint.write(path)
+        if path in self._checkpoints:     # overwritten: it becomes the newest
+            self._checkpoints.remove(path)
+        self._checkpoints.append(path)
+        self._latest = path
+        # TensorFlow's order: record first (a kill while deleting still finds the new one),
+        # sweep, then record again without the deleted checkpoints.
+        _write_state(self.directory, path, self._checkpoints)
+        self._sweep(path)
         return path
+
+    def _sweep(self, latest):
+        """Delete the oldest checkpoints beyond ``max_to_keep``, then record what is left."""
+        if self._max is not None and len(self._checkpoints) > self._max:
+            while len(self._checkpoints) > self._max:
+                _delete_checkpoint(self._checkpoints.pop(0))
+            _write_state(self.directory, latest, self._checkpoints)

@@ -2,6 +2,13 @@
 from sim.distribute.communication_options import (CollectiveCommunication, CollectiveHints,
                                                   CommunicationImplementation, CommunicationOptions)
 
+_PS = {   # parameter-server training (sim.distribute.ps)
+    "partitioners": ("sim.tf.distribute.experimental.partitioners", None),
+    "ShardedVariable": ("sim.distribute.ps.sharded_variable", "ShardedVariable"),
+    "ParameterServerStrategy": ("sim.distribute.ps.strategy", "ParameterServerStrategy"),
+    "coordinator": ("sim.tf.distribute.experimental.coordinator", None),
+}
+
 
 def __getattr__(name):
     if name == "CentralStorageStrategy":
@@ -10,6 +17,13 @@ def __getattr__(name):
     if name == "TPUStrategy":
         from sim.distribute.tpu import TPUStrategy
         return TPUStrategy
+    if name == "MultiWorkerMirroredStrategy":
+        from sim.distribute.multi_worker_mirrored import _CollectiveAllReduceStrategyExperimental
+        return _CollectiveAllReduceStrategyExperimental
+    if name in _PS:
+        import importlib
+        module, attr = _PS[name]
+        return getattr(importlib.import_module(module), attr) if attr else importlib.import_module(module)
     if name in ("ValueContext",):
         from sim.distribute import input as _input
         return getattr(_input, name)

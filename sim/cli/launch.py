@@ -1,0 +1,89 @@
+"""``python -m sim launch --workers N [--chief] [--ps M] [--machine PRESET] [--gpus-per-worker G]
+[--fail-at TASK:STEP] script.py [args...]``: run a script as a simulated cluster.
+
+Options come before the script; everything after the script is the script's own arguments.
+A bad option is one line naming the mistake and the fix, exit status 2 (no traceback). The
+exit status is 0 when every task exited 0, 1 when one failed, 130 when interrupted.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+
+from sim.i18n import t
+
+_VALUED = {"--workers": "2", "--ps": "1", "--machine": "workstation-4gpu", "--gpus-per-worker": "2",
+           "--fail-at": "worker:1:3"}
+
+
+class UsageError(ValueError):
+    pass
+
+
+def parse(argv):
+    """``argv`` -> the keyword arguments of ``sim.launch.launcher.launch``; UsageError if bad."""
+    from sim.launch.launcher import parse_fail_at
+    opts = {"workers": None, "chief": False, "ps": 0, "machine": "workstation-4gpu",
+            "gpus_per_worker": None, "fail_at": None}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if not arg.startswith("-"):
+            break
+        name, eq, value = arg.partition("=")
+        if name == "--chief" and not eq:
+            opts["chief"] = True
+            i += 1
+            continue
+        if name not in _VALUED:
+            raise UsageError(t("launch.unknown_option", option=arg))
+        if not eq:
+            if i + 1 >= len(argv) or (argv[i + 1].startswith("--")):
+                raise UsageError(t("launch.missing_value", option=name, example=_VALUED[name]))
+            value = argv[i + 1]
+            i += 2
+        else:
+            i += 1
+        key = name[2:].replace("-", "_")
+        if name == "--machine":
+            opts[key] = value
+        elif name == "--fail-at":
+            opts[key] = parse_fail_at(value)
+        else:
+            try:
+                opts[key] = int(value)
+            except ValueError:
+                raise UsageError(t("launch.bad_count", option=name, minimum=0 if name == "--ps" else 1,
+                                   value=value, example=_VALUED[name])) from None
+    if opts["workers"] is None:
+        raise UsageError(t("launch.no_workers"))
+    if i >= len(argv):
+        raise UsageError(t("launch.no_script"))
+    opts["script"], opts["args"] = argv[i], argv[i + 1:]
+    return opts
+
+
+def _on_sigterm(signum, frame):
+    from sim.launch.launcher import LaunchInterrupted
+    raise LaunchInterrupted()
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(t("launch.usage"))
+        return 0 if argv else 2
+    from sim.launch.launcher import check_options, launch
+    try:
+        opts = parse(argv)
+        check_options(opts["script"], opts["workers"], opts["chief"], opts["ps"], opts["machine"],
+                      opts["gpus_per_worker"], opts["fail_at"])
+    except ValueError as e:
+        print(f"python -m sim launch: {e}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        result = launch(**opts)
+    except KeyboardInterrupt:
+        return 130
+    return result.returncode

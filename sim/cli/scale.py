@@ -1,0 +1,138 @@
+"""``python -m sim scale``: will this model scale on this cluster? Step time, samples/s and
+scaling efficiency per cluster size, simulated from the model's description (``sim.scaleout``).
+
+    python -m sim scale --model resnet50 --machine dgx1-p100 --nodes 1,2,4,8 --network 25gbe
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from sim.i18n import t
+from sim.scaleout.comm import STRATEGIES
+
+MACHINE_NODES = ("dgx1-p100", "pascal-pcie-4gpu", "big-basin", "workstation-4gpu", "dgx1-v100",
+                 "dgx-a100", "dgx-h100")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line on stderr (no usage block) and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, t("scale.cli_error", message=message) + "\n")
+
+
+def _counts(flag: str):
+    def parse(text: str) -> list:
+        try:
+            values = [int(v) for v in str(text).split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(t("scale.bad_list", flag=flag, value=text)) from None
+        if not values or min(values) < 1:
+            raise argparse.ArgumentTypeError(t("scale.bad_list", flag=flag, value=text))
+        return values
+    return parse
+
+
+def parser() -> argparse.ArgumentParser:
+    from sim.hardware.networks import network_names
+    from sim.workloads import workload_names
+    ap = _Parser(prog="python -m sim scale", description=t("scale.cli_help"))
+    ap.add_argument("--model", default="resnet50", help=", ".join(workload_names()))
+    ap.add_argument("--machine", default="dgx1-p100", help="one node: " + ", ".join(MACHINE_NODES))
+    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16])
+    ap.add_argument("--network", default=None, help=", ".join(network_names()))
+    ap.add_argument("--gpus", type=_counts("--gpus"), default=None,
+                    help="devices used on each node (a list sweeps them)")
+    ap.add_argument("--strategy", default="nccl", choices=STRATEGIES)
+    ap.add_argument("--ps", type=int, default=1, help="parameter-server tasks")
+    ap.add_argument("--async", dest="sync", action="store_false",
+                    help="parameter servers: asynchronous updates")
+    ap.add_argument("--batch-per-device", type=int, default=64)
+    ap.add_argument("--bucket-mb", type=float, default=64.0)
+    ap.add_argument("--no-overlap", dest="overlap", action="store_false")
+    ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ap.add_argument("--plot", default=None, metavar="FILE.png")
+    ap.add_argument("--trace", default=None, metavar="FILE.json",
+                    help="Chrome/Perfetto trace of one step on the largest cluster")
+    return ap
+
+
+def check_arguments(args) -> None:
+    """Raise a ValueError naming the first argument that cannot work, and its fix."""
+    from sim.hardware import preset
+    from sim.hardware.networks import network
+    from sim.workloads import workload
+    workload(args.model)
+    if args.network is not None:
+        network(args.network)
+    if args.machine not in MACHINE_NODES:
+        raise ValueError(t("scale.bad_machine", name=args.machine, known=", ".join(MACHINE_NODES)))
+    if args.ps < 1:
+        raise ValueError(t("scale.bad_ps", value=args.ps))
+    if args.batch_per_device < 1:
+        raise ValueError(t("scale.bad_batch", value=args.batch_per_device))
+    if not (math.isfinite(args.bucket_mb) and args.bucket_mb >= 0):
+        raise ValueError(t("scale.bad_bucket", value=args.bucket_mb))
+    per_node = len(preset(args.machine).gpus)
+    if args.gpus and max(args.gpus) > per_node:
+        raise ValueError(t("scale.bad_gpus", value=max(args.gpus), most=per_node, machine=args.machine))
+
+
+def _print(text: str) -> None:
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+
+
+def render_table(rows: list) -> str:
+    head = t("scale.cli_columns")
+    lines = [head]
+    for r in rows:
+        lines.append(f"{r['nodes']:>6} {r['devices']:>8} {r['step_time_ms']:>12.1f} "
+                     f"{r['samples_per_s']:>12.1f} {r['efficiency']:>10.1%}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        check_arguments(args)
+    except ValueError as err:
+        print(t("scale.cli_error", message=err), file=sys.stderr)
+        return 2
+    from sim.hardware.cluster import DEFAULT_NETWORK
+    from sim.scaleout import scale
+    network = args.network or DEFAULT_NETWORK.get(args.machine, "-")
+    rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
+                 strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
+                 bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
+                 keep_steps=bool(args.trace))
+    if args.trace:
+        from sim.scaleout.plot import write_trace
+        write_trace(rows[-1]["step"], args.trace)
+    for r in rows:
+        r.pop("step", None)
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        from sim.scaleout.plot import draw_scaling
+        fig = draw_scaling(rows, title=t("scale.plot_title", model=args.model, machine=args.machine,
+                                         network=network))
+        fig.savefig(args.plot, dpi=100)
+    if args.json:
+        keys = ("nodes", "devices", "step_time_ms", "samples_per_s", "efficiency")
+        _print(json.dumps([{k: r[k] for k in keys} for r in rows], indent=1))
+        return 0
+    print(t("scale.cli_header", model=args.model, machine=args.machine, network=network,
+            strategy=args.strategy))
+    _print(render_table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""Replay a schedule driven by its data dependencies, not by its rounds.
+
+A transfer starts when (1) the chunk it sends has arrived at its source and been reduced there,
+and (2) every link direction on its route has finished carrying the transfers scheduled on it
+before. Its bytes then occupy those links for ``bytes / rate`` and its last byte arrives one
+route latency later: ``arrival = start + bytes / rate + latency``. So each hop pays its own
+latency (an NVLink hop 0.6 µs, a network hop 3.7 µs), pipelined algorithms overlap their steps
+as NCCL's do, and a link's later transfers queue behind its earlier ones (a FIFO per link
+direction, as NCCL's per-connection FIFOs) while their latencies overlap its busy time.
+
+Slices (``schedule.info["slices"] = s``, NCCL's chunk/slice steps, where an algorithm has them):
+a chunk moves in ``s`` slices, and a rank forwards a slice as soon as it has it (cut-through):
+a transfer may start once the first slice of its chunk is there, and cannot end before the last
+slice has arrived plus one slice's time. ``s = 1`` (the default) is store-and-forward, the α-β
+model of the closed forms.
+
+Dependencies come from the schedule's data alone, never from a second description of an
+algorithm: the buffer is cut at every chunk boundary any transfer uses, and for every rank and
+piece the replay keeps the time its latest value is ready. A transfer waits for the pieces it
+reads at its source; its arrival (plus ``gamma`` s/B of reduction for a reduce, one reduction at
+a time per rank) is when the pieces it writes at its destination are ready. An empty transfer
+(a ring segment shorter than one element) reads and writes the piece at its position, so it
+still passes the step along as a zero-byte message does in NCCL.
+
+Contention: the rates of a round's transfers are their max-min fair shares of the links when
+they all run at once (``sim.des.flows.max_min_rates``, Bertsekas & Gallager), computed once per
+(sources, destinations) pattern; across rounds, the per-link FIFO does the queueing. On an
+uncontended machine this is exactly the α-β model: the tests check the closed forms at 1 %.
+Assumptions, stated: a round's transfers that a dependency pushes apart in time still share
+links as if concurrent (pessimistic when they no longer overlap); receive buffers are never
+overwritten before they are read (NCCL's FIFOs are deep enough).
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from .schedule import Schedule
+
+_PATTERNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class Timing:
+    """When every transfer of a replay began and ended: ``begin[i]``/``end[i]`` are arrays for
+    round ``i`` (``begin``: its bytes start leaving the source; ``end``: its last byte has
+    arrived, and been reduced when ``gamma`` is given), ``total`` the all-reduce's seconds."""
+
+    total: float
+    begin: list
+    end: list
+
+
+class _Pattern:
+    """Routing of one round's (src, dst) pairs on one machine, and their fair rates together.
+
+    ``hops`` is an ``(h, n)`` table of the link directions each transfer crosses (padded with a
+    resource that is always free); ``users`` a ``(u, R)`` table of the transfers crossing each
+    used link direction ``used`` (padded with a transfer that never ends), so a round reads the
+    links' free times and writes them back with two gathers and two column maxima (the short
+    axis first: NumPy reduces it element-wise across long rows, which is fast).
+    """
+
+    __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "used", "users")
+
+    def __init__(self, routes: "_Routes", src, dst, capacity):
+        from sim.des.flows import max_min_rates
+
+        ids = routes.ids(src, dst)
+        table = routes.table()
+        hops = table[ids]                               # (n, widest route), padded with idle
+        real = hops != routes.idle
+        real[:, 0] = True                               # a route to itself: the idle resource
+        n = ids.size
+        inc_f = np.repeat(np.arange(n), real.sum(axis=1))
+        inc_r = hops[real]
+        self.latency = routes.latency()[ids]
+        self.rate = max_min_rates(capacity, inc_f, inc_r, n) if n else np.zeros(0)
+        self.seconds_per_byte = 1.0 / self.rate
+        self.hops = np.ascontiguousarray(hops.T)
+        busy = inc_r != routes.idle
+        self.used, where = np.unique(inc_r[busy], return_inverse=True)
+        self.users = _padded(where, inc_f[busy], self.used.size, n)
+
+
+class _Routes:
+    """Every (src, dst) rank pair met so far on one machine: its route's link directions and
+    latency, in arrays. Pairs are found by binary search on their sorted keys ``src·p + dst``;
+    only a pair never met before is routed (in Python, once)."""
+
+    def __init__(self, machine, devs, idle: int):
+        self.machine, self.devs, self.idle, self.p = machine, devs, idle, len(devs)
+        self.keys = np.zeros(0, dtype=np.int64)        # sorted pair keys
+        self.slot = np.zeros(0, dtype=np.int64)        # their rows in the tables
+        self.lat: list = []
+        self._table = self._lat = None
+
+    def ids(self, src, dst) -> np.ndarray:
+        keys = src * self.p + dst
+        pos = np.searchsorted(self.keys, keys)
+        known = self.keys[np.minimum(pos, self.keys.size - 1)] == keys if self.keys.size else \
+            np.zeros(keys.size, dtype=bool)
+        if not known.all():
+            new = np.unique(keys[~known])
+            first = len(self.lat)
+            rows = []
+            for key in new.tolist():
+                s, d = divmod(key, self.p)
+                hops = self.machine.route(self.devs[s], self.devs[d]) if s != d else []
+                rows.append([2 * link.index + way for link, way in hops] or [self.idle])
+                self.lat.append(sum(link.latency for link, _ in hops))
+            self._grow(rows)
+            keys_all = np.concatenate([self.keys, new])
+            slots = np.concatenate([self.slot, np.arange(first, first + new.size)])
+            order = np.argsort(keys_all, kind="stable")
+            self.keys, self.slot = keys_all[order], slots[order]
+            pos = np.searchsorted(self.keys, keys)
+        return self.slot[pos]
+
+    def _grow(self, rows: list) -> None:
+        """Append new routes to the ``(pairs, widest route)`` table (padded with idle)."""
+        width = max(len(r) for r in rows)
+        block = np.full((len(rows), width), self.idle, dtype=np.int64)
+        for i, r in enumerate(rows):
+            block[i, :len(r)] = r
+        old = self._table
+        if old is None:
+            self._table = block
+            return
+        if old.shape[1] != width:
+            w = max(width, old.shape[1])
+            old = np.pad(old, ((0, 0), (0, w - old.shape[1])), constant_values=self.idle)
+            block = np.pad(block, ((0, 0), (0, w - width)), constant_values=self.idle)
+        self._table = np.concatenate([old, block])
+
+    def table(self) -> np.ndarray:
+        return self._table
+
+    def latency(self) -> np.ndarray:
+        if self._lat is None or self._lat.size != len(self.lat):
+            self._lat = np.asarray(self.lat, dtype=np.float64)
+        return self._lat
+
+
+def _padded(row: np.ndarray, value: np.ndarray, nrows: int, pad: int) -> np.ndarray:
+    """``(width, nrows)`` table: column ``r`` lists ``value[row == r]``, padded with ``pad``."""
+    order = np.argsort(row, kind="stable")
+    row, value = row[order], value[order]
+    counts = np.bincount(row, minlength=nrows)
+    width = max(1, int(counts.max(initial=0)))
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    col = np.arange(row.size) - starts[row]
+    table = np.full((width, nrows), pad, dtype=np.int64)
+    table[col, row] = value
+    return table
+
+
+def _patterns(machine) -> dict:
+    try:
+        return _PATTERNS.setdefault(machine, {})
+    except TypeError:
+        return {}
+
+
+class _Pieces:
+    """Ready times of every (rank, piece) of the buffer; pieces split when a new boundary appears.
+
+    ``tables[0]``: when the piece's latest value has fully arrived (and been reduced);
+    ``tables[1]`` (sliced schedules only): when its first slice has. ``locate`` returns, per
+    transfer, the first piece of its range and, when some range spans several pieces, the end
+    piece too (``None`` in the common case of one piece each)."""
+
+    def __init__(self, p: int, length: int, schedule=None, tables: int = 1):
+        self.p, self.schedule = p, schedule
+        self.bounds = np.array([0, max(int(length), 1)], dtype=np.int64)
+        self.tables = [np.zeros((p, 1)) for _ in range(tables)]
+        self.untouched = True          # nothing written yet: a split needs no copy
+
+    @property
+    def ready(self) -> np.ndarray:
+        return self.tables[0]
+
+    def locate(self, start: np.ndarray, stop: np.ndarray):
+        b = self.bounds
+        lo = np.minimum(np.searchsorted(b, start), b.size - 2)
+        if (b[lo] == start).all() and (b[lo + 1] == stop).all():
+            return lo, None
+        hi = np.searchsorted(b, stop)
+        new = (b[lo] != start) & (start < b[-1]) | (b[np.minimum(hi, b.size - 1)] != stop)
+        if new.any():
+            self._split(np.concatenate([start[new], stop[new]]))
+            return self.locate(start, stop)
+        lo = np.searchsorted(b, start, side="right") - 1      # an empty range: the piece at it
+        lo = np.clip(lo, 0, b.size - 2)
+        return lo, np.maximum(hi, lo + 1)
+
+    def _split(self, cuts: np.ndarray) -> None:
+        old = self.bounds
+        if not self.untouched and self.schedule is not None:
+            # a second split would copy the tables again (a pipelined tree meets a new chunk every
+            # round): cut at every boundary of the schedule at once
+            rounds = self.schedule.rounds
+            cuts = np.unique(np.concatenate([cuts] + [r.start for r in rounds] + [r.stop for r in rounds]))
+            self.schedule = None
+        cuts = cuts[(cuts > old[0]) & (cuts < old[-1])]
+        new = np.union1d(old, cuts)
+        if new.size != old.size:
+            if self.untouched:
+                self.tables = [np.zeros((self.p, new.size - 1)) for _ in self.tables]
+            else:
+                at = np.searchsorted(old, new[:-1], side="right") - 1
+                self.tables = [np.ascontiguousarray(tb[:, at]) for tb in self.tables]
+            self.bounds = new
+
+    def read(self, rank, lo, hi, which: int = 0) -> np.ndarray:
+        table = self.tables[which]
+        if hi is None:
+            return table.ravel()[rank * table.shape[1] + lo]
+        return np.array([table[r, a:b].max() for r, a, b in
+                         zip(rank.tolist(), lo.tolist(), hi.tolist())])
+
+    def write(self, rank, lo, hi, when, which: int = 0) -> None:
+        self.untouched = False
+        table = self.tables[which]
+        if hi is None:
+            flat = table.ravel()
+            at = rank * table.shape[1] + lo
+            flat[at] = np.maximum(flat[at], when)
+            if (flat[at] < when).any():              # two writes to one piece: keep the later
+                np.maximum.at(flat, at, when)
+            return
+        for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
+            seg = table[r, a:b]
+            np.maximum(seg, w, out=seg)
+
+
+def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
+                  gamma: float = 0.0, keep: bool = False) -> Timing:
+    """Replay ``schedule`` (``nbytes`` per rank) on ``machine`` with ranks on ``devs``."""
+    p = schedule.p
+    scale = float(nbytes) / schedule.length if schedule.length else 0.0
+    capacity = np.append(np.repeat([link.bandwidth for link in machine.links], 2), np.inf)
+    free = np.zeros(capacity.size)
+    reduce_free = np.zeros(p)
+    slices = max(1, int(schedule.info.get("slices", 1)))
+    pieces = _Pieces(p, schedule.length, schedule, tables=2 if slices > 1 else 1)
+    memo = _patterns(machine)
+    dev_key = tuple(d.name for d in devs)
+    routes = memo.get(("routes", dev_key))
+    if routes is None:
+        routes = memo[("routes", dev_key)] = _Routes(machine, devs, capacity.size - 1)
+    begins, ends = [], []
+    pat = last_src = last_dst = None
+    for rnd in schedule.rounds:
+        if not len(rnd):
+            if keep:
+                begins.append(np.zeros(0))
+                ends.append(np.zeros(0))
+            continue
+        src, dst = rnd.src, rnd.dst
+        if src is not last_src or dst is not last_dst:     # builders share a repeated pattern
+            key = (dev_key, src.tobytes(), dst.tobytes())
+            pat = memo.get(key)
+            if pat is None:
+                pat = memo[key] = _Pattern(routes, src, dst, capacity)
+            last_src, last_dst = src, dst
+        lo, hi = pieces.locate(rnd.start, rnd.stop)
+        sizes = rnd.sizes * scale
+        send = sizes * pat.seconds_per_byte              # seconds the bytes occupy the links
+        full = pieces.read(src, lo, hi)
+        links_free = free[pat.hops].max(axis=0)
+        if slices > 1:           # cut-through by slices: forward a slice as soon as it is here
+            begin = np.maximum(pieces.read(src, lo, hi, 1), links_free)
+            done = np.maximum(begin + send, full + send / slices)
+        else:                    # store and forward: the whole chunk first
+            begin = np.maximum(full, links_free)
+            done = begin + send
+        last = np.append(done, -np.inf)[pat.users].max(axis=0)
+        free[pat.used] = np.maximum(free[pat.used], last)
+        ready = done + pat.latency                       # the last byte arrives
+        red = rnd.reduce
+        if gamma and red.any():
+            d = dst[red]
+            work = np.bincount(d, weights=sizes[red], minlength=p)
+            ready[red] = np.maximum(ready[red], reduce_free[d]) + gamma * work[d]
+            np.maximum.at(reduce_free, d, ready[red])
+        pieces.write(dst, lo, hi, ready)
+        if slices > 1:
+            first = begin + pat.latency + send / slices
+            if gamma and red.any():
+                first[red] += gamma * sizes[red] / slices
+            pieces.write(dst, lo, hi, first, 1)
+        if keep:
+            begins.append(begin)
+            ends.append(ready)
+    finish = float(pieces.ready.max()) if schedule.rounds else 0.0   # every arrival is written there
+    return Timing(finish, begins, ends)

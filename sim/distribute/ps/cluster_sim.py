@@ -1,0 +1,256 @@
+"""The simulated ps cluster behind a ClusterCoordinator: workers taking closures from a queue.
+
+Machine: one CPU host per worker then one per ps task (``cpu-cluster``, 10 GbE), so worker
+``i`` is host ``i`` and ps ``k`` is host ``num_workers + k``. Each worker is a SimPy process:
+
+    take the next closure -> run its Python at once (reads: the ps values now; writes: kept
+    in a WorkerView) -> copy the variables it read from their ps tasks -> compute (its FLOPs,
+    bytes and ops by the roofline rule of sim.distribute.timing) -> send its updates to the ps
+    tasks -> commit them.
+
+The ps version counts committed updates of trainable variables. An update's staleness is the
+number of updates committed between its read and its commit (0 = fresh). One Python process,
+SimPy's event order: the same seed gives the same result every time.
+
+Faults (sim.des failures, permanent): a worker that dies loses the closure it was running, which
+goes back to the front of the queue (at least once; ``reexecutions`` counts them); a ps that
+dies makes every closure touching it fail with ``tf.errors.UnavailableError``, raised at the
+coordinator, and everything still queued is cancelled.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from typing import NamedTuple
+
+import simpy
+
+from sim.distribute.ps.remote_value import RemoteValueStatus, resolve
+from sim.distribute.ps.variable import WorkerView
+
+
+class UpdateRecord(NamedTuple):
+    """One closure run on a worker: when, which ps version it read and applied, its staleness."""
+    closure: int
+    worker: int
+    start: float
+    end: float
+    read_version: int
+    staleness: int
+    status: str          # "applied", "no_update", "aborted", "error", "unavailable"
+    read_bytes: float
+    write_bytes: float
+    ps_tasks: tuple = ()  # the ps tasks this closure read from or wrote to
+
+
+class Closure:
+    def __init__(self, cid, fn, args, kwargs, remote_value):
+        self.id, self.fn, self.args, self.kwargs = cid, fn, args, kwargs
+        self.remote_value = remote_value
+        self.runs = 0
+        self.cancelled = False
+
+
+class _InsideClosure:
+    """Pushed on sim.distribute.timing's stack while a closure runs: ``strategy.run`` inside a
+    scheduled function is part of the closure (its time is the closure's), not a new step."""
+
+    def charge_to(self, replica):
+        pass
+
+    def compute(self, *a, **k):
+        pass
+
+    def communicate(self, *a, **k):
+        pass
+
+    def note_read(self, var):
+        pass
+
+
+class SimulatedCluster:
+    """Workers and ps tasks on a simulated machine, running scheduled closures."""
+
+    def __init__(self, strategy, seed=0, stragglers=None, staleness_aware=False, machine=None):
+        from sim.des import Simulator
+        from sim.hardware.presets import cpu_cluster
+        ext = strategy.extended
+        self.strategy = strategy
+        self.num_workers, self.num_ps = ext._num_workers, ext._num_ps
+        self.machine = machine or cpu_cluster(nodes=self.num_workers + self.num_ps)
+        cpus = self.machine.devices_of("CPU")
+        self.worker_devices = [d for d in cpus if d.host < self.num_workers]
+        self.ps_devices = [d for d in cpus if d.host >= self.num_workers][:self.num_ps]
+        self.sim = Simulator(self.machine, seed=seed, stragglers=self._by_device(stragglers))
+        self.env = self.sim.env
+        self.staleness_aware = bool(staleness_aware)
+        self.queue = simpy.PriorityStore(self.env)
+        self.version = 0
+        self.records: list[UpdateRecord] = []
+        self.reexecutions = 0
+        self.failures: list = []          # (time, "worker"|"ps", index)
+        self.dead_workers: set = set()
+        self.dead_ps: set = set()
+        self.errors: list = []
+        self.pending: set = set()
+        self._seq = 0
+        for i in range(self.num_workers):
+            self.env.process(self._worker(i))
+
+    def _by_device(self, stragglers):
+        """``{worker index: factor or Slowdown}`` (or a Slowdown for all) -> by device name."""
+        if stragglers is None or not isinstance(stragglers, dict):
+            return stragglers
+        out = {}
+        for key, value in stragglers.items():
+            out[self.worker_devices[key].name if isinstance(key, int) else key] = value
+        return out
+
+    # -- the coordinator's side ---------------------------------------------------------------
+    @property
+    def now(self):
+        return self.env.now
+
+    def put(self, closure, front=False):
+        self._seq += 1
+        self.queue.put((0 if front else 1, self._seq, closure))
+
+    def run_until(self, done):
+        """Advance the simulation until ``done()``; raise if nothing can make progress."""
+        env = self.env
+        while not done():
+            if env.peek() == math.inf:
+                from sim.distribute.ps.errors import explain
+                from sim.engine.errors import UnavailableError
+                raise UnavailableError(None, None, explain(
+                    "No worker is available to run the scheduled functions: every worker "
+                    "has failed.", "no_worker_left"))
+            env.step()
+
+    def step(self):
+        if self.env.peek() != math.inf:
+            self.env.step()
+
+    def fail_worker(self, index, at):
+        from sim.des import Failure
+        self.sim.add_failure(Failure(at, host=self.worker_devices[index].host))
+        self._on(at, lambda: (self.dead_workers.add(index),
+                              self.failures.append((self.env.now, "worker", index))))
+
+    def fail_ps(self, index, at):
+        from sim.des import Failure
+        self.sim.add_failure(Failure(at, host=self.ps_devices[index].host))
+        self._on(at, lambda: (self.dead_ps.add(index),
+                              self.failures.append((self.env.now, "ps", index))))
+
+    def _on(self, at, action):
+        self.env.timeout(max(0.0, at - self.env.now)).callbacks.append(lambda _e: action())
+
+    def cancel_all(self):
+        """Cancel every queued closure (their RemoteValues raise CancelledError)."""
+        from sim.engine.errors import CancelledError
+        for _, _, closure in list(self.queue.items):
+            closure.cancelled = True
+            closure.remote_value._set_error(CancelledError(
+                None, None, "The corresponding function is cancelled. Please reschedule the "
+                "function."))
+            self.pending.discard(closure)
+        self.queue.items.clear()
+
+    # -- a worker -----------------------------------------------------------------------------
+    def _worker(self, i):
+        while True:
+            if self.queue.items:        # free again: take the next closure at once, before
+                _, _, closure = heapq.heappop(self.queue.items)   # other updates of this instant
+            else:
+                _, _, closure = yield self.queue.get()
+            if closure.cancelled:
+                continue
+            if i in self.dead_workers:
+                self.put(closure, front=True)
+                return
+            alive = yield from self._run(i, closure)
+            if not alive:
+                return
+
+    def _run(self, i, closure):
+        from sim.des.failures import DeviceFailure
+        from sim.distribute import timing
+        from sim.engine.counting import counting
+        from sim.engine.errors import UnavailableError
+        env, dev = self.env, self.worker_devices[i]
+        start, read_version = env.now, self.version
+        closure.runs += 1
+        view = WorkerView()
+        marker = _InsideClosure()
+        ext = self.strategy.extended
+        timing._active.append(marker)
+        ext._being_scheduled = True
+        try:
+            with self.strategy.scope(), counting() as c, view:
+                args = resolve(closure.args, i)
+                kwargs = resolve(closure.kwargs, i)
+                result = closure.fn(*args, **kwargs)
+        except Exception as e:           # an application error: not retried
+            self._record(closure, i, start, read_version, 0, "error", view)
+            closure.remote_value._set_error(e)
+            self.pending.discard(closure)
+            self.errors.append(e)
+            self.cancel_all()
+            return True
+        finally:
+            ext._being_scheduled = False
+            timing._active.remove(marker)
+        ps, w = self.ps_devices, dev
+        try:
+            reads = [(ps[k].name, w.name, float(n)) for k, n in sorted(view.read_bytes.items())]
+            if reads:
+                yield self.sim.transfers(reads, label="read_variables")
+            seconds = timing.compute_seconds(dev, c.flops, c.bytes, ops=c.ops)
+            yield self.sim.compute(dev.name, seconds=seconds, label="closure")
+            writes = [(w.name, ps[k].name, float(n)) for k, n in sorted(view.write_bytes().items())]
+            if writes:
+                yield self.sim.transfers(writes, label="update_variables")
+        except DeviceFailure:
+            if i in self.dead_workers or dev in self.sim._dead:
+                self.dead_workers.add(i)
+                self._record(closure, i, start, read_version, 0, "aborted", view)
+                closure.remote_value._status = RemoteValueStatus.ABORTED
+                self.reexecutions += 1
+                self.put(closure, front=True)
+                return False
+            lost = sorted(k for k, d in enumerate(ps) if d in self.sim._dead)
+            self.dead_ps.update(lost)
+            from sim.distribute.ps.errors import explain
+            error = UnavailableError(None, None, explain(
+                f"Parameter server task {lost[0] if lost else '?'} is unavailable: the "
+                f"connection to /job:ps/replica:0/task:{lost[0] if lost else '?'} was lost.",
+                "ps_unavailable", task=lost[0] if lost else "?"))
+            self._record(closure, i, start, read_version, 0, "unavailable", view)
+            closure.remote_value._set_error(error)
+            self.pending.discard(closure)
+            self.errors.append(error)
+            self.cancel_all()
+            return True
+        staleness = self.version - read_version
+        updates = any(v.trainable for v in view.written)
+        view.commit(1.0 / (1 + staleness) if self.staleness_aware else 1.0)
+        if updates:
+            self.version += 1
+        self._record(closure, i, start, read_version, staleness,
+                     "applied" if updates else "no_update", view)
+        closure.remote_value._set(result)
+        self.pending.discard(closure)
+        return True
+
+    def _record(self, closure, worker, start, read_version, staleness, status, view):
+        self.records.append(UpdateRecord(
+            closure.id, worker, start, self.env.now, read_version, staleness, status,
+            float(sum(view.read_bytes.values())), float(sum(view.write_bytes().values())),
+            tuple(sorted(set(view.read_bytes) | set(view.write_bytes())))))
+
+    # -- what happened --------------------------------------------------------------------------
+    def staleness(self, worker=None):
+        """Staleness of every applied update (of one worker's, if given), in commit order."""
+        return [r.staleness for r in self.records if r.status == "applied"
+                and (worker is None or r.worker == worker)]

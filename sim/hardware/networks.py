@@ -1,0 +1,79 @@
+"""Networks between nodes, by name: line rate per NIC port, transport, and what a copy achieves.
+
+Line rates: reference collectives.md §4 (InfiniBand EDR/HDR/NDR 4x: 100/200/400 Gb/s = 12.5/25/50
+GB/s per direction; Ethernet 10/25/50/100 GbE: 1.25/3.125/6.25/12.5 GB/s). Latencies and
+achievable fractions are the transport's, and are stated assumptions, not measurements:
+
+* RDMA (InfiniBand, RoCE): NCCL's IB transport moves GPU memory without the CPU (GPUDirect RDMA);
+  a copy gets the full line rate, and a message pays NCCL's network hop latency, 2.7 µs
+  (Ring/LL, §3.3; RDMA small-message end-to-end is 1-2 µs, §4).
+* TCP (plain Ethernet): NCCL's socket transport copies through the kernel's TCP stack;
+  ASSUMED: 90 % of the line rate (protocol headers and copies) and 25 µs per message
+  (§4 rule of thumb "TCP over Ethernet ~10-50 µs", unverified there).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.hardware import links as L
+
+RDMA, TCP = "rdma", "tcp"
+TCP_FRACTION = 0.9                  # assumption, see the module docstring
+RDMA_FRACTION = 1.0
+
+
+@dataclass(frozen=True)
+class Network:
+    """One network: ``line_rate`` per NIC port per direction (B/s), ``transport`` (rdma | tcp),
+    ``latency`` per message NIC to NIC (s), ``fraction`` of the line rate a copy achieves."""
+
+    name: str
+    line_rate: float
+    transport: str
+    latency: float
+    fraction: float
+    source: str
+
+    @property
+    def bandwidth(self) -> float:
+        """What one NIC port carries per direction in the simulator (B/s)."""
+        return self.line_rate * self.fraction
+
+    @property
+    def kind(self) -> str:
+        return "infiniband" if self.name.endswith("-ib") else "ethernet"
+
+
+def _rdma(name, rate, source):
+    return Network(name, rate, RDMA, L.NET_HOP, RDMA_FRACTION, source)
+
+
+def _tcp(name, rate, source):
+    return Network(name, rate, TCP, L.TCP_HOP, TCP_FRACTION, source)
+
+
+NETWORKS = {n.name: n for n in (
+    _tcp("10gbe", L.ETH_10G, "10 GbE, §4"),
+    _tcp("25gbe", L.ETH_25G, "25 GbE, §4"),
+    _rdma("25gbe-roce", L.ETH_25G, "25 GbE with RoCE (RDMA over Converged Ethernet), §4"),
+    _tcp("50gbe", 6.25 * L.GB, "50 GbE, §4"),
+    _tcp("100gbe", 12.5 * L.GB, "100 GbE, §4"),
+    _rdma("edr-ib", L.IB_EDR, "InfiniBand EDR 4x, 100 Gb/s, §4"),
+    _rdma("hdr-ib", L.IB_HDR, "InfiniBand HDR 4x, 200 Gb/s, §4"),
+    _rdma("ndr-ib", L.IB_NDR, "InfiniBand NDR 4x, 400 Gb/s, §4"),
+)}
+
+
+def network_names() -> list[str]:
+    return list(NETWORKS)
+
+
+def network(name) -> Network:
+    """The network called ``name`` (``network_names()``); a Network is returned as is."""
+    if isinstance(name, Network):
+        return name
+    key = str(name).strip().lower().replace("_", "-")
+    if key not in NETWORKS:
+        from sim.i18n import t
+        raise ValueError(t("cluster.unknown_network", name=name, known=", ".join(NETWORKS)))
+    return NETWORKS[key]

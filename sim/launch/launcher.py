@@ -1,0 +1,322 @@
+"""Start a simulated cluster: one OS process per task, each with its own TF_CONFIG.
+
+``launch(script, workers=2, chief=False, ps=0, machine=..., gpus_per_worker=None, fail_at=None)``
+starts ``python script.py args`` once per task (chief, workers, ps), in its own process group,
+with TF_CONFIG, the fabric's address and the launch's secret in its environment. Output lines
+come back prefixed by task (``[worker 0] ...``). When a task fails (non-zero exit, a signal, or
+an error it reported to the fabric) the others are given a moment to print their own error,
+then stopped (SIGTERM, then SIGKILL, per process group); so are all on Ctrl-C or SIGTERM of the
+launcher. Each task also dies with the launcher (task.py). Returns a ``LaunchResult``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+from sim.i18n import t
+from sim.launch import client as _env
+from sim.launch.messages import reason_text, task_label
+
+DEFAULT_MACHINE = "workstation-4gpu"
+# A multi-threaded BLAS in every task oversubscribes the cores (on the 2-core course machine two
+# workers each spinning two BLAS threads ran a custom loop 7x slower than one process).
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+GRACE_SECONDS = 1.0          # how long the others may take to stop by themselves after a failure
+
+
+@dataclass
+class TaskResult:
+    """One task: its type and index, exit status (negative: killed by that signal), output."""
+    task_type: str
+    task_id: int
+    returncode: int | None
+    output: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.task_type} {self.task_id}"
+
+
+@dataclass
+class LaunchResult:
+    """What a launch returns: ``returncode`` (0 when every task exited 0), ``tasks``, ``failed``
+    (the task that failed first, e.g. "worker 1", or None), ``reason`` (why, in words),
+    ``trace`` (every task's simulated timeline, TraceEvent rows) and ``collectives`` (the
+    fabric's rounds: seq, op, start, end, bytes), all on the cluster's one simulated clock."""
+    returncode: int
+    tasks: list
+    failed: str | None = None
+    reason: str | None = None
+    trace: list = field(default_factory=list)
+    collectives: list = field(default_factory=list)
+
+    def task(self, task_type, task_id=0) -> TaskResult:
+        return next(r for r in self.tasks if r.task_type == task_type and r.task_id == task_id)
+
+    @property
+    def output(self) -> str:
+        """Every task's output, prefixed like the launcher's log."""
+        return "".join(f"[{r.name}] {line}\n" for r in self.tasks for line in r.output.splitlines())
+
+
+class LaunchInterrupted(KeyboardInterrupt):
+    """The launcher got SIGTERM (Ctrl-C is KeyboardInterrupt itself)."""
+
+
+# ------------------------------------------------------------------------------------ checking
+
+
+def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
+                  gpus_per_worker=None, fail_at=None):
+    """Validate the options; a ValueError whose message names the mistake and the fix."""
+    from sim.launch.cluster_machine import CLUSTER_PRESETS, gpus_per_host
+    _count("--workers", workers, 1, 2)
+    _count("--ps", ps, 0, 1)
+    if gpus_per_worker is not None:
+        _count("--gpus-per-worker", gpus_per_worker, 0, 2)
+    if machine not in CLUSTER_PRESETS:
+        raise ValueError(t("launch.unknown_machine", name=machine, known=", ".join(CLUSTER_PRESETS)))
+    have = gpus_per_host(machine)
+    if gpus_per_worker is not None and gpus_per_worker > have and machine != "workstation-4gpu":
+        raise ValueError(t("launch.too_many_gpus", gpus=gpus_per_worker, have=have, machine=machine))
+    if not os.path.isfile(script):
+        raise ValueError(t("launch.script_missing", path=str(script)))
+    if fail_at is not None:
+        task_type, task_id, step = fail_at
+        count = {"chief": int(bool(chief)), "worker": workers, "ps": ps}.get(task_type, 0)
+        if not (isinstance(task_id, int) and 0 <= task_id < count and isinstance(step, int) and step >= 1):
+            raise ValueError(t("launch.bad_fail_at", value=f"{task_type}:{task_id}:{step}"))
+
+
+def _count(option, value, minimum, example):
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(t("launch.bad_count", option=option, minimum=minimum, value=value,
+                           example=example))
+
+
+def parse_fail_at(text):
+    """``worker:1:3`` or ``1:3`` (worker 1, step 3) -> ("worker", 1, 3); ValueError otherwise."""
+    parts = str(text).split(":")
+    if len(parts) == 2:
+        parts = ["worker"] + parts
+    try:
+        task_type, task_id, step = parts
+        return task_type, int(task_id), int(step)
+    except ValueError:
+        raise ValueError(t("launch.bad_fail_at", value=text)) from None
+
+
+# ------------------------------------------------------------------------------------ TF_CONFIG
+
+
+def task_list(workers, chief=False, ps=0):
+    """The launch's tasks, each with its own TF_CONFIG (``sim.cluster.loopback``: chief first,
+    then workers and ps, every address on 127.0.0.1; valid for real TensorFlow too)."""
+    from sim.cluster import loopback
+    return loopback(workers, chief=chief, ps=ps)
+
+
+# ------------------------------------------------------------------------------------ running
+
+
+class _Task:
+    def __init__(self, kind, index, proc, echo, lock):
+        self.kind, self.index, self.proc = kind, index, proc
+        self.name = f"{kind}:{index}"
+        self.lines: list = []
+        self.ended_at = None
+        self._reader = threading.Thread(target=self._read, args=(echo, lock), daemon=True)
+        self._reader.start()
+
+    def _read(self, echo, lock):
+        prefix = f"[{task_label(self.name)}] "
+        for raw in self.proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.lines.append(line)
+            if echo is not None:
+                with lock:
+                    echo.write(prefix + line + "\n")
+                    echo.flush()
+        self.proc.stdout.close()
+
+    def join_output(self, timeout=2.0):
+        self._reader.join(timeout)
+
+    def signal_group(self, sig):
+        try:
+            os.killpg(self.proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _why(task, fail_at):
+    code = task.proc.returncode
+    if fail_at is not None and (task.kind, task.index) == fail_at[:2]:
+        return t("launch.why_injected", step=fail_at[2])
+    if code is not None and code < 0:
+        try:
+            return t("launch.why_signal", signal=signal.Signals(-code).name)
+        except ValueError:
+            return t("launch.why_signal", signal=-code)
+    error = next((m for m in map(_EXCEPTION_LINE.match, reversed(task.lines)) if m), None)
+    if error is not None:
+        line = error.group(1).rsplit(".", 1)[-1] + error.group(2)
+        return t("launch.why_last_line", code=code, line=line)
+    return t("launch.why_exit", code=code)
+
+
+# The first line of a traceback's last entry: "ValueError: ...", "sim.engine.errors.XError: ..."
+_EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))(:.*|$)")
+
+
+def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHINE,
+           gpus_per_worker=None, fail_at=None, echo=True, env=None, timeout=None):
+    """Run ``script`` as a simulated cluster; a ``LaunchResult``.
+
+    ``echo``: True prints each task's lines as they come (``[worker 0] ...``) to stdout, a file
+    object prints there, False keeps them only in the result. ``fail_at=("worker", 1, 3)`` kills
+    worker 1 at its third training step (``strategy.run``). ``env``: extra environment variables.
+    ``timeout`` (s): stop every task after this long (a failure of the launch).
+    """
+    if isinstance(fail_at, str):
+        fail_at = parse_fail_at(fail_at)
+    check_options(script, workers, chief, ps, machine, gpus_per_worker, fail_at)
+    from sim.launch.cluster_machine import ClusterReducer
+    from sim.launch.fabric import Fabric
+    tasks = task_list(workers, chief, ps)
+    group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
+    secret = secrets.token_bytes(32)
+    fabric = Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker))
+    echo = sys.stdout if echo is True else (echo or None)
+    lock = threading.Lock()
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from sim.i18n import get_language
+    base_env = dict(os.environ, SIM_LANG=get_language())     # the tasks speak the course language
+    base_env.update(env or {})
+    base_env["PYTHONPATH"] = os.pathsep.join(
+        [package_root] + [p for p in base_env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    for var in _BLAS_THREADS:   # N tasks share the cores: one BLAS thread each, unless asked
+        base_env.setdefault(var, "1")
+    base_env.update({"PYTHONUNBUFFERED": "1", _env.ENV_ADDRESS: "%s:%d" % fabric.address,
+                     _env.ENV_SECRET: secret.hex(), _env.ENV_MACHINE: machine,
+                     "SIM_LAUNCH_PARENT_PID": str(os.getpid())})
+    if gpus_per_worker is not None:
+        base_env[_env.ENV_GPUS] = str(gpus_per_worker)
+    running: list = []
+    failed = reason = None
+    interrupted = None
+    try:
+        for task in tasks:
+            kind, index = task.task_type, task.index
+            task_env = dict(base_env, TF_CONFIG=task.json)
+            if fail_at is not None and (kind, index) == fail_at[:2]:
+                task_env[_env.ENV_FAIL_STEP] = str(fail_at[2])
+            proc = subprocess.Popen([sys.executable, "-m", "sim.launch.task", str(script), *map(str, args)],
+                                    env=task_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+            running.append(_Task(kind, index, proc, echo, lock))
+        failed, reason = _supervise(running, fabric, fail_at, timeout)
+    except KeyboardInterrupt as e:
+        interrupted = e
+    finally:
+        _stop(running, grace=GRACE_SECONDS if failed and interrupted is None else 0.0)
+        fabric.close()
+    results = [TaskResult(x.kind, x.index, x.proc.returncode, "\n".join(x.lines) + ("\n" if x.lines else ""))
+               for x in running]
+    if interrupted is not None:
+        name = "SIGTERM" if isinstance(interrupted, LaunchInterrupted) else "SIGINT"
+        _say(echo, lock, t("launch.interrupted", signal=name))
+        raise interrupted
+    if failed is not None:
+        label = task_label(failed)
+        why = reason[len(label) + 1:] if reason.startswith(label + " ") else reason
+        _say(echo, lock, t("launch.task_failed", task=label, why=why))
+        others = [task_label(x.name) for x in running if x.name != failed]
+        if others:
+            _say(echo, lock, t("launch.others_stopped", tasks=", ".join(others)))
+    else:
+        _say(echo, lock, t("launch.all_done", n=len(running)))
+    return LaunchResult(0 if failed is None else 1, results, task_label(failed) if failed else None,
+                        reason, _cluster_trace(fabric), list(fabric.collectives))
+
+
+def _say(echo, lock, text):
+    if echo is not None:
+        with lock:
+            echo.write(text + "\n")
+            echo.flush()
+
+
+def _supervise(running, fabric, fail_at, timeout):
+    """Wait until every task ended (None, None) or one failed: (its name, why, in words).
+
+    The first failure is the fabric's when it has one (a task that reported an error, or whose
+    connection dropped, before the others aborted because of it), else the first task seen
+    ending non-zero. A task that ends, even with 0, while the others wait for it in a
+    collective is a failure too (the fabric is told, and aborts the round)."""
+    start = time.monotonic()
+    by_name = {x.name: x for x in running}
+    while True:
+        ended = [x for x in running if x.proc.poll() is not None]
+        for x in ended:
+            fabric.ended(x.name, x.proc.returncode)
+        bad = [x for x in ended if x.proc.returncode != 0]
+        if fabric.failure is not None or bad:
+            name, code = fabric.failure if fabric.failure is not None else (bad[0].name, None)
+            origin = by_name.get(name)
+            if origin is not None:
+                try:                       # its exit status and last words say best what happened
+                    origin.proc.wait(timeout=GRACE_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass
+                if origin.proc.returncode not in (None, 0):
+                    origin.join_output()
+                    return name, _why(origin, fail_at)
+            return name, reason_text(name, code or "lost")
+        if len(ended) == len(running):
+            return None, None
+        if timeout is not None and time.monotonic() - start > timeout:
+            alive = next(x.name for x in running if x.proc.poll() is None)
+            return alive, t("launch.why_timeout", seconds=timeout)
+        time.sleep(0.01)
+
+
+def _stop(running, grace=0.0):
+    """Let the tasks stop by themselves for ``grace`` s, then SIGTERM, then SIGKILL, per group."""
+    deadline = time.monotonic() + grace
+    while grace and time.monotonic() < deadline and any(x.proc.poll() is None for x in running):
+        time.sleep(0.02)
+    for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
+        for x in running:
+            x.signal_group(sig)     # the group too: anything a script started
+        deadline = time.monotonic() + wait
+        for x in running:
+            try:
+                x.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        if all(x.proc.poll() is not None for x in running):
+            break
+    for x in running:
+        x.signal_group(signal.SIGKILL)
+        x.join_output()
+
+
+def _cluster_trace(fabric):
+    from sim.des.trace import TraceEvent
+    rows = []
+    for task in fabric.group:
+        for e in fabric.traces.get(task, []):
+            try:
+                rows.append(TraceEvent(**e))
+            except TypeError:
+                continue
+    rows.sort(key=lambda e: (e.start, e.where))
+    return rows

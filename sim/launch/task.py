@@ -1,0 +1,108 @@
+"""``python -m sim.launch.task script.py [args]``: how the launcher runs one task's script.
+
+The script runs as ``__main__`` with its own ``sys.argv`` and folder on ``sys.path``, exactly as
+``python script.py`` would run it; it learns its role only from TF_CONFIG. Around it this
+runner (1) asks Linux to kill the process if the launcher dies, so no task outlives it, (2)
+notes whether any TensorFlow op ran before MultiWorkerMirroredStrategy was created (TensorFlow
+refuses that: "Collective ops must be configured at program startup"), and (3) when the script
+raises, tells the fabric which error stopped this task, so the others name it.
+"""
+from __future__ import annotations
+
+import os
+import runpy
+import signal
+import sys
+import traceback
+
+ENV_PARENT = "SIM_LAUNCH_PARENT_PID"
+
+
+def _die_with_launcher():
+    """PR_SET_PDEATHSIG: SIGKILL this process when the launcher (its parent) dies."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    parent = os.environ.get(ENV_PARENT)
+    if parent and os.getppid() != int(parent):         # the launcher died before prctl
+        os._exit(1)
+
+
+class _StartupCounter:
+    """Counts the ops run before the strategy is created (sim.engine.counting's protocol)."""
+
+    __slots__ = ("flops", "bytes", "ops")
+
+    def __init__(self):
+        self.flops = self.bytes = self.ops = 0
+
+
+startup_ops = None   # the counter while it listens; MultiWorkerMirroredStrategy reads and removes it
+
+
+def _counting_module():
+    import importlib
+    return importlib.import_module("sim.engine.counting")   # the package re-exports a function
+
+
+def _listen_for_startup_ops():
+    global startup_ops
+    counting = _counting_module()
+    startup_ops = _StartupCounter()
+    counting._active.append(startup_ops)
+
+
+def stop_listening():
+    """Ops run so far (then stop counting): MultiWorkerMirroredStrategy calls this once."""
+    global startup_ops
+    if startup_ops is None:
+        return 0
+    counting = _counting_module()
+    if startup_ops in counting._active:
+        counting._active.remove(startup_ops)
+    n, startup_ops = startup_ops.ops, None
+    return n
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _die_with_launcher()
+    script = argv[0]
+    sys.argv = argv
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    _listen_for_startup_ops()
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as e:
+        code = e.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except BaseException as e:
+        traceback.print_exc()
+        _report(e)
+        return 1
+    return 0
+
+
+def _report(error):
+    """Tell the fabric why this task stops (unless it only stops because another task failed)."""
+    from sim.launch import client
+    c = client.current()
+    if c is None or getattr(error, "_sim_peer_failure", False):
+        return
+    first = (str(error).splitlines() or [""])[0]
+    c.report_error(f"{type(error).__name__}: {first}" if first else type(error).__name__)
+
+
+if __name__ == "__main__":
+    # Run the imported module's main, not this __main__ copy: the strategy reads the start-up
+    # counter from sim.launch.task.
+    from sim.launch.task import main as _main
+    code = _main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sys.exit(code)

@@ -1,0 +1,12 @@
+"""Will it scale? A data-parallel training step of a described model, simulated on a cluster.
+
+``scale(...)`` (``sim.scaleout.sweep``) gives scaling curves; ``simulate_step`` (``step``) one
+step with its timeline; ``buckets`` (tensor fusion), ``comm`` (per-strategy synchronisation time
+on ``sim.collectives`` / ``sim.des``), ``ranks`` (NVLink ring order).
+"""
+from .buckets import Bucket, buckets
+from .comm import STRATEGIES, Communicator
+from .step import Step, simulate_step
+from .sweep import scale
+
+__all__ = ["Bucket", "buckets", "STRATEGIES", "Communicator", "Step", "simulate_step", "scale"]

@@ -1,0 +1,86 @@
+"""How long one bucket's gradients take to synchronise, per strategy, on the course's simulator.
+
+* ``ring``, ``nccl``, ``hierarchical``: MultiWorkerMirrored / Mirrored all-reduce; the schedule of
+  ``sim.collectives.build`` replayed on the machine (``ring`` and ``nccl`` use a channel per NIC
+  across nodes; ``nccl`` is NCCL's own choice of ring or tree).
+* ``horovod``: Horovod's ring all-reduce (Sergeev & Del Balso 2018: one ring over all ranks, the
+  Baidu algorithm), i.e. ``ring`` with one channel.
+* ``central-storage``: CentralStorageStrategy keeps the variables on the host CPU (host 0's):
+  every GPU copies its gradients there, the CPU sums them (reading every copy once from its
+  memory), and every GPU copies the new weights back; copies run on ``sim.des`` (shared links).
+* ``parameter-server``: ``ps`` tasks on the CPUs of hosts 0, 1, ... (round-robin), variables
+  round-robin over them so each holds ``1/ps`` of a bucket (assumed balanced); every GPU pushes
+  its slice to each task and pulls the weights back, all at once, on ``sim.des``.
+
+Every answer is cached per (strategy, bytes): a step has at most two bucket sizes.
+"""
+from __future__ import annotations
+
+STRATEGIES = ("ring", "nccl", "hierarchical", "horovod", "central-storage", "parameter-server")
+ALLREDUCE = {"ring": ("ring", {}), "nccl": ("nccl", {}), "hierarchical": ("hierarchical", {}),
+             "horovod": ("ring", {"channels": 1})}
+
+
+class Communicator:
+    """Times bucket synchronisations of ``strategy`` over ``ranks`` (GPUs) of ``machine``."""
+
+    def __init__(self, machine, ranks: list, strategy: str = "nccl", ps: int = 1):
+        if strategy not in STRATEGIES:
+            from sim.i18n import t
+            raise ValueError(t("scale.unknown_strategy", name=strategy, known=", ".join(STRATEGIES)))
+        self.machine, self.ranks, self.strategy, self.ps = machine, list(ranks), strategy, ps
+        self._cache: dict = {}
+
+    def seconds(self, nbytes: int) -> float:
+        """Seconds to synchronise ``nbytes`` of gradients (one bucket) across all ranks."""
+        if nbytes <= 0 or len(self.ranks) == 1 and self.strategy in ALLREDUCE:
+            return 0.0
+        if nbytes not in self._cache:
+            self._cache[nbytes] = self._time(int(nbytes))
+        return self._cache[nbytes]
+
+    def _time(self, nbytes: int) -> float:
+        if self.strategy in ALLREDUCE:
+            from sim.collectives import build
+            from sim.collectives.replay import replay
+            algorithm, options = ALLREDUCE[self.strategy]
+            count = max(1, nbytes // 4)
+            sched = build(algorithm, len(self.ranks), count, machine=self.machine,
+                          ranks=self.ranks, itemsize=4, **options)
+            return replay(sched, self.machine, count * 4, self.ranks)
+        if self.strategy == "central-storage":
+            cpu = self.cpus()[0]
+            reduce = len(self.ranks) * nbytes / cpu.memory_bandwidth
+            return self._copies([(g, cpu, nbytes) for g in self.ranks]) + reduce + \
+                self._copies([(cpu, g, nbytes) for g in self.ranks])
+        tasks, share = self.ps_tasks(), nbytes / self.ps
+        return self._copies([(g, t, share) for g in self.ranks for t in tasks]) + \
+            self._copies([(t, g, share) for g in self.ranks for t in tasks])
+
+    def cpus(self) -> list:
+        return self.machine.devices_of("CPU")
+
+    def ps_tasks(self) -> list:
+        """The CPU of host ``k % hosts`` for ps task ``k`` (two tasks may share a host's CPU)."""
+        cpus = self.cpus()
+        return [cpus[k % len(cpus)] for k in range(self.ps)]
+
+    def _copies(self, items) -> float:
+        """Seconds for all ``(src, dst, bytes)`` copies started together on ``sim.des``."""
+        from sim.des import Simulator
+        merged: dict = {}
+        for src, dst, nb in items:          # two tasks on one CPU: one copy of their bytes
+            if src is not dst:
+                merged[(src.name, dst.name)] = merged.get((src.name, dst.name), 0.0) + nb
+        if not merged:
+            return 0.0
+        sim = Simulator(self.machine)
+        sim.transfers([(s, d, nb) for (s, d), nb in merged.items()])
+        sim.run()
+        return sim.now
+
+    def alone(self, nbytes: int) -> float:
+        """Parameter server, asynchronous: one worker's push and pull with nobody else on the links."""
+        tasks, share = self.ps_tasks(), nbytes / self.ps
+        g = self.ranks[0]
+        return self._copies([(g, t, share) for t in tasks]) + self._copies([(t, g, share) for t in tasks])

@@ -1,0 +1,65 @@
+"""Scaling curves: one simulated step per cluster size, as rows for tables, plots and the CLI.
+
+``scale("resnet50", "dgx1-p100", nodes=[1, 2, 4], network="25gbe")`` -> rows of
+``nodes, devices, step_time_ms, samples_per_s, efficiency`` (plus ``strategy``,
+``compute_ms``, ``communication_ms``, ``staleness``), where efficiency is samples/s divided by
+devices x one device's samples/s (its compute alone, nothing to synchronise).
+"""
+from __future__ import annotations
+
+import math
+
+from sim.i18n import t
+from sim.workloads import workload as workload_of
+from .comm import Communicator
+from .ranks import ring_ranks
+from .step import simulate_step
+
+
+def cluster_of(machine: str, nodes: int, network: str | None = None):
+    """The Machine for ``nodes`` copies of the node preset ``machine`` on ``network``."""
+    from sim.hardware import cluster, preset
+    if not isinstance(machine, str):
+        return machine
+    if nodes == 1 and network is None:
+        return preset(machine)
+    return cluster(machine, nodes, network)
+
+
+def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gpus=None,
+          strategy: str = "nccl", ps: int = 1, batch_per_device: int = 64, bucket_mb: float = 64,
+          overlap: bool = True, sync: bool = True, keep_steps: bool = False) -> list:
+    """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency."""
+    model = workload_of(model) if isinstance(model, str) else model
+    _check(batch_per_device, bucket_mb, ps)
+    rows = []
+    for n in nodes:
+        m = cluster_of(machine, n, network)
+        per_node = sum(1 for d in m.gpus if d.host == m.gpus[0].host)
+        for g in (gpus or [per_node]):
+            if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= per_node:
+                raise ValueError(t("scale.bad_gpus", value=g, most=per_node, machine=m.name))
+            ranks = ring_ranks(m, nodes=n, gpus=g)
+            comm = Communicator(m, ranks, strategy, ps)
+            step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
+                                 ps, sync, communicator=comm)
+            one = batch_per_device / step.compute
+            row = {"nodes": n, "devices": len(ranks), "step_time_ms": step.step_time * 1e3,
+                   "samples_per_s": step.samples_per_s,
+                   "efficiency": step.samples_per_s / (len(ranks) * one),
+                   "strategy": strategy, "compute_ms": step.compute * 1e3,
+                   "communication_ms": step.communication * 1e3, "staleness": step.staleness}
+            if keep_steps:
+                row["step"] = step
+            rows.append(row)
+    return rows
+
+
+def _check(batch_per_device, bucket_mb, ps) -> None:
+    """The numbers a step needs, checked before any simulation (the CLI's checks, for Python)."""
+    if isinstance(batch_per_device, bool) or not isinstance(batch_per_device, int) or batch_per_device < 1:
+        raise ValueError(t("scale.bad_batch", value=batch_per_device))
+    if not isinstance(bucket_mb, (int, float)) or not math.isfinite(bucket_mb) or bucket_mb < 0:
+        raise ValueError(t("scale.bad_bucket", value=bucket_mb))
+    if isinstance(ps, bool) or not isinstance(ps, int) or ps < 1:
+        raise ValueError(t("scale.bad_ps", value=ps))

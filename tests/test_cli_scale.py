@@ -1,0 +1,67 @@
+"""python -m sim scale: the same rows as sim.scaleout.scale, JSON keys, plot/trace files, and one
+clear line with exit status 2 for every bad argument."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim.cli.scale import main
+from sim.scaleout import scale
+
+
+def test_json_rows_are_the_python_function(capsys):
+    assert main(["--model", "resnet50", "--machine", "big-basin", "--nodes", "1,2",
+                 "--network", "25gbe", "--bucket-mb", "16", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [set(r) for r in rows] == [{"nodes", "devices", "step_time_ms", "samples_per_s", "efficiency"}] * 2
+    same = scale("resnet50", "big-basin", nodes=[1, 2], network="25gbe", bucket_mb=16)
+    for got, want in zip(rows, same):
+        for key in got:
+            assert got[key] == pytest.approx(want[key])
+    assert [r["devices"] for r in rows] == [8, 16]
+    assert rows[1]["efficiency"] < rows[0]["efficiency"] <= 1.0
+
+
+def test_gpus_sweeps_devices_on_one_node(capsys):
+    assert main(["--machine", "pascal-pcie-4gpu", "--nodes", "1", "--gpus", "1,2,4", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["devices"] for r in rows] == [1, 2, 4]
+    assert rows[0]["efficiency"] == 1.0
+
+
+def test_table_plot_and_trace(tmp_path, capsys):
+    png, trace = tmp_path / "curve.png", tmp_path / "step.json"
+    assert main(["--model", "vgg16", "--nodes", "1,2", "--strategy", "parameter-server", "--ps", "2",
+                 "--plot", str(png), "--trace", str(trace)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("# vgg16") and len(out) == 4
+    assert png.stat().st_size > 1000
+    events = json.loads(trace.read_text())["traceEvents"]
+    assert any("bucket" in e.get("name", "") for e in events)
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--nodes", "1,x"], "--nodes"), (["--nodes", "0"], "--nodes"), (["--gpus", "9"], "--gpus"),
+    (["--model", "resnet"], "resnet50"), (["--machine", "cpu-cluster"], "dgx1-p100"),
+    (["--network", "5gbe"], "10gbe"), (["--ps", "0"], "--ps"), (["--strategy", "mpi"], "ring"),
+    (["--bucket-mb", "-1"], "--bucket-mb"), (["--batch-per-device", "0"], "--batch-per-device"),
+    (["--bucket-mb", "nan"], "--bucket-mb")])
+def test_bad_arguments_one_line_exit_2(argv, needle):
+    run = subprocess.run([sys.executable, "-m", "sim", "scale", *argv], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("python -m sim scale: error:")
+    assert needle in lines[0] and "Traceback" not in run.stderr and not run.stdout
+
+
+def test_errors_speak_the_course_language(capsys):
+    from sim import i18n
+    old = i18n.get_language()
+    try:
+        i18n.set_language("pt")
+        assert main(["--ps", "0"]) == 2
+        assert "pelo menos 1" in capsys.readouterr().err
+    finally:
+        i18n.set_language(old)

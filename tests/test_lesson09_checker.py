@@ -1,0 +1,40 @@
+"""Exercise 09's checker: the expected answers, margins that make them unambiguous, and hints."""
+import pytest
+
+from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.exercises import lesson09_fastest_cluster as ex
+
+
+def test_expected_answers_are_clear_cut():
+    answers = [c.expected for c in ex.cases()]
+    assert answers == ["8x big-basin, 10 GbE", "2x big-basin, 25 GbE", None,
+                       "2x big-basin, 25 GbE", "8x big-basin, 10 GbE"]
+    for case in ex.cases():
+        model, options, samples, budget = case.args
+        costs = {n: ex.time_and_cost(model, o, samples) for n, o in options.items()}
+        # no option's cost within 3 % of the budget, no two affordable ones within 10 % in time
+        assert all(abs(cost - budget) > 0.03 * budget for _, cost in costs.values())
+        hours = sorted(h for h, cost in costs.values() if cost <= budget)
+        assert all(b > 1.1 * a for a, b in zip(hours, hours[1:]))
+
+
+def test_the_solution_passes_and_mistakes_get_their_hint(capsys):
+    assert ex.check_fastest_within_budget(ex.solution) == len(ex.cases())
+
+    def cheapest(model, options, samples, budget):
+        return min(options, key=lambda n: ex.time_and_cost(model, options[n], samples)[1])
+    with pytest.raises(ExerciseFailed):
+        ex.check_fastest_within_budget(cheapest)
+    assert "faster" in capsys.readouterr().out
+
+    def fastest_ignoring_budget(model, options, samples, budget):
+        return min(options, key=lambda n: ex.time_and_cost(model, options[n], samples)[0])
+    with pytest.raises(ExerciseFailed):
+        ex.check_fastest_within_budget(fastest_ignoring_budget)
+    out = capsys.readouterr().out
+    assert "costs more than the budget" in out
+
+    def todo(model, options, samples, budget):
+        raise NotImplementedError
+    with pytest.raises(ExerciseNotDone):
+        ex.check_fastest_within_budget(todo)
