@@ -45,7 +45,7 @@ notebooks: $(STAMP)
 	$(PY) -m tools.build_notebooks --execute
 
 bench: $(STAMP)
-	@set -e; for f in bench/*.py; do echo "== $$f"; $(PY) $$f; done
+	@set -e; for f in bench/[!_]*.py; do echo "== $$f"; $(PY) $$f; done
 
 # Run the same scenarios on real TensorFlow 2.21 and on sim.tf and compare the numbers
 # (tests/tf_crosscheck). TensorFlow is large, so it lives in its own venv, not in .venv.

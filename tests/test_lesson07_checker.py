@@ -23,7 +23,7 @@ def test_shards_reference_matches_the_test_vectors():
 
 
 def test_shards_checker_accepts_and_hints(capsys):
-    assert shards.check_shard_rows(good_shards) == len(shards.CASES)
+    assert shards.check_shard_rows(good_shards) is None
 
     def remainder_last(kind, shape, size, **params):
         rows = good_shards(kind, shape, size, **params)
@@ -53,7 +53,7 @@ def test_is_stable_brackets_the_closed_form():
 
 
 def test_stable_lr_checker_accepts_and_hints():
-    assert stable.check_largest_stable_lr(lambda n, aware: stable.reference(n, aware)) == 7
+    assert stable.check_largest_stable_lr(lambda n, aware: stable.reference(n, aware)) is None
     with pytest.raises(ExerciseFailed) as e:      # forgot the staleness-aware rule
         stable.check_largest_stable_lr(lambda n, aware: stable.reference(n, False))
     assert t("lesson07.ex_lr_hint_rule") in str(e.value)

@@ -17,7 +17,7 @@ def _english():
 
 
 def test_scaled_lr_reference_passes(capsys):
-    assert scaled.check_global_batch_and_learning_rate(scaled.reference) == len(scaled.CASES)
+    assert scaled.check_global_batch_and_learning_rate(scaled.reference) is None
     assert f"All {len(scaled.CASES)} cases pass" in capsys.readouterr().out
 
 
@@ -56,7 +56,7 @@ def test_scaled_lr_wrong_shape_is_explained():
 
 
 def test_noise_reference_passes(capsys):
-    assert noise.check_critical_batch_size(noise.reference) == len(noise.CASES)
+    assert noise.check_critical_batch_size(noise.reference) is None
     assert f"All {len(noise.CASES)} cases pass" in capsys.readouterr().out
 
 

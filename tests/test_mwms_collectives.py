@@ -57,9 +57,11 @@ def test_the_implementation_picks_the_schedule(implementation, devices, expected
 
 
 def test_cross_host_ring_time_is_the_closed_form_through_the_10gbe_nic():
-    """2 workstations x 2 GPUs: each of the ring's 2(p-1) rounds sends n/p bytes; the slowest
-    hop is the 10 GbE link between the hosts, so a round costs the cross-host path's latency
-    plus n/p over 1.25 GB/s (no contention: one chunk per link direction per round)."""
+    """2 workstations x 2 GPUs: each of the ring's 2(p-1) steps sends n/p bytes through the
+    10 GbE link between the hosts. The closed form pays the cross-host path's latency on every
+    step; the dependency-driven replay overlaps the latency of a step with the bytes of another
+    where the ring's dependencies allow, so it lies between the bytes alone and the closed form,
+    within a latency per step of it."""
     reducer = ClusterReducer("workstation-4gpu", 2, 2)
     m = reducer.machine
     devices = list(local_devices(m, 0, 2) + local_devices(m, 1, 2))
@@ -69,7 +71,9 @@ def test_cross_host_ring_time_is_the_closed_form_through_the_10gbe_nic():
     assert all(np.all(r == 6.0) for r in results)
     p, chunk = 4, n * 4 / 4
     alpha = m.route_latency(devices[1], devices[2])
-    assert seconds == pytest.approx(2 * (p - 1) * (alpha + chunk / L.ETH_10G), rel=1e-9)
+    closed = 2 * (p - 1) * (alpha + chunk / L.ETH_10G)
+    assert 2 * (p - 1) * chunk / L.ETH_10G < seconds <= closed * (1 + 1e-9)
+    assert seconds >= closed - 2 * (p - 1) * alpha
     _, nccl_seconds = reducer({"algorithm": "nccl"}, buffers, devices)
     assert nccl_seconds > 0
 

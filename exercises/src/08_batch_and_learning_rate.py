@@ -30,7 +30,7 @@
 # # Exercício 08a · O lote global e a taxa de aprendizado escalonada de um cluster
 #
 # Um cluster tem `workers` máquinas com `gpus_per_worker` GPUs cada, uma réplica por GPU (como na
-# `MultiWorkerMirroredStrategy`), e cada réplica recebe `per_replica_batch` exemplos por etapa. A
+# `MultiWorkerMirroredStrategy`), e cada réplica recebe `per_replica_batch` exemplos por passo. A
 # taxa de aprendizado `base_learning_rate` foi ajustada com o lote global `base_batch`. Escreva
 # `global_batch_and_learning_rate(per_replica_batch, workers, gpus_per_worker,
 # base_learning_rate, base_batch, rule)` que retorna o par `(global_batch, learning_rate)`:
@@ -38,10 +38,11 @@
 # - o lote global é o lote por réplica vezes `num_replicas_in_sync`;
 # - com `k = global_batch / base_batch`: `"linear"` multiplica a taxa base por `k`, `"sqrt"` por
 #   `√k`, `"none"` a mantém;
-# - `"guide"` lê a tabela do guia `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo) no lote global, seja
-#   qual for a taxa base.
+# - `"guide"` busca o lote global na tabela do guia `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo),
+#   seja qual for a taxa base.
 #
-# Por exemplo, 2 workers com 8 GPUs, 32 exemplos por GPU, 0,1 ajustada com 256, `"linear"`: `(512, 0.2)`.
+# Por exemplo, 2 workers com 8 GPUs, 32 exemplos por GPU, taxa 0,1 ajustada para o lote 256,
+# `"linear"`: `(512, 0.2)`.
 
 # %%
 import math

@@ -26,9 +26,9 @@
 # %% [markdown] lang="pt"
 # # Exercício 08b · O tamanho crítico do lote a partir de normas de gradiente medidas
 #
-# Em uma etapa síncrona, cada réplica tem o seu gradiente **local** (lote `b_small`, o lote por
+# Em um passo síncrono, cada réplica tem o seu gradiente **local** (lote `b_small`, o lote por
 # réplica) e o gradiente **após o all-reduce** (lote `b_big`, o lote global). As normas ao quadrado
-# dos dois, medidas ao longo de muitas etapas no mesmo ponto do treinamento, estão em
+# dos dois, medidas ao longo de muitos passos no mesmo ponto do treinamento, estão em
 # `small_sq_norms` e `big_sq_norms`. Para um lote de `B` exemplos `E|G_B|² = |G|² + tr(Σ)/B`, então
 # cada par dá
 #

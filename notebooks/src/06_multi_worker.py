@@ -241,7 +241,7 @@ for task in sim.cluster.tasks(cluster):
 # 错误的 `TF_CONFIG` 会在策略启动时、在每台机器上报错。模拟器按照 TensorFlow 读取它的方式进行检查；每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。
 
 # %% [markdown] lang="pt"
-# Um `TF_CONFIG` errado falha quando a estratégia começa, em todas as máquinas. O simulador o
+# Um `TF_CONFIG` errado gera um erro quando a estratégia é iniciada, em todas as máquinas. O simulador o
 # verifica do jeito que o TensorFlow o lê; cada mensagem começa com o erro do próprio TensorFlow,
 # depois aponta o campo com problema e termina com um `TF_CONFIG` corrigido, montado a partir do
 # seu. Quatro clássicos: um dict do Python colado onde se esperava JSON (aspas simples), um índice
@@ -305,7 +305,7 @@ for text in mistakes:
 #
 # ## 5. Fragmentação automática: quem lê o quê
 #
-# Todos os workers executam o mesmo pipeline de entrada. Sem cuidado, cada worker treinaria com o
+# Todos os workers executam o mesmo pipeline de entrada. Se nada for feito, cada worker treinaria com o
 # dataset inteiro, e uma época mostraria cada exemplo uma vez por worker. Por isso, quando cada
 # worker monta o seu iterador, a estratégia reescreve o pipeline dele para ficar só com a sua
 # parte: é a **fragmentação automática**, definida por
@@ -349,7 +349,7 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 
 # %% [markdown] lang="pt"
 # `list_files` embaralhou os 4 arquivos (com `seed=0`), então os exemplos chegam arquivo por
-# arquivo nessa ordem. Agora, o que cada um de 2 workers leria, em cada política. O
+# arquivo nessa ordem. Agora veja o que cada um dos 2 workers leria em cada política. O
 # `sim.plots.sharding.who_reads` aplica, para cada worker por vez, a mesma reescrita que a
 # `MultiWorkerMirroredStrategy` aplica na máquina daquele worker:
 
@@ -382,7 +382,7 @@ for policy in (Policy.FILE, Policy.DATA, Policy.OFF):
 # everything: twice the work for the same epoch.
 
 # %% [markdown] lang="zh"
-# 在 `FILE` 下，worker 0 读取两个完整的文件，worker 1 读取另外两个，各自的顺序是打乱过的：改写*先*对排好序的文件列表分片，再打乱每个工作进程自己的那一份，所以即使 `list_files` 会打乱顺序，两个工作进程也绝不会选中同一个文件。在 `DATA` 下，两者都读取全部 16 个样本，各自隔一个保留一个。在 `OFF` 下，两者都用全部数据训练：同一个周期做了两倍的工作。
+# 在 `FILE` 下，worker 0 读取两个完整的文件，worker 1 读取另外两个，各自的顺序是打乱过的：改写*先*对排好序的文件列表分片，再打乱每个工作进程自己的那一份，所以即使 `list_files` 会打乱顺序，两个工作进程也绝不会选中同一个文件。在 `DATA` 下，两者都读取全部 16 个样本，各自隔一个保留一个。在 `OFF` 下，两者都用全部数据训练：每个周期的工作量变为原来的 2 倍。
 
 # %% [markdown] lang="pt"
 # Com `FILE`, o worker 0 lê dois arquivos inteiros e o worker 1 os outros dois, cada um na sua
@@ -575,8 +575,8 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 # atravessam a rede. `RING` é o all-reduce em anel do próprio TensorFlow: o tráfego entre máquinas
 # passa pelos hosts e sai por uma interface de rede por máquina. `NCCL` usa a biblioteca da
 # NVIDIA: em GPUs, ela executa vários anéis ao mesmo tempo ("canais"), cada um saindo da máquina
-# pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis uma etapa
-# síncrona de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
+# pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis um passo
+# síncrono de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
 # de gradientes) em 2 máquinas × 4 GPUs, com `sim.plots.cluster_step`, que usa o mesmo cluster
 # simulado que o inicializador: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
@@ -618,14 +618,14 @@ plt.show()
 # Nos nós DGX, cada GPU tem a sua própria placa de rede, então a NCCL executa 4 canais, um pela
 # placa de cada GPU em uso, e o all-reduce fica cerca de 4 vezes mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
 # dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
-# máquinas deixa cada etapa *mais lenta*. A rede decide antes das GPUs.
+# máquinas deixa cada passo *mais lento*. Quem limita primeiro é a rede, não as GPUs.
 #
 # ## 8. Um worker falha; o mesmo comando retoma
 #
 # Em um cluster, uma máquina pode falhar no meio do treinamento. O all-reduce espera por todos,
-# então um worker perdido para todos eles: as operações coletivas dos outros workers são
-# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o inicializador mata o worker 1 na
-# sua 6ª etapa de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
+# então a perda de um worker faz todos pararem: as operações coletivas dos outros workers são
+# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o inicializador mata o worker 1 no
+# seu 6º passo de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
 # mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento retoma na
 # época 1.
 
@@ -674,7 +674,7 @@ print(t("lesson06.same_weights", same=same))
 # ## 9. Para a sala de aula: a linha do tempo do cluster, ao vivo
 #
 # Mexa nos controles: mais workers, mais GPUs por worker, outra rede, RING ou NCCL. Cada mudança
-# redesenha a linha do tempo de uma etapa com a função da seção 7. (O widget precisa de um kernel
+# redesenha a linha do tempo de um passo com a função da seção 7. (O widget precisa de um kernel
 # em execução; a figura abaixo dele é a mesma imagem para 2 nós DGX A100, para quando não houver
 # um.)
 
@@ -707,7 +707,7 @@ work.cleanup()
 #   last saved epoch.
 
 # %% [markdown] lang="zh"
-# ## 要点回顾
+# ## 小结
 #
 # - `TF_CONFIG` = `"cluster"`（每台机器都相同）+ `"task"`（本机：所属作业和从 0 开始的索引）。用 `json.dumps` 来写。
 # - 由首席工作进程（chief）保存检查点：有 `"chief"` 任务时就是它，否则是 worker 0。
@@ -716,7 +716,7 @@ work.cleanup()
 # - 一个工作进程出故障，所有工作进程都会停下；有了 `BackupAndRestore`，再次运行同一条命令就会从最后保存的周期继续。
 
 # %% [markdown] lang="pt"
-# ## Para lembrar
+# ## Resumo
 #
 # - `TF_CONFIG` = `"cluster"` (igual em toda parte) + `"task"` (esta máquina: job e índice a partir
 #   de 0). Escreva-o com `json.dumps`.
@@ -726,5 +726,5 @@ work.cleanup()
 # - Crie a `MultiWorkerMirroredStrategy` primeiro; inicie cada tarefa com o mesmo script e o seu
 #   próprio `TF_CONFIG`; com muitas placas de rede, os canais da NCCL vencem o anel único; com um
 #   único enlace lento, nada ajuda.
-# - Um worker que falha para todos os outros; com `BackupAndRestore`, o mesmo comando retoma a
+# - Quando um worker falha, todos os outros param; com `BackupAndRestore`, o mesmo comando retoma a
 #   partir da última época salva.

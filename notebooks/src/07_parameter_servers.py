@@ -25,7 +25,7 @@
 # %% [markdown] lang="zh"
 # # 07 · 参数服务器与异步训练
 #
-# 到目前为止的每一种策略都是**同步**的：所有副本完成一步，合并梯度，然后大家才继续。`ParameterServerStrategy` 取消了这条规则。变量存放在**参数服务器**（作业 `ps`）上；每个**工作进程**读取变量，用自己的批次计算梯度，然后在准备好时把更新发回去。没有人等待，所以一台慢机器不再拖住所有人；但一个工作进程的梯度可能是在其他工作进程已经改过的权重上算出来的。本课把这一点变得看得见：
+# 到目前为止的每一种策略都是**同步**的：所有副本完成一步，合并梯度，然后大家才继续。`ParameterServerStrategy` 取消了这条规则。变量存放在**参数服务器**（作业 `ps`）上；每个**工作进程**读取变量，用自己的批次计算梯度，然后在准备好时把更新发回去。没有人等待，所以一台慢机器不再拖住所有人；但一个工作进程的梯度可能是在其他工作进程已经改过的权重上算出来的。本课把这一点直观地展示出来：
 #
 # 1. 集群，以及变量放在哪里（在各个 ps 任务之间轮询放置，**分片**）；
 # 2. **协调器**：`schedule`、`RemoteValue`、`join`；
@@ -53,7 +53,7 @@
 # 2. o **coordenador**: `schedule`, `RemoteValue`, `join`;
 # 3. a **defasagem**, medida em cada atualização, e o que ela faz com a convergência;
 # 4. **retardatários**: treinamento síncrono, síncrono com workers reserva e assíncrono, no tempo
-#    até uma perda alvo;
+#    até uma perda-alvo;
 # 5. um worker que falha e um servidor de parâmetros que falha;
 # 6. uma demonstração para a sala de aula.
 #
@@ -185,7 +185,7 @@ for what, part, shape in [
 # ## 2. O coordenador
 #
 # `ClusterCoordinator.schedule(fn)` coloca uma `tf.function` em uma fila e devolve **na hora** um
-# `RemoteValue`, um futuro. Um worker livre pega a função, executa e preenche o valor. `join()`
+# `RemoteValue` (um *future*). Um worker livre pega a função, executa e preenche o valor. `join()`
 # espera até a fila esvaziar; `fetch()` espera por um valor. Aqui três workers leem um contador e
 # somam um a ele. O simulador executa cada função como um worker faria: ela **lê** as variáveis no
 # ps quando começa, e a **atualização** chega quando o cálculo e as transferências terminam.
@@ -225,7 +225,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 #
 # ## 3. 训练循环中的陈旧性
 #
-# 在一个小回归问题上运行教程中的自定义训练循环：每个被调度的步骤读取权重，用所在工作进程的批次计算梯度，再用 SGD 应用它。
+# 在一个小回归问题上运行教程中的自定义训练循环：每个被调度的步读取权重，用所在工作进程的批次计算梯度，再用 SGD 应用它。
 
 # %% [markdown] lang="pt"
 # Os três workers começaram juntos e todos leram 0. Um worker que termina pega a próxima função na
@@ -236,9 +236,9 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # sejam quais forem os tempos de cálculo: cada atualização aplicada deixa as outras N − 1 em
 # andamento uma atualização mais velhas.
 #
-# ## 3. Defasagem em um laço de treinamento
+# ## 3. Defasagem em um loop de treinamento
 #
-# O laço de treinamento personalizado do tutorial em uma regressão pequena: cada passo agendado lê os
+# O loop de treinamento personalizado do tutorial em uma regressão pequena: cada passo agendado lê os
 # pesos, calcula um gradiente com o lote do seu worker e o aplica com SGD.
 
 # %%
@@ -304,7 +304,7 @@ plt.show()
 # %% [markdown] lang="zh"
 # 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两台都存放着模型的变量）。相同的工作进程会保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
 #
-# **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），爆掉时显示“发散”。
+# **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），数值爆炸时显示“发散”。
 
 # %% [markdown] lang="pt"
 # Na linha do tempo cada barra é um passo, da leitura à atualização, colorido pela defasagem; as
@@ -315,7 +315,7 @@ plt.show()
 # **O que a defasagem faz com a convergência.** Um gradiente defasado aponta para onde a perda
 # caía *algumas atualizações atrás*. Em uma quadrática de curvatura λ, a descida de gradiente com
 # atraso fixo τ só é estável se `lr·λ < 2·sen(π / (2(2τ + 1)))`: 2 sem atraso, 1 para τ = 1, cerca
-# de 0,2 para τ = 7. Então a taxa de aprendizado utilizável encolhe como 1/N. Dividir a taxa por
+# de 0,2 para τ = 7. Então a taxa de aprendizado utilizável encolhe na proporção de 1/N. Dividir a taxa por
 # `1 + defasagem` (a regra **ciente da defasagem** de Zhang et al., 2016) devolve a estabilidade.
 # Abaixo: 3.000 atualizações de uma regressão com 16 atributos, cada passo de cada worker levando
 # um tempo exponencial; a tabela dá a perda no fim (em relação ao ótimo), `diverge` quando explodiu.
@@ -348,11 +348,11 @@ for n in (1, 4, 16):
 # rare 10× straggler (5% of the steps take 10 units):
 
 # %% [markdown] lang="zh"
-# 只有一个工作进程时，直到 1.0 的每个学习率都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于感知陈旧性的运行。感知陈旧性的规则在每个学习率下都收敛（练习 07b 会求出精确的上限）。
+# 只有一个工作进程时，直到 1.0 的每个学习率都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于采用感知陈旧性规则的训练。感知陈旧性的规则在每个学习率下都收敛（练习 07b 会求出精确的上限）。
 #
 # ## 4. 掉队者：同步、备用工作进程、异步
 #
-# 同步训练每一步都要等最慢的工作进程。8 个工作进程、每一步耗时 `1 + Exp(1)` 个时间单位时，一步的期望时间是 `1 + H₈ = 3.72`（H₈ = 1 + 1/2 + … + 1/8），而不是 2。**备用工作进程**（Chen 等人，2016）启动 10 个，只用最先到达的 8 个梯度：`1 + H₁₀ − H₂ = 2.43`。异步训练谁也不等。下面是损失随模拟时间的变化，其中有少见的 10 倍掉队者（5% 的步骤耗时 10 个单位）：
+# 同步训练每一步都要等最慢的工作进程。8 个工作进程、每一步耗时 `1 + Exp(1)` 个时间单位时，一步的期望时间是 `1 + H₈ = 3.72`（H₈ = 1 + 1/2 + … + 1/8），而不是 2。**备用工作进程**（Chen 等人，2016）启动 10 个，只用最先到达的 8 个梯度：`1 + H₁₀ − H₂ = 2.43`。异步训练谁也不等。下面是损失随模拟时间的变化，其中偶尔会出现严重的掉队者（5% 的步耗时 10 个单位）：
 
 # %% [markdown] lang="pt"
 # Com um worker, toda taxa até 1,0 converge; com 16, a regra simples já diverge em 0,6 e, em 0,3,
@@ -409,7 +409,7 @@ plt.show()
 #
 # ## 5. 故障
 #
-# **一个工作进程失效。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步骤**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途失效；红线标出失效时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
+# **一个工作进程失效。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途失效；红线标出失效时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
 
 # %% [markdown] lang="pt"
 # O retardatário raro dita o ritmo de quase todo passo síncrono; dois workers reserva cortam o
@@ -455,11 +455,12 @@ plt.show()
 # e as funções na fila são canceladas. A solução é reiniciar o coordenador e retomar do último
 # checkpoint (`BackupAndRestore` ou `tf.train.CheckpointManager`).
 
-# %% tags=["raises-exception"]
+# %%
 coordinator.fail_ps(0, at=cluster.now + 2.5 * step_time)
 for _ in range(10):
   coordinator.schedule(read_and_increment)
-coordinator.join()
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+  coordinator.join()
 
 # %% [markdown] lang="en"
 # ## 6. Classroom demo
@@ -471,7 +472,7 @@ coordinator.join()
 # %% [markdown] lang="zh"
 # ## 6. 课堂演示
 #
-# 改变工作进程数、掉队程度（每一步耗时 `1 + Exp(spread)`）和学习率：时间线、陈旧性直方图以及同步、异步和感知陈旧性异步的损失曲线都会重新绘制。组件下方的静态图显示的是默认设置。
+# 改变工作进程数、掉队程度（每一步耗时 `1 + Exp(spread)`）和学习率：时间线、陈旧性直方图以及同步、异步和感知陈旧性异步的损失曲线都会重新绘制。控件下方的静态图显示的是默认设置。
 
 # %% [markdown] lang="pt"
 # ## 6. Demonstração para a sala de aula
@@ -517,7 +518,7 @@ plt.show()
 #   incluídos; os particionadores decidem quantos fragmentos.
 # - `ClusterCoordinator.schedule` devolve um `RemoteValue` na hora; `join` e `fetch` esperam.
 # - Cada atualização é tão defasada quanto o número de atualizações aplicadas desde a sua leitura:
-#   N − 1 em média. A defasagem encolhe a taxa de aprendizado estável como 1/N; dividi-la por
+#   N − 1 em média. A defasagem encolhe a taxa de aprendizado estável na proporção de 1/N; dividi-la por
 #   `1 + defasagem` ajuda.
 # - O treinamento assíncrono ignora os retardatários; o síncrono precisa de workers reserva para
 #   isso.

@@ -43,7 +43,7 @@
 # 1. a receita do guia e três regras para a taxa de aprendizado (linear, raiz quadrada, nenhuma);
 # 2. o **aquecimento** (warm-up) como um agendamento de taxa de aprendizado do Keras, dentro de
 #    `Model.fit` com `MirroredStrategy`;
-# 3. etapas até uma perda-alvo em função do tamanho do lote: escalonamento perfeito, depois um
+# 3. passos até uma perda-alvo em função do tamanho do lote: escalonamento perfeito, depois um
 #    muro, e entre os dois o **tamanho crítico do lote**;
 # 4. a melhor taxa de aprendizado para cada tamanho de lote, ao lado da tabela do guia;
 # 5. a **escala de ruído do gradiente**, medida a partir dos gradientes por réplica e do gradiente
@@ -99,16 +99,16 @@ print(global_batch_size, scaling.global_batch_size(BATCH_SIZE_PER_REPLICA, mirro
 # %% [markdown] lang="zh"
 # 接着，指南从 `LEARNING_RATES_BY_BATCH_SIZE` 中读取学习率。把它和三条规则放在一起比较，都从批次 5 时的 0.1 出发。当批次变为原来的 `k` 倍时：
 #
-# - **线性规则**（Goyal 等，2017）：学习率也变为 `k` 倍。只要梯度在这几步之间几乎不变，一个含 `k` 倍样本的大步就能代替 `k` 个小步；
-# - **平方根规则**（Krizhevsky，2014；Hoffer 等，2017）：学习率变为 `√k` 倍，这样每次更新的方差保持不变；
+# - **线性规则**（Goyal 等，2017）：学习率也变为原来的 `k` 倍。只要梯度在这几步之间几乎不变，一个样本数为原来 `k` 倍的大步就能代替 `k` 个小步；
+# - **平方根规则**（Krizhevsky，2014；Hoffer 等，2017）：学习率变为原来的 `√k` 倍，这样每次更新的方差保持不变；
 # - **不缩放**：无论批次多大，学习率都不变。
 
 # %% [markdown] lang="pt"
 # Depois o guia lê a taxa de aprendizado em `LEARNING_RATES_BY_BATCH_SIZE`. Coloque-a ao lado das
 # três regras, todas partindo de 0,1 com lote 5. Quando o lote cresce `k` vezes:
 #
-# - **linear** (Goyal et al., 2017): a taxa cresce `k` vezes. Uma etapa com `k` vezes mais
-#   exemplos substitui `k` etapas pequenas, desde que o gradiente quase não mude ao longo delas;
+# - **linear** (Goyal et al., 2017): a taxa cresce `k` vezes. Um passo com `k` vezes mais
+#   exemplos substitui `k` passos pequenos, desde que o gradiente quase não mude ao longo deles;
 # - **raiz quadrada** (Krizhevsky, 2014; Hoffer et al., 2017): a taxa cresce `√k` vezes, o que
 #   mantém a variância de uma atualização;
 # - **nenhuma**: a mesma taxa, seja qual for o lote.
@@ -133,17 +133,18 @@ for batch in LEARNING_RATES_BY_BATCH_SIZE:
 # `KeyError`. `sim.scaling` says what to do instead:
 
 # %% [markdown] lang="zh"
-# 这张表从 5 到 10 增大了 1.5 倍（介于 √2 ≈ 1.41 和 2 之间），从 10 到 20 只增大了 1.17 倍：从 5 到 20 一共增大 1.75 倍，比平方根规则的 2 倍还小，离线性规则的 4 倍更远。这些数字只是针对指南中那个模型的示例，并不是定律。而且查找表只认识自己的那几行：如果有 8 个 GPU，全局批次就是 40，指南的字典会引发 `KeyError`。`sim.scaling` 会告诉你应该怎么做：
+# 批次从 5 到 10 时，表中的学习率变为原来的 1.5 倍（介于 √2 ≈ 1.41 和 2 之间）；从 10 到 20 时只变为原来的 1.17 倍：从 5 到 20 总共变为原来的 1.75 倍，比平方根规则的 2 倍还小，离线性规则的 4 倍更远。这些数字只是针对指南中那个模型的示例，并不是定律。而且查找表只认识自己的那几行：如果有 8 个 GPU，全局批次就是 40，指南的字典会引发 `KeyError`。`sim.scaling` 会告诉你应该怎么做：
 
 # %% [markdown] lang="pt"
 # A tabela cresce 1,5 vez de 5 para 10 (entre √2 ≈ 1,41 e 2) e só 1,17 vez de 10 para 20: de 5
 # para 20 ela ganha 1,75, menos que os 2 da regra da raiz quadrada e longe dos 4 da linear. São
 # números ilustrativos para o modelo do guia, não uma lei. E uma tabela só conhece as próprias
 # linhas: com 8 GPUs o lote global é 40, e o dicionário do guia lançaria um `KeyError`. O
-# `sim.scaling` diz o que fazer no lugar:
+# `sim.scaling` diz o que fazer em vez disso:
 
-# %% tags=["raises-exception"]
-scaling.scaled_learning_rate(0.1, 5, 40, "guide")
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    scaling.scaled_learning_rate(0.1, 5, 40, "guide")
 
 # %% [markdown] lang="en"
 # ## 2. Warmup is a learning-rate schedule
@@ -167,11 +168,11 @@ scaling.scaled_learning_rate(0.1, 5, 40, "guide")
 #
 # Uma taxa grande é perigosa bem no início, quando os pesos são aleatórios e os gradientes são
 # grandes. Goyal et al. começam com a taxa do lote pequeno e somam a mesma quantidade a cada
-# etapa até chegar à taxa escalonada (**aquecimento gradual**), e depois seguem o agendamento
+# passo até chegar à taxa escalonada (**aquecimento gradual**), e depois seguem o agendamento
 # normal. `scaling.GradualWarmup` é um `tf.keras.optimizers.schedules.LearningRateSchedule` com os
 # argumentos do `LinearWarmup` do TensorFlow Model Garden, então qualquer otimizador o aceita, e
 # ele é serializado com `get_config`/`from_config`. Aqui: aquecer de 0,1 a 0,4 em 2 épocas de 8
-# etapas e depois um decaimento em degrau ×0,1 após a época 6. (`scaling.ConstantWarmup` mantém a
+# passos e depois um decaimento em degrau ×0,1 após a época 6. (`scaling.ConstantWarmup` mantém a
 # taxa pequena e depois salta; Goyal et al. viram que ele é pior.)
 
 # %%
@@ -193,7 +194,7 @@ print(float(scaling.GradualWarmup.from_config(warmup.get_config())(12)) == float
 
 # %% [markdown] lang="pt"
 # No `Model.fit` com `MirroredStrategy`, o otimizador pede ao agendamento a taxa na sua própria
-# contagem de etapas, uma vez por lote global: 3 épocas de 8 etapas terminam na etapa 24, depois
+# contagem de passos, uma vez por lote global: 3 épocas de 8 passos terminam no passo 24, depois
 # do aquecimento.
 
 # %%
@@ -230,12 +231,12 @@ print(step, round(float(warmup(step)), 4), [round(v, 4) for v in history.history
 # %% [markdown] lang="zh"
 # ## 3. 达到目标所需的步数与批次大小
 #
-# 现在开始测量。问题取自参考资料中的实验 E1：在源源不断的新样本上做线性回归（16 个输入，方差从 1 递减到 0.1，标签噪声为 1），所以不会过拟合，损失也能精确算出。对每个全局批次大小 `B = 1, 2, 4, ..., 1024`，我们用 21 个学习率（从 2⁻⁸ 到 4 的 √2 的幂）分别训练，保留最先把损失降到起始值 5%（然后是 1%）的那一个；图中画的是 3 个随机种子的中位数。同一个批次大小的 21 个学习率是**一起**训练的：它们叠成一个 NumPy 数组，使用相同的数据，所以整个扫描只需要大约一秒（`bench/scaling_sweep.py` 把它和逐个学习率训练的做法作了对比）。
+# 现在开始测量。问题取自参考资料中的实验 E1：在源源不断的新样本上做线性回归（16 个输入，方差从 1 递减到 0.1，标签噪声为 1），所以不会过拟合，损失也能精确算出。对每个全局批次大小 `B = 1, 2, 4, ..., 1024`，我们用 21 个学习率（从 2⁻⁸ 到 4，相邻两个相差 √2 倍）分别训练，保留最先把损失降到起始值 5%（然后是 1%）的那一个；图中画的是 3 个随机种子的中位数。同一个批次大小的 21 个学习率是**一起**训练的：它们叠成一个 NumPy 数组，使用相同的数据，所以整个扫描只需要大约一秒（`bench/scaling_sweep.py` 把它和逐个学习率训练的做法作了对比）。
 #
 # McCandlish 等人（2018）预言 `S(B) = S_min (1 + B_crit / B)`：在远小于**临界批次大小** `B_crit` 时，批次加倍，步数减半（理想缩放）；在远大于它时，步数停在 `S_min` 不再下降。在 `B = B_crit` 处，训练需要的步数是最少步数的 2 倍，样本数也是最少样本数的 2 倍。
 
 # %% [markdown] lang="pt"
-# ## 3. Etapas até a meta em função do tamanho do lote
+# ## 3. Passos até a meta em função do tamanho do lote
 #
 # Agora a medição. O problema é o do experimento E1 da referência: regressão linear sobre um
 # fluxo de amostras sempre novas (16 entradas com variâncias de 1 até 0,1, ruído de rótulo 1),
@@ -247,9 +248,9 @@ print(step, round(float(warmup(step)), 4), [round(v, 4) for v in history.history
 # (`bench/scaling_sweep.py` compara com uma taxa de cada vez).
 #
 # McCandlish et al. (2018) preveem `S(B) = S_min (1 + B_crit / B)`: bem abaixo do **tamanho
-# crítico do lote** `B_crit`, dobrar o lote divide as etapas por dois (escalonamento perfeito);
-# bem acima, as etapas param de cair em `S_min`. Em `B = B_crit` um treinamento precisa do dobro
-# das etapas mínimas e do dobro dos exemplos mínimos.
+# crítico do lote** `B_crit`, dobrar o lote divide os passos por dois (escalonamento perfeito);
+# bem acima, os passos param de cair em `S_min`. Em `B = B_crit` um treinamento precisa do dobro
+# dos passos mínimos e do dobro dos exemplos mínimos.
 
 # %%
 e1 = experiments.e1()
@@ -275,8 +276,8 @@ for k, target in enumerate(e1.targets):
 # 从左往右读 1% 那幅图：批次每加倍一次，步数起初大约减半，随后减少得越来越少，最后一次加倍毫无收益。这就是 Shallue 等人（2019）说的三个阶段：理想缩放、收益递减、数据并行的极限。目标越严格，`B_crit` 越大：损失越接近它的下限，真实梯度就越小，而噪声并没有变小，所以在更多样本上求平均，收益能持续得更久。
 
 # %% [markdown] lang="pt"
-# Leia o painel de 1% da esquerda para a direita: cada vez que o lote dobra, as etapas primeiro
-# caem pela metade, depois cada vez menos, e a última duplicação não compra nada. São os três
+# Leia o painel de 1% da esquerda para a direita: cada vez que o lote dobra, os passos primeiro
+# caem pela metade, depois cada vez menos, e a última duplicação não traz ganho nenhum. São os três
 # regimes de Shallue et al. (2019): escalonamento perfeito, retornos decrescentes, paralelismo de
 # dados máximo. A meta mais exigente tem o `B_crit` maior: uma perda mais perto do seu piso tem um
 # gradiente verdadeiro menor ao lado do mesmo ruído, então fazer a média sobre mais exemplos
@@ -408,14 +409,14 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # bigger batch starts paying off.
 
 # %% [markdown] lang="zh"
-# 训练开始时噪声尺度很小（约 22）：梯度很大，方向也对，大批次只会浪费样本。随着损失下降，它会变大：在第 3 节的 5% 和 1% 目标处，它的解析解达到几百。这里它高估了 `B_crit`（3 到 4 倍），因为这个问题是病态的；在各方向方差相等的问题上，`B_simple` 和 `B_crit` 会吻合得好得多。每隔几步测一次，它就能告诉你从什么时候起更大的批次开始划算。
+# 训练开始时噪声尺度很小（约 22）：梯度很大，方向也对，大批次只会浪费样本。随着损失下降，它会变大：在第 3 节的 5% 和 1% 目标处，它的解析解达到几百。这里它的值是 `B_crit` 的 3 到 4 倍，明显偏高，因为这个问题是病态的；在各方向方差相等的问题上，`B_simple` 和 `B_crit` 会吻合得好得多。每隔几步测一次，它就能告诉你从什么时候起更大的批次开始划算。
 
 # %% [markdown] lang="pt"
 # No início a escala de ruído é pequena (cerca de 22): o gradiente é grande e aponta para o lado
 # certo, então um lote grande desperdiça exemplos. Ela cresce à medida que a perda cai: nas metas
 # de 5% e 1% da seção 3, sua forma fechada chega às centenas. Aqui ela superestima o `B_crit` (de
-# 3 a 4 vezes) porque o problema é mal condicionado; num problema com variâncias iguais, `B_simple`
-# e `B_crit` concordam muito melhor. Medida a cada poucas etapas, ela diz quando um lote maior
+# 3 a 4 vezes) porque o problema é mal condicionado; em um problema com variâncias iguais, `B_simple`
+# e `B_crit` concordam muito melhor. Medida a cada poucos passos, ela diz quando um lote maior
 # começa a compensar.
 
 # %% [markdown] lang="en"
@@ -433,13 +434,13 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # %% [markdown] lang="zh"
 # ## 6. 固定的周期预算：选哪条规则，预热能挽救什么
 #
-# 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为 0.1 倍。基准是批次 32、学习率 0.1；批次增大 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。同一个批次大小的所有训练都叠成 NumPy 数组一起进行；有一个测试在 4 个 GPU 上用 `MirroredStrategy` 下的 `Model.fit` 重放其中一次训练，得到的权重在 float32 舍入误差以内完全一致。
+# 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为原来的 0.1 倍。基准是批次 32、学习率 0.1；批次变为原来的 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。同一个批次大小的所有训练都叠成 NumPy 数组一起进行；有一个测试在 4 个 GPU 上用 `MirroredStrategy` 下的 `Model.fit` 重放其中一次训练，得到的权重在 float32 舍入误差以内完全一致。
 
 # %% [markdown] lang="pt"
 # ## 6. Um orçamento fixo de épocas: qual regra, e o que o aquecimento salva
 #
 # O treinamento real costuma fixar o número de **épocas**, não a meta, então um lote maior
-# significa menos etapas. Os experimentos E2 e E3 da referência usam um classificador: 8.192
+# significa menos passos. Os experimentos E2 e E3 da referência usam um classificador: 8.192
 # pontos de treinamento em 20 dimensões rotulados por uma rede "professora" aleatória, uma MLP
 # aluna 20 → 128 ReLU → 10, SGD simples, decaimento em degrau ×0,1 após dois terços do
 # treinamento. A base é lote 32 com taxa 0,1; o lote cresce `k = 4, 16, 64` vezes e a taxa segue
@@ -468,19 +469,19 @@ for k in (4, 16, 64):
 # steps.
 
 # %% [markdown] lang="zh"
-# 不缩放时，大批次只是把步数用完了：在 `k = 64` 时，10 个周期只有 40 步，学习率还是 0.1。平方根规则有帮助，线性规则最接近基准；而在 `k = 64` 时，连线性规则也明显落后：这正是 Goyal 等人在 ImageNet 上批次超过 8k 后看到的失效。
+# 不缩放时，大批次的步数根本不够：在 `k = 64` 时，10 个周期只有 40 步，学习率还是 0.1。平方根规则有帮助，线性规则最接近基准；而在 `k = 64` 时，连线性规则也明显落后：这正是 Goyal 等人在 ImageNet 上批次超过 8k 后看到的断崖式下降。
 #
 # 接下来看预热（E3，30 个周期）：批次 2048、按线性规则缩放到学习率 6.4，分别带或不带从 0.1 开始的 5 个周期预热；再加上带预热的批次 4096、学习率 12.8。图中是前 50 步。
 
 # %% [markdown] lang="pt"
-# Sem escalonamento, um lote grande simplesmente fica sem etapas: com `k = 64` as 10 épocas são só
-# 40 etapas com taxa 0,1. A regra da raiz quadrada ajuda, a linear chega mais perto da base, e com
+# Sem escalonamento, um lote grande simplesmente fica sem passos: com `k = 64` as 10 épocas são só
+# 40 passos com taxa 0,1. A regra da raiz quadrada ajuda, a linear chega mais perto da base, e com
 # `k = 64` até a linear fica claramente para trás: a ruptura que Goyal et al. viram acima de um
 # lote de 8k no ImageNet.
 #
 # Agora o aquecimento (E3, 30 épocas): lote 2048 com a taxa escalonada linearmente 6,4, com e sem
-# 5 épocas de aquecimento a partir de 0,1, e lote 4096 com 12,8 e aquecimento. O gráfico mostra as
-# primeiras 50 etapas.
+# 5 épocas de aquecimento a partir de 0,1, e lote 4096 com 12,8 e aquecimento. O gráfico mostra os
+# primeiros 50 passos.
 
 # %%
 e3 = experiments.e3(seeds=(0,))
@@ -504,15 +505,15 @@ for (batch, warm), run in sorted(e3.items()):
 # make every batch size work.
 
 # %% [markdown] lang="zh"
-# 没有预热时，第二步就让损失翻了好几倍：最初那几个巨大的步子把许多隐藏层 ReLU 单元推到了再也不会被激活的区域（**死亡**单元，这里大约占三分之一），网络最后的容量变小，损失也更差。有了预热，损失从第一步起就在下降，没有单元死亡，结果接近基准。在 4096 时，同样的预热就不够了：预热能帮助大批次顺利起步，却不能让任何批次大小都行得通。
+# 没有预热时，第二步就让损失变为原来的好几倍：最初那几个巨大的步子把许多隐藏层 ReLU 单元推到了再也不会被激活的区域（**死亡**单元，这里大约占三分之一），网络最后的容量变小，损失也更差。有了预热，损失从第一步起就在下降，没有单元死亡，结果接近基准。在 4096 时，同样的预热就不够了：预热能帮助大批次顺利起步，却不能让任何批次大小都行得通。
 
 # %% [markdown] lang="pt"
-# Sem aquecimento, a segunda etapa já multiplica a perda várias vezes: as primeiras etapas enormes
+# Sem aquecimento, o segundo passo já multiplica a perda várias vezes: os primeiros passos enormes
 # empurram muitas unidades ReLU ocultas para uma região onde elas nunca mais disparam (unidades
 # **mortas**, um terço delas aqui), e a rede termina com menos capacidade e uma perda pior. Com
-# aquecimento a perda cai desde a primeira etapa, nenhuma unidade morre, e o treinamento chega
+# aquecimento a perda cai desde o primeiro passo, nenhuma unidade morre, e o treinamento chega
 # perto da base. Com 4096 o mesmo aquecimento não basta: ele ajuda um lote grande a começar, mas
-# não faz qualquer tamanho de lote funcionar.
+# não faz todo tamanho de lote funcionar.
 
 # %% [markdown] lang="en"
 # ## 7. Time to target: where more GPUs stop paying
@@ -531,10 +532,10 @@ for (batch, warm), run in sorted(e3.items()):
 # %% [markdown] lang="pt"
 # ## 7. Tempo até a meta: onde mais GPUs deixam de compensar
 #
-# Etapas não são segundos. Mantenha 16 exemplos por réplica e acrescente GPUs (até 64, em nós DGX
-# A100 de 8 GPUs): o lote global cresce, as etapas seguem a curva ajustada da seção 3 (meta de
-# 1%), e o simulador dá o tempo de uma etapa: a computação da réplica (contada a partir dos FLOPs de
-# uma etapa real deste modelo em uma A100, mais o custo de lançamento de cada operação) e o
+# Passos não são segundos. Mantenha 16 exemplos por réplica e acrescente GPUs (até 64, em nós DGX
+# A100 de 8 GPUs): o lote global cresce, os passos seguem a curva ajustada da seção 3 (meta de
+# 1%), e o simulador dá o tempo de um passo: a computação da réplica (contada a partir dos FLOPs de
+# um passo real deste modelo em uma A100, mais o custo de lançamento de cada operação) e o
 # all-reduce dos gradientes nos enlaces da máquina.
 
 # %%
@@ -561,14 +562,15 @@ for i, n in enumerate(result.replicas):
 # is larger too, but the argument stays: beyond the critical batch, more replicas buy little.
 
 # %% [markdown] lang="zh"
-# 有两个因素让曲线偏离理想情况。超过 `B_crit`（这里约为 170）之后，无论用多少个 GPU，步数都几乎不再下降；而且每一步都要付出全归约的时间，它随副本数增长，在跨越多个节点之后尤其明显。从 32 个 GPU 增加到 64 个，训练只快了几个百分点：多出来的 32 个 GPU 几乎白费了。对于更大的模型，每一步的计算量也更大，但道理不变：超过临界批次大小之后，更多的副本带来的收益很少。
+# 有两个因素让曲线偏离理想情况。超过 `B_crit`（这里约为 170）之后，无论用多少个 GPU，步数都几乎不再下降；而且每一步都要付出全归约的时间，它随副本数增长，在跨越多个节点之后尤其明显。从 32 个 GPU 增加到 64 个，训练耗时只缩短了百分之几：多出来的 32 个 GPU 几乎白费了。对于更大的模型，每一步的计算量也更大，但道理不变：超过临界批次大小之后，更多的副本带来的收益很少。
 
 # %% [markdown] lang="pt"
-# Duas coisas afastam a curva do ideal. Acima de `B_crit` (cerca de 170 aqui) as etapas quase não
-# caem, seja qual for o número de GPUs; e cada etapa paga um all-reduce que cresce com as réplicas,
+# Duas coisas afastam a curva do ideal. Acima de `B_crit` (cerca de 170 aqui) os passos quase não
+# caem, seja qual for o número de GPUs; e cada passo inclui um all-reduce que cresce com as réplicas,
 # sobretudo quando elas ocupam vários nós. De 32 para 64 GPUs o treinamento fica só alguns por cento
 # mais rápido: essas 32 GPUs extras são quase desperdiçadas. Para um modelo maior a computação por
-# etapa também é maior, mas o argumento continua: além do lote crítico, mais réplicas compram pouco.
+# passo também é maior, mas o raciocínio continua valendo: além do lote crítico, mais réplicas
+# trazem pouco ganho.
 
 # %% [markdown] lang="en"
 # ## 8. Classroom demo: a batch size and a rule
@@ -586,7 +588,7 @@ for i, n in enumerate(result.replicas):
 # ## 8. Demonstração para a sala de aula: um tamanho de lote e uma regra
 #
 # Escolha um lote global e uma regra; a curva laranja treina a regressão da seção 3 com a taxa que
-# essa regra dá (a partir do lote 8 com 0,25, a curva cinza), por 150 etapas. A figura estática
+# essa regra dá (a partir do lote 8 com 0,25, a curva cinza), por 150 passos. A figura estática
 # mostra seis escolhas; o widget abaixo dela redesenha um painel (execute o notebook para usá-lo).
 
 # %%
@@ -620,7 +622,7 @@ scaling_plots.rule_demo_widget()
 # and to estimate the critical batch size from measured gradient norms.
 
 # %% [markdown] lang="zh"
-# 不缩放是安全的，但浪费了大批次：每一步的曲线几乎不比基准好。线性规则在学习率低于稳定性上限时最快（批次 64：学习率 2，正好在边缘），一旦超过就会发散（批次 512：学习率 16）。平方根规则介于两者之间。试试批次 1024 配平方根规则：它也会发散。
+# 不缩放是安全的，但浪费了大批次：按步数看，曲线几乎不比基准好。线性规则在学习率低于稳定性上限时最快（批次 64：学习率 2，正好在边缘），一旦超过就会发散（批次 512：学习率 16）。平方根规则介于两者之间。试试批次 1024 配平方根规则：它也会发散。
 #
 # ## 小结
 #
@@ -631,7 +633,7 @@ scaling_plots.rule_demo_widget()
 # 练习要求你为一个给定的集群计算各条规则下的全局批次大小和缩放后的学习率，并根据测得的梯度范数估计临界批次大小。
 
 # %% [markdown] lang="pt"
-# Sem escalonamento é seguro, mas desperdiça o lote: a curva por etapa é pouco melhor que a base. A
+# Não escalonar é seguro, mas desperdiça o lote: a curva por passo é pouco melhor que a base. A
 # regra linear é a mais rápida enquanto a taxa fica abaixo do limite de estabilidade (lote 64: taxa
 # 2, no limite) e explode além dele (lote 512: taxa 16). A regra da raiz quadrada fica entre as
 # duas. Experimente o lote 1024 com a regra da raiz quadrada: ele também diverge.
