@@ -274,12 +274,15 @@ def test_model_checkpoint_and_progress_line(tmp_path, capsys):
     assert "loss: " in out
 
 
-def test_lr_scheduler_and_early_stopping():
+def test_lr_scheduler_and_early_stopping(monkeypatch):
     x, y = np.ones((20, 1)), np.ones((20, 1))
-    m = _small_model()
-    hist = m.fit(x, y, epochs=3, batch_size=10, verbose=0, callbacks=[
-        tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: 0.1 * (epoch + 1))])
-    np.testing.assert_allclose(hist.history["lr"], [0.1, 0.2, 0.3], rtol=1e-6)
+    for legacy, key in (("1", "lr"), ("0", "learning_rate")):  # tf-keras, then Keras 3
+        monkeypatch.setenv("TF_USE_LEGACY_KERAS", legacy)
+        m = _small_model()
+        hist = m.fit(x, y, epochs=3, batch_size=10, verbose=0, callbacks=[
+            tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: 0.1 * (epoch + 1))])
+        np.testing.assert_allclose(hist.history[key], [0.1, 0.2, 0.3], rtol=1e-6)
+        assert ({"lr", "learning_rate"} - {key}).isdisjoint(hist.history)  # the other name is absent
     m2 = _small_model()
     h2 = m2.fit(x, y, epochs=50, batch_size=10, verbose=0, validation_split=0.5, callbacks=[
         tf.keras.callbacks.EarlyStopping(monitor="loss", min_delta=10.0, patience=1)])

@@ -22,8 +22,25 @@ from sim.engine import nest
 from sim.engine.errors import OutOfRangeError
 
 
-class Dataset:
+def _unsupported_method(name):
+    """A ``tf.data.Dataset`` name outside the subset: NotImplementedError (also an
+    AttributeError, so hasattr stays False), naming it and what to use instead."""
+    if name.startswith("_"):
+        return AttributeError(name)
+    from sim.tf._lazy import unsupported
+    return unsupported(f"tf.data.Dataset.{name}")
+
+
+class _DatasetType(type):
+    def __getattr__(cls, name):  # tf.data.Dataset.sample_from_datasets(...)
+        raise _unsupported_method(name)
+
+
+class Dataset(metaclass=_DatasetType):
     """A sequence of elements built from a source and transformations (``tf.data.Dataset``)."""
+
+    def __getattr__(self, name):  # dataset.unique()
+        raise _unsupported_method(name)
 
     _kind = "dataset"
 
@@ -219,6 +236,34 @@ class Dataset:
                     return
                 yield e
         return Dataset._from_generator_fn(gen, self.element_spec, self, "take_while")
+
+    # -- transformations the guide and tutorials use next (transforms/padding ... grouping) ---
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        from sim.data.transforms.padding import _PaddedBatchDataset
+        return _PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        from sim.data.transforms.windowing import _WindowDataset
+        return _WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def scan(self, initial_state, scan_func, name=None):
+        from sim.data.transforms.scanning import _ScanDataset
+        return _ScanDataset(self, initial_state, scan_func)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        from sim.data.transforms.grouping import _GroupByWindowDataset
+        return _GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        from sim.data.transforms.grouping import bucket_by_sequence_length
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                         bucket_batch_sizes, padded_shapes, padding_values,
+                                         pad_to_bucket_boundary, no_padding, drop_remainder)
 
 
 class Iterator:

@@ -84,8 +84,11 @@ class _GeneratorDataset(Dataset):
                                 "`output_signature` argument or the `output_types` argument.")
             shapes = output_shapes if output_shapes is not None else nest.map_structure(
                 lambda _: None, output_types)
-            output_signature = nest.map_structure(lambda d, s: TensorSpec(s, d), output_types,
-                                                  shapes)
+            if not nest.is_nested(output_types):  # one dtype: output_shapes is its one shape
+                output_signature = TensorSpec(shapes, output_types)
+            else:
+                output_signature = nest.map_structure(lambda d, s: TensorSpec(s, d),
+                                                      output_types, shapes)
         self._gen, self._args = generator, tuple(args or ())
         super().__init__(None, output_signature)
 

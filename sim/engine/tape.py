@@ -6,7 +6,9 @@ to ``inputs[i]`` given the output gradient ``g`` (NumPy arrays), written next to
 forward in ``sim/engine/ops``. ``gradient`` walks the records in reverse and calls only the
 grad_fns of inputs the tape tracks, so the gradient of a constant input (the batch) is never
 computed. Variables are tracked by identity; reading one records an identity op.
-Higher-order gradients are not supported: grad_fns compute on NumPy arrays.
+Higher-order gradients are not supported: grad_fns compute on NumPy arrays, so ``gradient``
+raises NotImplementedError when an outer tape differentiates through a gradient taken under it. ``jacobian`` and
+``batch_jacobian`` (sim/engine/jacobian.py) replay the walk once per target entry.
 
 The stack of recording tapes is per thread, as TensorFlow's tape stack is: a MirroredStrategy
 replica thread records only on the tapes it opened, even while another replica is paused at a
@@ -91,6 +93,7 @@ class GradientTape:
         self._records: list = []
         self._variables: list = []
         self._used = False
+        self._higher_order: set = set()  # ids of gradients taken under this tape (see below)
 
     def __enter__(self):
         _state.recording.append(self)
@@ -130,6 +133,7 @@ class GradientTape:
     def reset(self):
         """Forget everything recorded so far (the tape keeps recording)."""
         self._ids, self._records, self._variables = {}, [], []
+        self._higher_order = set()
 
     def _kept_bytes(self):
         """Bytes of the distinct tensors the records keep for the backward pass (the memory a
@@ -158,10 +162,31 @@ class GradientTape:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
                                "of gradients (or jacobians)")
         self._used = True
-        grads: dict = {}
         targets = nest.flatten(target)
         outs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
-        for tg, og in zip(targets, outs):
+        grads = self._backward(targets, outs, sources)
+        result = nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients),
+                                    sources)
+        _mark_higher_order(self, targets, result)
+        return result
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for every pair: shape target.shape + source.shape."""
+        from sim.engine.jacobian import jacobian
+        return jacobian(self, target, sources, unconnected_gradients)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobians: target[b, i...] / source[b, j...], shape [b, i..., j...]."""
+        from sim.engine.jacobian import batch_jacobian
+        return batch_jacobian(self, target, source, unconnected_gradients)
+
+    def _backward(self, targets, seeds, sources):
+        """The reverse walk: ``{id: gradient array}`` from each target's seed (None: ones);
+        ``sources`` only sizes the gradients for the memory account."""
+        grads: dict = {}
+        for tg, og in zip(targets, seeds):
             tg = _resolve(tg)
             if hasattr(tg, "_as_tensor") and id(tg) not in self._ids:
                 continue
@@ -181,7 +206,28 @@ class GradientTape:
                     _accumulate(grads, id(x), fn(g))
                     if counters and flops:
                         counting.add(flops, nbytes)
-        return nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients), sources)
+        _refuse_higher_order(self, grads)
+        return grads
+
+
+def _mark_higher_order(tape, targets, result):
+    """A gradient computed while an outer tape records its target is a constant to that tape
+    (grad_fns compute on NumPy). Mark it there, so that differentiating through it raises
+    instead of silently returning None; using it for anything else stays allowed."""
+    outers = [o for o in _state.recording if o is not tape
+              and any(id(_resolve(t)) in o._ids for t in targets)]
+    for outer in outers:
+        for g in nest.flatten(result):
+            if g is not None:
+                outer._ids[id(g)] = g
+                outer._higher_order.add(id(g))
+
+
+def _refuse_higher_order(tape, grads):
+    if any(k in grads for k in tape._higher_order):
+        from sim.engine.errors import UnsupportedName
+        from sim.i18n import t
+        raise UnsupportedName(t("engine.higher_order"))
 
 
 def _source_bytes(sources):

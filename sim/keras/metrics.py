@@ -192,9 +192,8 @@ def sparse_categorical_accuracy(y_true, y_pred):
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    true = np.argmax(np.asarray(backend.get_value(y_true)), axis=-1)
-    top = np.argsort(-np.asarray(backend.get_value(y_pred)), axis=-1, kind="stable")[..., :k]
-    return tf.convert_to_tensor((top == true[..., None]).any(-1).astype(backend.floatx()))
+    from sim.keras import metrics_topk  # TensorFlow's in_top_k tie rule lives there
+    return metrics_topk.top_k_categorical_accuracy(y_true, y_pred, k)
 
 
 _NO_SQUEEZE = (sparse_categorical_accuracy,)
@@ -293,6 +292,17 @@ _CLASSES = {c.__name__: c for c in (
     Mean, Sum, Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     TopKCategoricalAccuracy, MeanSquaredError, MeanAbsoluteError, RootMeanSquaredError,
     BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy)}
+
+
+# The rest of the catalogue, one module per family (confusion counts, top-k).
+from sim.keras.metrics_confusion import AUC, MeanIoU, Precision, Recall  # noqa: E402
+from sim.keras.metrics_topk import (SparseTopKCategoricalAccuracy,  # noqa: E402
+                                    sparse_top_k_categorical_accuracy)
+
+_FUNCTIONS["sparse_top_k_categorical_accuracy"] = sparse_top_k_categorical_accuracy
+_CLASSES.update({c.__name__: c for c in (AUC, MeanIoU, Precision, Recall,
+                                         SparseTopKCategoricalAccuracy)})
+_CLASSES.update({"precision": Precision, "recall": Recall, "auc": AUC})  # Keras 3's snake_case
 
 
 def get(identifier):

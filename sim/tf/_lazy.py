@@ -30,4 +30,5 @@ def module_getattr(module_name, submodules=(), lazy=None):
 
 def unsupported(tf_name):
     from sim.i18n import t
-    return UnsupportedName(t("engine.unsupported", name=tf_name))
+    from sim.tf._alternatives import instead
+    return UnsupportedName(t("engine.unsupported", name=tf_name) + instead(tf_name))

@@ -1,10 +1,11 @@
 """Run the cross-check scenarios under one framework and print their results as JSON.
 
-    python tests/tf_crosscheck/runner.py tf|tf-keras2|sim [scenario ...]
+    python tests/tf_crosscheck/runner.py tf|tf-keras2|sim|sim-keras2 [scenario ...]
 
 ``tf``        real TensorFlow (tf.keras is Keras 3 in TF 2.21), 4 logical CPU devices
 ``tf-keras2`` real TensorFlow with TF_USE_LEGACY_KERAS=1 (tf.keras is the tf-keras package, Keras 2)
-``sim``       ``import sim.tf as tf`` on the course machine (workstation-4gpu)
+``sim``       ``import sim.tf as tf`` on the course machine (workstation-4gpu): Keras 3 rules
+``sim-keras2`` the same with TF_USE_LEGACY_KERAS=1 (compared with ``tf-keras2``)
 
 Each framework runs in its own process (test_crosscheck.py starts them): TensorFlow must configure
 its logical devices before anything else touches it, and the two stay apart.
@@ -34,6 +35,8 @@ class Env:
                 cpu, [tf.config.LogicalDeviceConfiguration()] * N_DEVICES)
             self._device = "/cpu:{}"
         else:
+            if name == "sim-keras2":  # sim.keras follows the same switch (sim/keras/version.py)
+                os.environ["TF_USE_LEGACY_KERAS"] = "1"
             import sim
             sim.setup("en", seed=0)
             import sim.tf as tf

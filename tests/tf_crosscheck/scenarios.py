@@ -296,3 +296,7 @@ def conv2d_and_max_pool2d(env):
         env, lambda x: tf.nn.max_pool2d(x, 2, 2, "VALID"), np.ones((1, 4, 4, 1)))
     return out
 
+
+
+# Issue 17's families (tf.data transformations, metrics, jacobians) live in their own file.
+import scenarios_issue17  # noqa: E402,F401

@@ -10,6 +10,10 @@ One module per family (``Dataset``'s methods import the node they build from the
 - ``passthrough.py``: ``prefetch``, ``cache``, ``with_options`` (same elements as the input);
 - ``combining.py``: ``enumerate`` and ``concatenate``;
 - ``interleaving.py``: ``flat_map`` and ``interleave`` (one dataset per element, merged);
+- ``padding.py``: ``padded_batch`` (pad each component to the batch's longest or a given shape);
+- ``windowing.py``: ``window`` (a dataset of window datasets) and ``DatasetSpec``;
+- ``scanning.py``: ``scan`` (a running state);
+- ``grouping.py``: ``group_by_window`` and ``bucket_by_sequence_length``;
 - ``_arguments.py``: the positive-count check ``batch`` and ``shuffle`` share.
 """
 from __future__ import annotations

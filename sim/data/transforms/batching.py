@@ -20,8 +20,9 @@ class _BatchDataset(Dataset):
                                      "engine.batch_size")
         self._drop_remainder = bool(drop_remainder)
         lead = self._batch_size if self._drop_remainder else None
-        spec = nest.map_structure(lambda s: TensorSpec([lead] + s.shape.as_list(), s.dtype),
-                                  input.element_spec)
+        spec = nest.map_structure(lambda s: TensorSpec(
+            None if s.shape.rank is None else [lead] + s.shape.as_list(), s.dtype),
+            input.element_spec)
         super().__init__(input, spec)
 
     def _iterate(self):

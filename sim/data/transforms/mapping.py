@@ -38,10 +38,13 @@ class _MapDataset(Dataset):
 def _trace_spec(ds):
     """The element_spec of a map, found as TensorFlow finds it, by tracing: call the function
     on zeros shaped like the input spec, once with unknown dims as 1 and once as 2; output
-    dims that differ are unknown (None). Falls back to the first real element."""
+    dims that differ are unknown (None). The second call fills numbers with ones, so a shape
+    computed from the values (``tf.fill([x], x)``) is unknown too, as in TensorFlow's graph.
+    Falls back to the first real element."""
     inspec = ds._input.element_spec
     try:
-        outs = [structure.normalize(structure.call(ds._fn, _zeros(inspec, n))) for n in (1, 2)]
+        outs = [structure.normalize(structure.call(ds._fn, _zeros(inspec, n, fill=n - 1)))
+                for n in (1, 2)]
     except Exception:  # noqa: BLE001 - a function that cannot run on zeros: look at real data
         first = next(iter(ds._iterate()), None)
         return inspec if first is None else structure.spec_of(first)
@@ -54,12 +57,16 @@ def _trace_spec(ds):
     return nest.map_structure(merge, outs[0], outs[1])
 
 
-def _zeros(spec, n):
+def _zeros(spec, n, fill=0):
+    from sim.data.transforms.windowing import DatasetSpec, _ListDataset
+
     def make(s):
+        if isinstance(s, DatasetSpec):  # a window: an empty dataset of its element_spec
+            return _ListDataset([], s.element_spec)
         shape = [n if d is None else d for d in (s.shape.as_list() if s.shape.rank is not None else [])]
         if s.dtype.name == "string":
             return Tensor(np.full(shape, b"", dtype=object))
-        return Tensor(np.zeros(shape, s.dtype.as_numpy_dtype))
+        return Tensor(np.full(shape, fill, s.dtype.as_numpy_dtype))
     return nest.map_structure(make, spec)
 
 

@@ -36,8 +36,10 @@ class LearningRateScheduler(Callback):
             print(f"\nEpoch {epoch + 1:05d}: LearningRateScheduler setting learning rate to {float(lr)}.")
 
     def on_epoch_end(self, epoch, logs=None):
+        from sim.keras.version import keras_major
         logs = logs if logs is not None else {}
-        logs["lr"] = float(backend.get_value(self.model.optimizer.learning_rate))
+        key = "learning_rate" if keras_major() == 3 else "lr"  # Keras 3 renamed the history key
+        logs[key] = float(backend.get_value(self.model.optimizer.learning_rate))
 
 
 class EarlyStopping(Callback):

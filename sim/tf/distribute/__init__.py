@@ -36,4 +36,7 @@ def __getattr__(name):
         value = getattr(importlib.import_module(module), attr)
         globals()[name] = value
         return value
-    raise AttributeError(f"module 'tf.distribute' has no attribute {name!r}")
+    if name.startswith("_"):
+        raise AttributeError(f"module 'tf.distribute' has no attribute {name!r}")
+    from sim.tf._lazy import unsupported
+    raise unsupported(f"tf.distribute.{name}")

@@ -17,3 +17,5 @@ def reexport(namespace: dict, module_name: str) -> None:
         if not (getattr(value, "__module__", None) or module_name).startswith("sim.keras"):
             continue
         namespace[name] = value
+    from sim.tf._lazy import module_getattr  # a name sim.keras lacks: NotImplementedError
+    namespace["__getattr__"] = module_getattr(namespace["__name__"])

@@ -27,4 +27,7 @@ def __getattr__(name):
     if name in ("ValueContext",):
         from sim.distribute import input as _input
         return getattr(_input, name)
-    raise AttributeError(f"module 'tf.distribute.experimental' has no attribute {name!r}")
+    if name.startswith("_"):
+        raise AttributeError(f"module 'tf.distribute.experimental' has no attribute {name!r}")
+    from sim.tf._lazy import unsupported
+    raise unsupported(f"tf.distribute.experimental.{name}")

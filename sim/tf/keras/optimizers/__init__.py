@@ -2,3 +2,6 @@
 from sim.keras.optimizers import (SGD, Adagrad, Adam, Optimizer, RMSprop, deserialize, get,  # noqa: F401
                                   serialize)
 from sim.tf.keras.optimizers import legacy, schedules  # noqa: F401
+from sim.tf._lazy import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("sim.tf.keras.optimizers")

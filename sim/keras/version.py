@@ -1,0 +1,25 @@
+"""Which Keras ``tf.keras`` is: Keras 3 unless ``TF_USE_LEGACY_KERAS`` selects tf-keras (Keras 2).
+
+TensorFlow 2.16+ decides this from the environment variable, accepting "1", "true" and "True";
+sim.keras asks here wherever the two versions differ in what a learner sees, so that each
+difference is one ``if`` next to the behaviour it changes. Differences followed so far:
+
+- ``MeanIoU`` (and the IoU metrics): Keras 3 counts the confusion matrix in integers
+  (``dtype="int"``), so fractional sample weights are truncated; tf-keras counts in float32.
+- ``LearningRateScheduler`` writes the rate into the logs (and History) as ``learning_rate``
+  under Keras 3, ``lr`` under tf-keras.
+"""
+from __future__ import annotations
+
+import os
+
+LEGACY_VALUES = ("1", "true", "True")
+
+
+def uses_legacy_keras() -> bool:
+    """True when TF_USE_LEGACY_KERAS selects tf-keras (Keras 2), as TensorFlow decides it."""
+    return os.environ.get("TF_USE_LEGACY_KERAS") in LEGACY_VALUES
+
+
+def keras_major() -> int:
+    return 2 if uses_legacy_keras() else 3

@@ -1,0 +1,262 @@
+"""Issue 17's cross-check scenarios: tf.data transformations, Keras metrics (also under
+MirroredStrategy), jacobians and tape edge cases. Registered into scenarios.SCENARIOS (imported
+at the end of scenarios.py); the same rules hold: nothing depends on which framework runs."""
+from __future__ import annotations
+
+import numpy as np
+
+from scenarios import GLOBAL_BATCH, LABELS, X, _model, scenario
+
+
+def _shape(spec):
+    return [d for d in spec.shape.as_list()] if spec.shape.rank is not None else "unknown"
+
+
+def _elements(env, ds):
+    return [env.val(e) if not isinstance(e, tuple) else [env.val(c) for c in e] for e in ds]
+
+
+@scenario
+def data_padding_windows_interleave(env):
+    """The API documentation's examples of padded_batch, window + flat_map, interleave, scan,
+    group_by_window and bucket_by_sequence_length, with element specs and cardinalities."""
+    tf = env.tf
+    D = tf.data.Dataset
+    filled = D.range(1, 5, output_type=tf.int32).map(lambda x: tf.fill([x], x))
+    out = {"fill spec": _shape(filled.element_spec)}
+    for key, ds in {
+        "padded_batch": filled.padded_batch(2),
+        "padded_batch 5": filled.padded_batch(2, padded_shapes=5),
+        "padded_batch 5 -1": filled.padded_batch(2, padded_shapes=5, padding_values=-1),
+        "padded_batch zip": D.zip((filled, filled)).padded_batch(2, padding_values=-1),
+        "padded_batch drop": filled.padded_batch(3, drop_remainder=True),
+    }.items():
+        out[key] = {"elements": _elements(env, ds),
+                    "spec": [_shape(s) for s in tf.nest.flatten(ds.element_spec)],
+                    "cardinality": int(ds.cardinality())}
+    out["padded_batch too small"] = env.attempt(lambda: list(filled.padded_batch(2, padded_shapes=3)))
+    r = D.range(7)
+    for args in [(3,), (3, 2), (3, 2, 1, True), (3, 1, 2, True), (2, 3)]:
+        ds = r.window(*args)
+        out[f"window{args}"] = {"windows": [env.val(list(w)) for w in ds],
+                                "cardinality": int(ds.cardinality())}
+    pairs = D.from_tensor_slices(([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])).window(2)
+    out["window of pairs"] = [[env.val(list(a)), env.val(list(b))] for a, b in pairs]
+    series = D.range(8).window(3, shift=1, drop_remainder=True).flat_map(lambda w: w.batch(3))
+    out["window flat_map batch"] = {"elements": _elements(env, series),
+                                    "spec": _shape(series.element_spec)}
+    slices = D.from_tensor_slices([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    out["flat_map"] = _elements(env, slices.flat_map(D.from_tensor_slices))
+    out["interleave 2x4"] = _elements(env, D.range(1, 6).interleave(
+        lambda x: D.from_tensors(x).repeat(6), cycle_length=2, block_length=4))
+    out["interleave uneven"] = _elements(env, D.range(1, 5).interleave(
+        lambda x: D.range(x), cycle_length=3, block_length=2))
+    scan = D.range(10).scan(tf.constant(0, dtype=tf.int64), lambda s, i: (s + i, s + i))
+    out["scan"] = {"elements": _elements(env, scan), "cardinality": int(scan.cardinality())}
+    grouped = D.range(10).group_by_window(key_func=lambda x: x % 2,
+                                          reduce_func=lambda key, d: d.batch(5), window_size=5)
+    out["group_by_window"] = _elements(env, grouped)
+    partial = D.range(7).group_by_window(key_func=lambda x: 2 - x % 3,
+                                         reduce_func=lambda key, d: d.batch(10), window_size=2)
+    out["group_by_window partial groups"] = _elements(env, partial)
+    seqs = [[0], [1, 2, 3, 4], [5, 6, 7], [7, 8, 9, 10, 11], [13, 14, 15, 16, 19, 20], [21, 22]]
+    gen = D.from_generator(lambda: seqs, tf.int64, output_shapes=[None])
+    out["from_generator spec"] = _shape(gen.element_spec)
+    buckets = gen.bucket_by_sequence_length(element_length_func=lambda e: tf.shape(e)[0],
+                                            bucket_boundaries=[3, 5], bucket_batch_sizes=[2, 2, 2])
+    out["bucket_by_sequence_length"] = _elements(env, buckets)
+    return out
+
+
+Y_TRUE = (np.arange(24) * 7 % 5 < 2).astype(np.float32)
+Y_SCORE = ((np.arange(24) * 11 % 13) / 12.0 * 0.7 + 0.3 * Y_TRUE).astype(np.float32)
+PROBS3 = np.stack([Y_SCORE, 1 - Y_SCORE, (np.arange(24) % 4) / 4.0], axis=1).astype(np.float32)
+CLASS3 = (np.arange(24) * 5 % 3).astype(np.int64)
+
+
+def _metric_catalogue(tf):
+    K = tf.keras.metrics
+    return {
+        "precision": (K.Precision(), "binary"), "recall": (K.Recall(), "binary"),
+        "precision thresholds": (K.Precision(thresholds=[0.3, 0.5, 0.7]), "binary"),
+        "recall top_k class_id": (K.Recall(top_k=2, class_id=2), "onehot"),
+        "auc roc": (K.AUC(num_thresholds=20), "binary"),
+        "auc pr": (K.AUC(num_thresholds=20, curve="PR"), "binary"),
+        "auc pr majoring": (K.AUC(num_thresholds=20, curve="PR", summation_method="majoring"),
+                            "binary"),
+        "mean iou": (K.MeanIoU(num_classes=3), "classes"),
+        "top2": (K.TopKCategoricalAccuracy(k=2), "onehot"),
+        "sparse top1": (K.SparseTopKCategoricalAccuracy(k=1), "sparse"),
+    }
+
+
+def _update(tf, metric, kind, lo, hi, weights=None):
+    w = None if weights is None else weights[lo:hi]
+    if kind == "binary":
+        metric.update_state(Y_TRUE[lo:hi], Y_SCORE[lo:hi], sample_weight=w)
+    elif kind == "onehot":
+        metric.update_state(tf.one_hot(CLASS3[lo:hi], 3), PROBS3[lo:hi], sample_weight=w)
+    elif kind == "sparse":
+        metric.update_state(CLASS3[lo:hi], PROBS3[lo:hi], sample_weight=w)
+    else:
+        metric.update_state(CLASS3[lo:hi], np.argmax(PROBS3[lo:hi], axis=1), sample_weight=w)
+
+
+@scenario
+def keras_metrics_catalogue(env):
+    """Precision, Recall, AUC, MeanIoU and top-k accuracies: the documented examples, then a
+    24-example set in three updates, with and without sample weights."""
+    tf = env.tf
+    K = tf.keras.metrics
+    out = {}
+
+    def doc(metric, *args, **kwargs):
+        metric.update_state(*args, **kwargs)
+        return env.val(metric.result())
+    out["doc precision"] = doc(K.Precision(), [0, 1, 1, 1], [1, 0, 1, 1])
+    out["doc precision weighted"] = doc(K.Precision(), [0, 1, 1, 1], [1, 0, 1, 1],
+                                        sample_weight=[0, 0, 1, 0])
+    out["doc precision top_k 2"] = doc(K.Precision(top_k=2), [0, 0, 1, 1], [1, 1, 1, 1])
+    out["doc precision top_k 4"] = doc(K.Precision(top_k=4), [0, 0, 1, 1], [1, 1, 1, 1])
+    out["doc recall"] = doc(K.Recall(), [0, 1, 1, 1], [1, 0, 1, 1])
+    out["doc auc"] = doc(K.AUC(num_thresholds=3), [0, 0, 1, 1], [0, 0.5, 0.3, 0.9])
+    out["doc auc weighted"] = doc(K.AUC(num_thresholds=3), [0, 0, 1, 1], [0, 0.5, 0.3, 0.9],
+                                  sample_weight=[1, 0, 0, 1])
+    out["doc auc pr"] = doc(K.AUC(num_thresholds=3, curve="PR"), [0, 0, 1, 1], [0, 0.5, 0.3, 0.9])
+    out["doc mean iou"] = doc(K.MeanIoU(num_classes=2), [0, 0, 1, 1], [0, 1, 0, 1])
+    out["doc mean iou weighted"] = doc(K.MeanIoU(num_classes=2), [0, 0, 1, 1], [0, 1, 0, 1],
+                                       sample_weight=[0.3, 0.3, 0.3, 0.1])
+    out["doc top_k"] = doc(K.TopKCategoricalAccuracy(k=1), [[0, 0, 1], [0, 1, 0]],
+                           [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
+    out["doc sparse top_k"] = doc(K.SparseTopKCategoricalAccuracy(k=1), [2, 1],
+                                  [[0.1, 0.9, 0.8], [0.05, 0.95, 0]])
+    out["sparse top_k tie"] = doc(K.SparseTopKCategoricalAccuracy(k=1), [0, 1],
+                                  [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0]])
+    weights = ((np.arange(24) % 3) + 1).astype(np.float32)
+    for weighted in (False, True):
+        for key, (metric, kind) in _metric_catalogue(tf).items():
+            for lo, hi in ((0, 8), (8, 16), (16, 24)):
+                _update(tf, metric, kind, lo, hi, weights if weighted else None)
+            out[f"{key}{' weighted' if weighted else ''}"] = env.val(metric.result())
+    return out
+
+
+@scenario
+def keras_metrics_mirrored(env):
+    """The same metrics updated inside strategy.run on 2 replicas (each replica its half of each
+    batch), read in cross-replica context: the counts are summed before the ratio."""
+    tf = env.tf
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    with strategy.scope():
+        catalogue = _metric_catalogue(tf)
+    ds = tf.data.Dataset.from_tensor_slices(np.arange(24, dtype=np.int64)).batch(8)
+
+    def step(index):
+        lo, hi = int(index[0]), int(index[-1]) + 1
+        for metric, kind in catalogue.values():
+            _update(tf, metric, kind, lo, hi)
+
+    for batch in strategy.experimental_distribute_dataset(ds):
+        strategy.run(step, args=(batch,))
+    return {key: env.val(metric.result()) for key, (metric, _) in catalogue.items()}
+
+
+@scenario
+def keras_fit_metrics_mirrored(env):
+    """Model.fit and evaluate on 4 replicas with Precision, Recall and AUC compiled in."""
+    tf = env.tf
+    strategy = tf.distribute.MirroredStrategy(env.devices(4))
+    with strategy.scope():
+        model = _model(tf)
+        model.compile(loss=tf.keras.losses.BinaryCrossentropy(from_logits=True),
+                      optimizer=tf.keras.optimizers.SGD(learning_rate=0.1),
+                      metrics=[tf.keras.metrics.Precision(name="precision"),
+                               tf.keras.metrics.Recall(name="recall"),
+                               tf.keras.metrics.AUC(name="auc", from_logits=True)])
+    history = model.fit(X, LABELS, batch_size=GLOBAL_BATCH, epochs=2, shuffle=False, verbose=0)
+    evaluated = model.evaluate(X, LABELS, batch_size=GLOBAL_BATCH, verbose=0, return_dict=True)
+    return {"history": {k: [float(v) for v in history.history[k]]
+                        for k in ("precision", "recall", "auc")},
+            "evaluate": {k: float(evaluated[k]) for k in ("precision", "recall", "auc")}}
+
+
+JAC_X = (((np.arange(12).reshape(3, 4) * 5) % 7 - 3) / 4.0)
+JAC_W = (((np.arange(8).reshape(4, 2) * 3) % 5 - 2) / 3.0)
+
+
+@scenario
+def tape_jacobians_and_edges(env):
+    """GradientTape.jacobian / batch_jacobian (documented examples and a tanh layer in float64),
+    persistent tapes and the documented edge cases."""
+    tf = env.tf
+    out = {}
+    with tf.GradientTape() as g:
+        x = tf.constant([1.0, 2.0])
+        g.watch(x)
+        y = x * x
+    out["doc jacobian"] = env.val(g.jacobian(y, x))
+    with tf.GradientTape() as g:
+        x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        g.watch(x)
+        y = x * x
+    out["doc batch_jacobian"] = env.val(g.batch_jacobian(y, x))
+    w = tf.Variable(JAC_W)
+    xs = tf.constant(JAC_X)
+    unused = tf.Variable([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(xs)
+        y = tf.tanh(tf.matmul(xs, w)) * 2.0
+    out["jacobian wrt kernel"] = env.val(tape.jacobian(y, w))
+    out["batch_jacobian wrt input"] = env.val(tape.batch_jacobian(y, xs))
+    out["jacobian unconnected"] = str(tape.jacobian(y, unused))
+    out["jacobian unconnected zero"] = env.val(
+        tape.jacobian(y, unused, unconnected_gradients=tf.UnconnectedGradients.ZERO))
+    out["gradient after jacobians"] = env.val(tape.gradient(y, w))
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = x * 3.0
+    tape.jacobian(y, x)
+    out["second use"] = env.attempt(lambda: tape.gradient(y, x))
+    v = tf.Variable(2.0)
+    frozen = tf.Variable(1.0, trainable=False)
+    with tf.GradientTape() as tape:
+        y = v * frozen
+    out["non-trainable"] = str(tape.gradient(y, [v, frozen])[1])
+    n = tf.constant(3)
+    with tf.GradientTape() as tape:
+        tape.watch(n)
+        m = n * n
+    out["integer source"] = str(tape.gradient(m, n))
+    with tf.GradientTape() as tape:
+        ys = [v * 2.0, v * 3.0]
+    out["output_gradients"] = env.val(tape.gradient(ys, v, output_gradients=[1.0, 10.0]))
+    return out
+
+
+@scenario
+def tape_higher_order(env):
+    """The guide's second derivative through nested tapes (d2/dx2 x^3 = 6x at x=1)."""
+    tf = env.tf
+    x = tf.Variable(1.0)
+
+    def second():
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t1:
+                y = x * x * x
+            dy_dx = t1.gradient(y, x)
+        return t2.gradient(dy_dx, x)
+    return {"d2y_dx2": env.attempt(second)}
+
+
+@scenario
+def keras_version_history_keys(env):
+    """Keras-version-sensitive: the key LearningRateScheduler writes into History
+    ('learning_rate' under Keras 3, 'lr' under tf-keras), with validation keys beside it."""
+    tf = env.tf
+    model = _model(tf)
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(learning_rate=0.05))
+    history = model.fit(X, LABELS, batch_size=GLOBAL_BATCH, epochs=2, shuffle=False, verbose=0,
+                        validation_data=(X, LABELS), callbacks=[
+                            tf.keras.callbacks.LearningRateScheduler(lambda e, lr: 0.05 / (e + 1))])
+    rate_key = "learning_rate" if "learning_rate" in history.history else "lr"
+    return {"keys": sorted(history.history), "rates": [float(v) for v in history.history[rate_key]]}
