@@ -12,8 +12,11 @@ LAB_FLAGS ?=
 # JupyterLab refuses to run as root (containers, CI) unless told it is on purpose.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOKS := notebooks/en notebooks/zh notebooks/pt exercises/en/solutions exercises/zh/solutions exercises/pt/solutions
+# Notebooks run on every core (pytest-xdist); --dist loadscope keeps each notebook's cells on one
+# worker and one kernel, as nbval needs.
 NBVAL := -p no:python -p no:cacheprovider --nbval --nbval-current-env \
-         --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
+         --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300 \
+         -n auto --dist loadscope
 
 .PHONY: lab test unit nbtest notebooks bench crosscheck test-tf venv clean
 
