@@ -342,6 +342,8 @@ def _stop(running, grace=0.0):
 
 
 def _cluster_trace(fabric):
+    if not any(fabric.traces.values()):
+        return []               # nothing to show: the simulator (and NumPy) stay unimported
     from sim.des.trace import TraceEvent
     rows = []
     for task in fabric.group:
