@@ -75,6 +75,11 @@ def main(argv=None) -> int:
     script = argv[0]
     sys.argv = argv
     sys.path[0] = os.path.dirname(os.path.abspath(script))
+    try:
+        _same_start()
+    except ValueError as e:
+        print(f"ValueError: {e}", flush=True)
+        return 2
     _listen_for_startup_ops()
     try:
         runpy.run_path(script, run_name="__main__")
@@ -86,6 +91,13 @@ def main(argv=None) -> int:
         _report(e)
         return 1
     return 0
+
+
+def _same_start():
+    """SIM_SAME_START: the same data and initial weights as on TensorFlow (same_start.py)."""
+    if os.environ.get("SIM_SAME_START"):
+        from sim.launch.same_start import install
+        install("sim")
 
 
 def _report(error):

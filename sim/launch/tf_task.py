@@ -22,6 +22,13 @@ def main(argv=None) -> int:
     script = argv[0]
     sys.argv = argv
     sys.path[0] = os.path.dirname(os.path.abspath(script))
+    if os.environ.get("SIM_SAME_START"):     # the same data and start as the simulated run
+        from sim.launch.same_start import install as same_start
+        try:
+            same_start("tensorflow")
+        except ValueError as e:
+            print(f"ValueError: {e}", flush=True)
+            return 2
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
