@@ -7,6 +7,8 @@ array bytes, never pickles); ``task`` runs the learner's script in each process;
 ``cluster_machine`` builds the simulated cluster (one host per worker). ``engine="tensorflow"``
 runs the same script on real TensorFlow instead: ``tf_engine`` picks the interpreter,
 ``tf_task`` runs each task there and ``tf_alias`` makes its ``import sim.tf`` give ``tensorflow``.
+``same_start`` (opt-in, ``SIM_SAME_START``) gives a script the same data, data order and initial
+weights on both engines, so their numbers can be compared.
 Kept free of NumPy and sim.tf at import, so starting a launch costs little.
 """
 from __future__ import annotations
