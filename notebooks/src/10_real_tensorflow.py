@@ -218,9 +218,9 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # %% [markdown] lang="en"
 # Two processes of real TensorFlow, joined by its own gRPC and collective all-reduce, and two
 # processes of the simulator, joined by the course's fabric, end the 3 epochs with the same
-# accuracy and a loss equal to about six significant digits. The last line is the other half of
-# the simulator's prediction: how long the 12 steps would take on the hardware it models (here a
-# simulated GPU per worker). The real run on this computer used one CPU per worker, so its
+# accuracy and a loss equal to five significant digits (the rounding of a dozen float32 steps).
+# The last line is the other half of the simulator's prediction: how long the 12 steps would take
+# on the hardware it models (here a simulated GPU per worker). The real run on this computer used one CPU per worker, so its
 # wall-clock time says nothing about that prediction; to check the time, run on the hardware the
 # simulator describes.
 #
@@ -240,7 +240,7 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - start every task: the workers wait for one another when the strategy is created.
 
 # %% [markdown] lang="zh"
-# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程的通信结构相连）在 3 个周期结束时准确率相同，损失在大约六位有效数字上一致。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
+# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程的通信结构相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
 #
 # ## 3. 在真正的多台机器上
 #
@@ -255,9 +255,10 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # %% [markdown] lang="pt"
 # Dois processos do TensorFlow de verdade, ligados pelo gRPC e pelo all-reduce coletivo do próprio
 # TensorFlow, e dois processos do simulador, ligados pela malha de comunicação do curso, terminam as
-# 3 épocas com a mesma acurácia e uma perda igual em cerca de seis algarismos significativos. A
-# última linha é a outra metade da previsão do simulador: quanto tempo os 12 passos levariam no
-# hardware que ele modela (aqui, uma GPU simulada por worker). A execução real neste computador
+# 3 épocas com a mesma acurácia e uma perda igual até o quinto algarismo significativo (o
+# arredondamento de uma dúzia de passos em float32). A última linha é a outra metade da previsão do
+# simulador: quanto tempo os 12 passos levariam no hardware que ele modela (aqui, uma GPU simulada
+# por worker). A execução real neste computador
 # usou uma CPU por worker, então o tempo de relógio dela não diz nada sobre essa previsão; para
 # conferir o tempo, execute no hardware que o simulador descreve.
 #
