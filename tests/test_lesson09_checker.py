@@ -4,6 +4,8 @@ import pytest
 from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.exercises import lesson09_fastest_cluster as ex
 
+pytestmark = pytest.mark.lesson09
+
 
 def test_expected_answers_are_clear_cut():
     answers = [c.expected for c in ex.cases()]

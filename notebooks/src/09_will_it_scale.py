@@ -313,12 +313,17 @@ plt.show()
 
 # %% [markdown] lang="en"
 # VGG-16 computes for about as long as Inception V3 (about 0.4 s per 64 images on one P100 in
-# TensorFlow's benchmark) but carries five times the parameters: 138
-# million, 74% of them in one dense layer. It has to move five times the bytes in the same time,
+# TensorFlow's benchmark) but carries five times the parameters: 138 million, 74% of them in one
+# dense layer. It has to move five times the bytes in the same time,
 # so on 25 GbE its communication is larger than its backward pass and no overlap can hide it.
-# Inception V3 has the fewest bytes per FLOP of the four and scales best. BERT-base sits with
-# VGG-16 (its compute rate is an assumption, half of the P100's peak, the only one here not from
-# a published measurement).
+# Inception V3 has the fewest bytes per FLOP of the four and scales best.
+#
+# BERT-base has the most bytes per FLOP, yet it scales better than VGG-16: what decides is bytes
+# per *second* of compute (the last column). VGG-16 computes faster than its FLOPs suggest (cuDNN
+# computes its 3×3 convolutions with fewer multiplications, the Winograd algorithm, and the
+# measured 154 images/s includes that), while BERT's rate is an assumption, half of the P100's
+# peak, the only number here not from a published measurement. Bytes per FLOP is the quick
+# estimate; the simulator does the full sum.
 #
 # Curiously, VGG-16's big dense layer is its **last** layer but one, so its gradient is ready
 # first and is sent while all the convolutions still run backward: without that, VGG-16 would
@@ -332,7 +337,9 @@ plt.show()
 # with its four EDR InfiniBand cards. Networks are given by name.
 
 # %% [markdown] lang="zh"
-# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像都需要约 0.4 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要在同样的时间里传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。BERT-base 和 VGG-16 处在同一档（它的计算速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字）。
+# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像都需要约 0.4 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要在同样的时间里传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。
+#
+# BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
 #
 # 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第二层，所以它的梯度最先就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
 #
@@ -342,12 +349,18 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (cerca de 0,4 s por 64 imagens em
-# uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais
-# parâmetros: 138 milhões, 74% deles em uma única camada densa. Ela precisa mover cinco vezes mais
+# uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais parâmetros: 138 milhões, 74%
+# deles em uma única camada densa. Ela precisa mover cinco vezes mais
 # bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que seu passo para trás e nenhuma
 # sobreposição consegue escondê-la. A Inception V3 tem menos bytes por FLOP que os outros três e
-# escala melhor. O BERT-base fica junto da VGG-16 (sua velocidade de cálculo é uma suposição,
-# metade do pico da P100, o único número aqui que não vem de uma medição publicada).
+# escala melhor.
+#
+# O BERT-base tem mais bytes por FLOP que todos, e mesmo assim escala melhor que a VGG-16: o que
+# decide são os bytes por *segundo* de computação (a última coluna). A VGG-16 calcula mais rápido
+# do que seus FLOPs sugerem (o cuDNN calcula suas convoluções 3×3 com menos multiplicações, pelo
+# algoritmo de Winograd, e as 154 imagens/s medidas já incluem isso), enquanto a velocidade do
+# BERT é uma suposição, metade do pico da P100, o único número aqui que não vem de uma medição
+# publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
 #
 # Curiosamente, a grande camada densa da VGG-16 é a penúltima, então seu gradiente fica pronto
 # primeiro e é enviado enquanto todas as convoluções ainda fazem o passo para trás: sem isso, a
@@ -378,8 +391,9 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Inside a server, NVLink all-reduces VGG-16's gradients in two thirds of PCIe's time, and both
 # servers stay near 99% anyway: four GPUs' all-reduce is short enough to hide behind backward.
 # Between servers the network decides. 10 GbE spends almost a second per step communicating and
-# wastes over 60% of the GPUs; 25 GbE keeps 79%; 50 GbE and EDR InfiniBand (100 Gb/s) both get close to 95%; the
-# DGX-1's four cards give each NVLink ring its own way out of the server, and it keeps 98%.
+# wastes over 60% of the GPUs; 25 GbE keeps 79%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
+# close to 95%; the DGX-1's four cards give each NVLink ring its own way out of the server, and
+# it keeps 98%.
 #
 # **How many GPUs before ResNet-50 stops scaling on 25 GbE?** Ask the simulator, up to 64 nodes:
 
@@ -389,12 +403,12 @@ for machine, nodes, network, per_node in CLUSTERS:
 # **在 25 GbE 上，ResNet-50 加到多少个 GPU 就不再扩展了？** 问问模拟器，一直算到 64 个节点：
 
 # %% [markdown] lang="pt"
-# Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do tempo
-# do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de
-# quatro GPUs é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem
-# decide é a rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60%
-# das GPUs; a 25 GbE mantém 79%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro placas do DGX-1
-# dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
+# Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do
+# tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
+# é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem decide é a
+# rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
+# a 25 GbE mantém 79%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
+# placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
 #
 # **Com quantas GPUs a ResNet-50 deixa de escalar em 25 GbE?** Pergunte ao simulador, até 64 nós:
 
@@ -480,10 +494,12 @@ plt.show()
 # %% [markdown] lang="en"
 # On one server all four strategies are close. Beyond it, a fixed number of parameter servers
 # collapses: every worker sends its whole gradient into the same few network cards, so their
-# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 8%. Adding tasks with the servers (one per server) spreads that traffic
-# and holds on much longer, but each GPU still sends its own copy of the gradients over the
-# network. All-reduce sums inside each server first, over NVLink or PCIe, and its traffic per
-# GPU stays flat. So on a GPU cluster, all-reduce; parameter servers earn their place elsewhere:
+# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 8%. Adding
+# tasks with the servers (one per server) spreads that traffic and holds on much longer, but each
+# GPU still sends its own copy of the gradients over the network. An all-reduce ring crosses the
+# network only between neighbouring servers: each server's card carries about twice the
+# gradients, however many GPUs and servers there are. So on a GPU cluster, all-reduce; parameter
+# servers earn their place elsewhere:
 # asynchronous training, many CPU workers, huge embedding tables that no single device holds
 # (lesson 07).
 #
@@ -493,7 +509,7 @@ plt.show()
 # (in a terminal, type it after `$`); `SIM_LANG` makes it answer in the course language.
 
 # %% [markdown] lang="zh"
-# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器就崩溃了：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，坚持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约会先在每台服务器内部通过 NVLink 或 PCIe 求和，每个 GPU 的流量保持不变。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
+# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器就崩溃了：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，坚持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
 #
 # ## 7. 命令行：`python -m sim scale`
 #
@@ -505,8 +521,9 @@ plt.show()
 # rede, então o tráfego delas cresce com o número de workers, e com uma única tarefa `ps` 64 GPUs
 # ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
 # servidor) espalha esse tráfego e aguenta muito mais, mas cada GPU ainda envia sua própria cópia
-# dos gradientes pela rede. O all-reduce soma primeiro dentro de cada servidor, por NVLink ou
-# PCIe, e seu tráfego por GPU fica constante. Então, em um cluster de GPUs, all-reduce; os
+# dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
+# placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
+# servidores. Então, em um cluster de GPUs, all-reduce; os
 # servidores de parâmetros têm seu lugar em outros casos: treinamento assíncrono, muitos workers
 # de CPU, tabelas de embedding enormes que nenhum dispositivo comporta sozinho (lição 07).
 #
@@ -623,12 +640,13 @@ for bench, model, strategy, cluster, published in PUBLISHED:
             devices=8 if cluster is DGX1_8 else 512, published=published, off=off, on=on))
 
 # %% [markdown] lang="en"
-# For all-reduce, every published figure lies between the two bounds or just at their edge, and
-# below the perfect-overlap one: with overlap the model is **optimistic**, most of all for
-# VGG-16 at 512 GPUs (93% against 68%), which in reality sits near the no-overlap bound. For
-# variables on the CPU it is the other way round: the model is pessimistic (86-90% against 99%),
-# because it puts every variable in one socket's memory and sends half of the GPUs' traffic over
-# the slow link between the two sockets, while TensorFlow's real placement did better.
+# For all-reduce, every published figure lies between the two bounds, or just below the lower one
+# (VGG-16 on the DGX-1), so always below the perfect-overlap bound: with overlap the model is
+# **optimistic**, most of all for VGG-16 at 512 GPUs (93% against 68%), which in reality sits
+# near the no-overlap bound. For variables on the CPU it is the other way round: the model is
+# pessimistic (86-90% against 99%), because it puts every variable in one socket's memory and
+# sends half of the GPUs' traffic over the slow link between the two sockets, a simplification:
+# the real run did far better.
 #
 # What the model leaves out, and why it errs on the optimistic side for all-reduce:
 #
@@ -639,7 +657,7 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # - **the network below its line rate**: protocol headers, congestion in switches shared by many
 #   servers, the network card sharing PCIe with the GPUs;
 # - **the input pipeline** (reading and decoding images): both benchmarks used synthetic data, so
-#   not here, but a real run pays it too.
+#   it plays no part here, but a real run pays for it too.
 #
 # We do not tune the model to agree: fitting its compute speed to these results would make it
 # right here and silently wrong everywhere else. What it does well is the comparison: which model,
@@ -653,7 +671,7 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # on 10gbe, then on edr-ib; then ResNet-50 with buckets of 0 and of 1024 MB.
 
 # %% [markdown] lang="zh"
-# 对于全归约，每一个已发表的数字都落在两个界限之间或恰好在边缘，并且都低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个插槽的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，而 TensorFlow 实际的放置方式做得更好。
+# 对于全归约，每一个已发表的数字都落在两个界限之间，或者略低于下界（DGX-1 上的 VGG-16），因此总是低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个插槽的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，这是一种简化：真实的运行要好得多。
 #
 # 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
@@ -669,12 +687,12 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # 下面的静态图是 VGG-16 在最多 16 个 Big Basin 节点上、通过 25 GbE、使用 64 MB 的桶时的情况：左边是扩展曲线，右边是最大集群上的一步。图下方的控件会针对选定的模型、网络、节点数和桶的大小重新绘制这两幅图（运行笔记本即可使用）。试试 VGG-16 在 10gbe 上，再换成 edr-ib；然后试试 ResNet-50 使用 0 MB 和 1024 MB 的桶。
 
 # %% [markdown] lang="pt"
-# No all-reduce, todo número publicado fica entre os dois limites ou bem na borda, e abaixo do
-# limite de sobreposição perfeita: com sobreposição o modelo é **otimista**, sobretudo para a
+# No all-reduce, todo número publicado fica entre os dois limites, ou logo abaixo do inferior
+# (a VGG-16 no DGX-1), portanto sempre abaixo do limite de sobreposição perfeita: com sobreposição o modelo é **otimista**, sobretudo para a
 # VGG-16 com 512 GPUs (93% contra 68%), que na realidade fica perto do limite sem sobreposição.
 # Com as variáveis na CPU é o contrário: o modelo é pessimista (86-90% contra 99%), porque põe
 # todas as variáveis na memória de um soquete e manda metade do tráfego das GPUs pelo enlace lento
-# entre os dois soquetes, enquanto o posicionamento real do TensorFlow se saiu melhor.
+# entre os dois soquetes, uma simplificação: a execução real se saiu bem melhor.
 #
 # O que o modelo deixa de fora, e por que ele erra para o lado otimista no all-reduce:
 #
@@ -687,7 +705,7 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # - **a rede abaixo da sua taxa nominal**: cabeçalhos de protocolo, congestionamento em switches
 #   compartilhados por muitos servidores, a placa de rede dividindo o PCIe com as GPUs;
 # - **o pipeline de entrada** (ler e decodificar imagens): os dois benchmarks usaram dados
-#   sintéticos, então não aqui, mas um treinamento real também paga por ele.
+#   sintéticos, então aqui ele não pesa, mas um treinamento real também paga por ele.
 #
 # Não ajustamos o modelo para concordar: ajustar sua velocidade de cálculo a esses resultados o
 # deixaria certo aqui e silenciosamente errado em todo o resto. O que ele faz bem é a comparação:
