@@ -314,8 +314,8 @@ plt.show()
 # %% [markdown] lang="en"
 # VGG-16 computes for about as long as Inception V3 (about 0.4 s per 64 images on one P100 in
 # TensorFlow's benchmark) but carries five times the parameters: 138 million, 74% of them in one
-# dense layer. It has to move five times the bytes in the same time,
-# so on 25 GbE its communication is larger than its backward pass and no overlap can hide it.
+# dense layer. It has to move five times the bytes in the same time, so on 25 GbE its
+# communication is larger than its backward pass and no overlap can hide it.
 # Inception V3 has the fewest bytes per FLOP of the four and scales best.
 #
 # BERT-base has the most bytes per FLOP, yet it scales better than VGG-16: what decides is bytes
@@ -499,9 +499,8 @@ plt.show()
 # GPU still sends its own copy of the gradients over the network. An all-reduce ring crosses the
 # network only between neighbouring servers: each server's card carries about twice the
 # gradients, however many GPUs and servers there are. So on a GPU cluster, all-reduce; parameter
-# servers earn their place elsewhere:
-# asynchronous training, many CPU workers, huge embedding tables that no single device holds
-# (lesson 07).
+# servers earn their place elsewhere: asynchronous training, many CPU workers, huge embedding
+# tables that no single device holds (lesson 07).
 #
 # ## 7. The command line: `python -m sim scale`
 #
@@ -523,9 +522,9 @@ plt.show()
 # servidor) espalha esse tráfego e aguenta muito mais, mas cada GPU ainda envia sua própria cópia
 # dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
 # placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
-# servidores. Então, em um cluster de GPUs, all-reduce; os
-# servidores de parâmetros têm seu lugar em outros casos: treinamento assíncrono, muitos workers
-# de CPU, tabelas de embedding enormes que nenhum dispositivo comporta sozinho (lição 07).
+# servidores. Então, em um cluster de GPUs, all-reduce; os servidores de parâmetros têm seu lugar
+# em outros casos: treinamento assíncrono, muitos workers de CPU, tabelas de embedding enormes que
+# nenhum dispositivo comporta sozinho (lição 07).
 #
 # ## 7. A linha de comando: `python -m sim scale`
 #
