@@ -65,3 +65,18 @@ def test_errors_speak_the_course_language(capsys):
         assert "pelo menos 1" in capsys.readouterr().err
     finally:
         i18n.set_language(old)
+
+
+def test_table_numbers_follow_the_course_language(capsys):
+    from sim import i18n
+    from sim.cli.scale import render_table
+    rows = [{"nodes": 2, "devices": 16, "step_time_ms": 1234.56, "samples_per_s": 829.5,
+             "efficiency": 0.9275}]
+    before = i18n.get_language()
+    try:
+        i18n.set_language("pt")
+        assert render_table(rows).splitlines()[1].split() == ["2", "16", "1.234,6", "829,5", "92,8%"]
+        i18n.set_language("en")
+        assert render_table(rows).splitlines()[1].split() == ["2", "16", "1,234.6", "829.5", "92.8%"]
+    finally:
+        i18n.set_language(before)

@@ -90,11 +90,13 @@ def _print(text: str) -> None:
 
 
 def render_table(rows: list) -> str:
+    """The rows as columns, numbers in the course language's format (pt: 1.234,5)."""
+    from sim.i18n import number
     head = t("scale.cli_columns")
     lines = [head]
     for r in rows:
-        lines.append(f"{r['nodes']:>6} {r['devices']:>8} {r['step_time_ms']:>12.1f} "
-                     f"{r['samples_per_s']:>12.1f} {r['efficiency']:>10.1%}")
+        lines.append(f"{r['nodes']:>6} {r['devices']:>8} {number(r['step_time_ms'], '>12,.1f')} "
+                     f"{number(r['samples_per_s'], '>12,.1f')} {number(r['efficiency'], '>10.1%')}")
     return "\n".join(lines)
 
 
