@@ -65,3 +65,50 @@ def test_errors_speak_the_course_language(capsys):
         assert "pelo menos 1" in capsys.readouterr().err
     finally:
         i18n.set_language(old)
+
+
+def test_table_numbers_follow_the_course_language(capsys):
+    from sim import i18n
+    from sim.cli.scale import render_table
+    rows = [{"nodes": 2, "devices": 16, "step_time_ms": 1234.56, "samples_per_s": 829.5,
+             "efficiency": 0.9275}]
+    before = i18n.get_language()
+    try:
+        i18n.set_language("pt")
+        assert render_table(rows).splitlines()[1].split() == ["2", "16", "1.234,6", "829,5", "92,8%"]
+        i18n.set_language("en")
+        assert render_table(rows).splitlines()[1].split() == ["2", "16", "1,234.6", "829.5", "92.8%"]
+    finally:
+        i18n.set_language(before)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "pt"])
+def test_table_columns_line_up_in_every_language(lang):
+    """Every header name ends where its column's numbers end, counting a CJK character as two
+    terminal columns (the zh header used to drift right of its numbers)."""
+    import re
+    import unicodedata
+
+    import sim
+    from sim.cli.scale import render_table
+    from sim.i18n import t
+    sim.setup(lang)
+    try:
+        rows = scale("resnet50", "big-basin", nodes=[1, 2], network="25gbe")
+        lines = render_table(rows).splitlines()
+        names = t("scale.cli_column_names").split("|")
+    finally:
+        sim.setup("en")
+
+    def width(text):
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    def row_ends(line):                 # display column where each run of non-spaces ends
+        return [width(line[:m.end()]) for m in re.finditer(r"\S+", line)]
+
+    header = lines[0]
+    name_ends, start = [], 0
+    for name in names:
+        start = header.index(name, start) + len(name)
+        name_ends.append(width(header[:start]))
+    assert all(row_ends(line) == name_ends for line in lines[1:]), (lines, name_ends)

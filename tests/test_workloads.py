@@ -76,5 +76,11 @@ def test_achieved_fraction_comes_from_the_cited_single_gpu_throughput():
     got = achieved("resnet")
     assert got["fraction"] == pytest.approx(219 * workload("resnet50").flops / P100_SXM2_FP32)
     assert 0.3 < got["fraction"] < 0.7 and not got["assumed"]
-    assert achieved("vgg")["assumed"] and achieved("vgg")["fraction"] == got["fraction"]
+    # VGG16 and AlexNet from the same page's rows (154 and 2987 images/s): cuDNN's Winograd/FFT
+    # convolutions beat the direct FLOP count, so their "fraction" exceeds 1; transformers assumed.
+    vgg = achieved("vgg")
+    assert vgg["fraction"] == pytest.approx(154 * workload("vgg16").flops / P100_SXM2_FP32)
+    assert vgg["fraction"] > 1 and not vgg["assumed"]
+    assert achieved("alexnet")["fraction"] == pytest.approx(2987 * workload("alexnet").flops / P100_SXM2_FP32)
+    assert achieved("transformer")["assumed"]
     assert 0 < achieved("inception")["fraction"] < 1

@@ -194,7 +194,8 @@ for ax, name in zip(axes, ["dgx-a100", "dgx-a100-cluster"]):
     draw_comparison(rows, ax, title=t("collectives.compare_title", machine=name, p=len(m.gpus)))
     for size in (sizes[0], sizes[-1]):
         best = fastest(rows, size)
-        print(name, size, best["algorithm"], round(best["time_us"], 1))
+        print(t("lesson02.fastest_row", machine=name, size=size, alg=best["algorithm"],
+                us=best["time_us"]))
 plt.show()
 
 # %%

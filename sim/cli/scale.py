@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import sys
+import unicodedata
 
 from sim.i18n import t
 from sim.scaleout.comm import STRATEGIES
@@ -89,12 +90,25 @@ def _print(text: str) -> None:
         sys.stderr.close()
 
 
+COLUMN_WIDTHS = (7, 8, 12, 12, 11)
+
+
+def _right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal columns (a CJK character takes two)."""
+    shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return " " * max(0, width - shown) + text
+
+
 def render_table(rows: list) -> str:
-    head = t("scale.cli_columns")
-    lines = [head]
+    """The rows as columns, numbers in the course language's format (pt: 1.234,5)."""
+    from sim.i18n import number
+    names = t("scale.cli_column_names").split("|")
+    head = " ".join(_right(n, w) for n, w in zip(names, COLUMN_WIDTHS))
+    lines = ["#" + head[1:] if head.startswith(" ") else head]
     for r in rows:
-        lines.append(f"{r['nodes']:>6} {r['devices']:>8} {r['step_time_ms']:>12.1f} "
-                     f"{r['samples_per_s']:>12.1f} {r['efficiency']:>10.1%}")
+        cells = (str(r["nodes"]), str(r["devices"]), number(r["step_time_ms"], ",.1f"),
+                 number(r["samples_per_s"], ",.1f"), number(r["efficiency"], ".1%"))
+        lines.append(" ".join(_right(c, w) for c, w in zip(cells, COLUMN_WIDTHS)))
     return "\n".join(lines)
 
 

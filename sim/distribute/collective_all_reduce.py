@@ -78,33 +78,24 @@ class CollectiveAllReduce(CrossDeviceOps):
         per_value = [_arrays(v) for v in values]
         for arrays in per_value:
             _check_shapes(arrays)
-        results = [None] * len(values)
-        by_dtype: dict = {}
-        for i, arrays in enumerate(per_value):
-            by_dtype.setdefault(arrays[0].dtype, []).append(i)
-        for idx in by_dtype.values():
-            sizes = [per_value[i][0].nbytes for i in idx]
-            for pack in packing.group_by_size(sizes, options.bytes_per_pack):
-                members = [idx[j] for j in pack]
-                reduced = self._all_reduce_pack([per_value[i] for i in members], options)
-                for j, i in enumerate(members):
-                    results[i] = reduced[j]
-        return results
+        return packing.reduce_by_dtype(per_value, lambda group: self._all_reduce_packs(group, options))
 
-    def _all_reduce_pack(self, tensors, options):
-        """``tensors[t][d]`` -> summed ``[t][d]``: one flat buffer per local replica."""
-        n = len(self._devices)
-        flats = [packing.concat_flat([tensors[t][d] for t in range(len(tensors))]) for d in range(n)]
-        sizes, shapes = flats[0][1], flats[0][2]
-        buffers = [f[0] for f in flats]
+    def _all_reduce_packs(self, tensors, options):
+        """One dtype's ``tensors[t][d]``, packed by ``bytes_per_pack`` (T26), each pack one collective."""
+        out = []
+        for pack in packing.group_by_size([a[0].nbytes for a in tensors], options.bytes_per_pack):
+            out += packing.reduce_concatenated([tensors[i] for i in pack],
+                                               lambda buffers: self._all_reduce_buffers(buffers, options))
+        return out
+
+    def _all_reduce_buffers(self, buffers, options):
+        """One flat buffer per local replica -> their sums, on one worker or across the fabric."""
         algorithm = algorithm_for(options, self._devices)
-        if self._fabric is None:
-            summed, seconds = _collective.all_reduce(buffers, algorithm, self._devices)
-            timing.communicate(seconds, LABEL, ",".join(self._devices), buffers[0].nbytes)
-        else:
-            summed = self._across_workers(buffers, algorithm)
-        per_device = [packing.split_flat(np.asarray(summed[d]), sizes, shapes) for d in range(n)]
-        return [[per_device[d][t] for d in range(n)] for t in range(len(tensors))]
+        if self._fabric is not None:
+            return self._across_workers(buffers, algorithm)
+        summed, seconds = _collective.all_reduce(buffers, algorithm, self._devices)
+        timing.communicate(seconds, LABEL, ",".join(self._devices), buffers[0].nbytes)
+        return summed
 
     def _across_workers(self, buffers, algorithm):
         """Send this worker's buffers to the fabric; wait for the sum and the cluster's timing."""

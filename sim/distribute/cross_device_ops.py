@@ -197,14 +197,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         per_value = [_arrays(v) for v in values]
         for arrays in per_value:
             _check_shapes(arrays)
-        results = [None] * len(values)
-        by_dtype: dict = {}
-        for i, arrays in enumerate(per_value):
-            by_dtype.setdefault(arrays[0].dtype, []).append(i)
-        for idx in by_dtype.values():
-            reduced = self._all_reduce_group([per_value[i] for i in idx], devices)
-            for j, i in enumerate(idx):
-                results[i] = reduced[j]
+        results = packing.reduce_by_dtype(per_value, lambda group: self._all_reduce_group(group, devices))
         out = []
         for v, per_device in zip(values, results):
             if reduce_op == ReduceOp.MEAN:
@@ -214,18 +207,13 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
 
     def _all_reduce_group(self, tensors, devices):
         """``tensors[t][d]``: tensor t on device d. Returns the reduced ``[t][d]``."""
-        n = len(devices)
         if self._num_packs == 0:
             packs_out = []
             for arrays in tensors:
                 res, _ = self._run([a.reshape(-1) for a in arrays], devices, arrays[0].nbytes)
                 packs_out.append([r.reshape(arrays[0].shape) for r in res])
             return packs_out
-        flats = [packing.concat_flat([tensors[t][d] for t in range(len(tensors))]) for d in range(n)]
-        sizes, shapes = flats[0][1], flats[0][2]
-        reduced = self._run_packed([f[0] for f in flats], devices)
-        per_device = [packing.split_flat(reduced[d], sizes, shapes) for d in range(n)]
-        return [[per_device[d][t] for d in range(n)] for t in range(len(tensors))]
+        return packing.reduce_concatenated(tensors, lambda buffers: self._run_packed(buffers, devices))
 
     def _run_packed(self, flat_buffers, devices):
         total = flat_buffers[0].size

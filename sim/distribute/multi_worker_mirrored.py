@@ -98,11 +98,11 @@ class CollectiveAllReduceExtended(MirroredExtended):
         self._local_devices = resolve_devices(None)
 
     def _setup_cluster(self, found):
-        from sim.launch import client, task
+        from sim.launch import client, startup_ops
         self._task_type, self._task_id = found.task_type, found.task_id
         self._rank, self._num_workers = found.id_in_cluster, found.worker_count
         self._is_chief = found.is_chief
-        if task.stop_listening() > 0 or _machine_used():
+        if startup_ops.stop_listening() > 0 or _machine_used():
             from sim.i18n import t
             text = "Collective ops must be configured at program startup"
             raise RuntimeError(text + "\n" + t("launch.startup"))

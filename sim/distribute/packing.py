@@ -50,3 +50,29 @@ def group_by_size(nbytes, bytes_per_pack):
         current.append(i)
         size += b
     return packs
+
+
+def reduce_by_dtype(per_value, reduce_group):
+    """``per_value[v][d]`` (value v on local device d) reduced one dtype at a time:
+    ``reduce_group([per_value[v] ...])`` gets the values of one dtype, in order, and returns
+    their results ``[v][d]``; the results come back in the values' order. Collectives never mix
+    dtypes (TensorFlow groups by dtype before it packs)."""
+    results = [None] * len(per_value)
+    by_dtype: dict = {}
+    for i, arrays in enumerate(per_value):
+        by_dtype.setdefault(arrays[0].dtype, []).append(i)
+    for idx in by_dtype.values():
+        for i, r in zip(idx, reduce_group([per_value[i] for i in idx])):
+            results[i] = r
+    return results
+
+
+def reduce_concatenated(tensors, reduce_buffers):
+    """``tensors[t][d]`` -> reduced ``[t][d]`` through one flat buffer per device:
+    ``reduce_buffers(buffers)`` all-reduces the per-device buffers and returns them."""
+    n = len(tensors[0])
+    flats = [concat_flat([tensors[t][d] for t in range(len(tensors))]) for d in range(n)]
+    sizes, shapes = flats[0][1], flats[0][2]
+    reduced = reduce_buffers([f[0] for f in flats])
+    per_device = [split_flat(np.asarray(reduced[d]), sizes, shapes) for d in range(n)]
+    return [[per_device[d][t] for d in range(n)] for t in range(len(tensors))]

@@ -17,10 +17,11 @@ import weakref
 from sim.distribute import context, timing
 from sim.distribute.errors import explain
 from sim.distribute.reduce_op import ReduceOp, aggregation_name as _agg_name
+from sim.distribute.variable_surface import VariableSurface
 from sim.distribute.values import DistributedDelegate, PerReplica, current_replica_id
 
 
-class DistributedVariable(DistributedDelegate):
+class DistributedVariable(VariableSurface, DistributedDelegate):
     """Base of the distributed variables: holds the components and the strategy."""
 
     _is_distributed_variable = True
@@ -54,26 +55,8 @@ class DistributedVariable(DistributedDelegate):
     ndim = property(lambda self: self._values[0].ndim)
     device = property(lambda self: self._device_names[min(current_replica_id(), len(self._device_names) - 1)])
 
-    def get_shape(self):
-        return self.shape
-
-    def read_value(self):
-        return self._as_tensor()
-
-    def value(self):
-        return self._as_tensor()
-
     def numpy(self):
         return self._as_tensor().numpy()
-
-    def ref(self):
-        from sim.engine.tensor import _Ref
-        return _Ref(self)
-
-    experimental_ref = ref
-
-    def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
 
     def __len__(self):
         return len(self._engine_variable())
@@ -85,15 +68,6 @@ class DistributedVariable(DistributedDelegate):
         return int(self._engine_variable())
 
     # -- writes ------------------------------------------------------------------------------
-    def assign(self, value, use_locking=None, name=None, read_value=True):
-        return self._write("assign", value)
-
-    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        return self._write("assign_add", delta)
-
-    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        return self._write("assign_sub", delta)
-
     def _in_replica(self):
         mode = context.current_mode()
         return mode.replica_context is not None and mode.strategy is self._distribute_strategy

@@ -16,31 +16,15 @@ from __future__ import annotations
 
 from sim.hardware import devices as D
 from sim.hardware import links as L
+from sim.hardware.cube_mesh import P100_LINKS, cube_mesh_node
 from sim.hardware.machine import Machine
 
 NVLINK_P100 = 18.0 * L.GB      # NCCL sm60 per link (§3.5); line rate 20 GB/s (§4), 4 links per P100
-# DGX-1 (P100) hybrid cube-mesh, collectives.md §4: two fully connected quads plus k <-> k+4, one
-# NVLink per edge (4 per GPU). Generated, not typed: every pair inside a quad, then the cross edges.
-CUBE_MESH = [(a, b) for q in (0, 4) for a in range(q, q + 4) for b in range(a + 1, q + 4)] + \
-            [(k, k + 4) for k in range(4)]
 
 
-def _cube_mesh_node(m: Machine, nics: int) -> None:
-    """8 P100 SXM2 on the cube-mesh; GPU pairs share a PCIe Gen3 switch, two switches per
-    Broadwell socket, sockets joined by QPI; ``nics`` NICs on the first switches."""
-    cpu0 = m.add_device("CPU", D.XEON_E5_2698V4)
-    cpu1 = m.add_node("cpu-socket1", "cpu-root", host=0)
-    m.connect(cpu0, cpu1, L.QPI_BROADWELL, L.PCIE_HOP / 2, "qpi")
-    gpus = [m.add_device("GPU", D.P100_SXM2) for _ in range(8)]
-    for k in range(4):
-        sw = m.add_node(f"pcie-switch{k}", "switch", host=0)
-        m.connect(sw, cpu0 if k < 2 else cpu1, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-        for g in gpus[2 * k:2 * k + 2]:
-            m.connect(g, sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-        if k < nics:
-            m.connect(m.add_node(f"nic{k}", "nic", host=0), sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-    for a, b in CUBE_MESH:
-        m.connect(gpus[a], gpus[b], NVLINK_P100, L.NVLINK_HOP, "nvlink")
+def _p100_board(m: Machine, nics: int) -> None:
+    """8 P100 SXM2 on the cube-mesh, 2 Broadwell sockets, ``nics`` NICs (``sim.hardware.cube_mesh``)."""
+    cube_mesh_node(m, D.XEON_E5_2698V4, D.P100_SXM2, P100_LINKS, NVLINK_P100, nics)
 
 
 def dgx1_p100() -> Machine:
@@ -49,7 +33,7 @@ def dgx1_p100() -> Machine:
     4 PCIe Gen3 switches, each with 2 GPUs and one EDR InfiniBand NIC (100 Gb/s, §4; NVIDIA DGX-1
     data sheet: "4x IB EDR"). On a cluster its network defaults to ``edr-ib``."""
     m = Machine("dgx1-p100", job="localhost", description="8x P100-SXM2, NVLink 1 hybrid cube-mesh")
-    _cube_mesh_node(m, nics=4)
+    _p100_board(m, nics=4)
     return m
 
 
@@ -59,7 +43,7 @@ def big_basin() -> Machine:
     switches to two Broadwell sockets, and ONE 50 GbE NIC (Mellanox ConnectX-4, Goyal et al. §5)
     on the first switch. On a cluster its network defaults to ``50gbe`` (TCP, §4 line rate)."""
     m = Machine("big-basin", job="localhost", description="8x P100-SXM2, NVLink cube-mesh, 1x 50 GbE")
-    _cube_mesh_node(m, nics=1)
+    _p100_board(m, nics=1)
     return m
 
 

@@ -16,15 +16,10 @@ from sim.i18n import t
 from sim.hardware import devices as D
 from sim.hardware import links as L
 from sim.hardware import pascal
+from sim.hardware.cube_mesh import V100_LINKS, cube_mesh_node
 from sim.hardware.machine import Machine
 
 DEFAULT = "workstation-4gpu"
-
-# DGX-1V NVLink matrix (links per GPU pair), collectives.md §4 (nvidia-smi topo -m; rows sum to 6).
-DGX1_NVLINKS = {(0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 2, (1, 2): 2, (1, 3): 1, (1, 5): 2,
-                (2, 3): 2, (2, 6): 1, (3, 7): 1, (4, 5): 1, (4, 6): 1, (4, 7): 2, (5, 6): 2,
-                (5, 7): 1, (6, 7): 2}
-
 
 def workstation_4gpu(gpus: int = 4) -> Machine:
     """The course's default machine: a desktop with 4 V100-PCIe GPUs under ONE PCIe Gen3 switch.
@@ -53,18 +48,7 @@ def dgx1_v100() -> Machine:
     Broadwell, §3.5). GPUs without an NVLink edge talk over PCIe and QPI.
     """
     m = Machine("dgx1-v100", job="localhost", description="8x V100-SXM2, hybrid cube-mesh NVLink")
-    cpu0 = m.add_device("CPU", D.XEON_8380)
-    cpu1 = m.add_node("cpu-socket1", "cpu-root", host=0)
-    m.connect(cpu0, cpu1, L.QPI_BROADWELL, L.PCIE_HOP / 2, "qpi")
-    gpus = [m.add_device("GPU", D.V100_SXM2) for _ in range(8)]
-    for k in range(4):
-        sw = m.add_node(f"pcie-switch{k}", "switch", host=0)
-        m.connect(sw, cpu0 if k < 2 else cpu1, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-        for g in gpus[2 * k:2 * k + 2]:
-            m.connect(g, sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-        m.connect(m.add_node(f"nic{k}", "nic", host=0), sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-    for (a, b), count in DGX1_NVLINKS.items():
-        m.connect(gpus[a], gpus[b], L.NVLINK_V100, L.NVLINK_HOP, "nvlink", count=count)
+    cube_mesh_node(m, D.XEON_8380, D.V100_SXM2, V100_LINKS, L.NVLINK_V100, nics=4)
     return m
 
 

@@ -15,6 +15,8 @@ import signal
 import sys
 import traceback
 
+from sim.launch import startup_ops
+
 ENV_PARENT = "SIM_LAUNCH_PARENT_PID"
 
 
@@ -33,42 +35,6 @@ def _die_with_launcher():
         os._exit(1)
 
 
-class _StartupCounter:
-    """Counts the ops run before the strategy is created (sim.engine.counting's protocol)."""
-
-    __slots__ = ("flops", "bytes", "ops")
-
-    def __init__(self):
-        self.flops = self.bytes = self.ops = 0
-
-
-startup_ops = None   # the counter while it listens; MultiWorkerMirroredStrategy reads and removes it
-
-
-def _counting_module():
-    import importlib
-    return importlib.import_module("sim.engine.counting")   # the package re-exports a function
-
-
-def _listen_for_startup_ops():
-    global startup_ops
-    counting = _counting_module()
-    startup_ops = _StartupCounter()
-    counting._active.append(startup_ops)
-
-
-def stop_listening():
-    """Ops run so far (then stop counting): MultiWorkerMirroredStrategy calls this once."""
-    global startup_ops
-    if startup_ops is None:
-        return 0
-    counting = _counting_module()
-    if startup_ops in counting._active:
-        counting._active.remove(startup_ops)
-    n, startup_ops = startup_ops.ops, None
-    return n
-
-
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _die_with_launcher()
@@ -80,7 +46,7 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"ValueError: {e}", flush=True)
         return 2
-    _listen_for_startup_ops()
+    startup_ops.listen()
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
@@ -111,10 +77,7 @@ def _report(error):
 
 
 if __name__ == "__main__":
-    # Run the imported module's main, not this __main__ copy: the strategy reads the start-up
-    # counter from sim.launch.task.
-    from sim.launch.task import main as _main
-    code = _main()
+    code = main()
     sys.stdout.flush()
     sys.stderr.flush()
     sys.exit(code)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.distribute.ps.errors import explain
+from sim.distribute.variable_surface import VariableSurface
 
 
 def div_row_sizes(rows: int, num_shards: int) -> list[int]:
@@ -31,7 +32,7 @@ def row_offsets(sizes) -> list[int]:
     return out
 
 
-class ShardedVariable:
+class ShardedVariable(VariableSurface):
     """A container of shard variables that reads, writes and differentiates as one variable."""
 
     _is_sharded_variable = True
@@ -77,9 +78,6 @@ class ShardedVariable:
         rest = self._variables[0].shape.as_list()[1:]
         return TensorShape([self._offsets[-1]] + rest)
 
-    def get_shape(self):
-        return self.shape
-
     @property
     def trainable(self):
         return self._variables[0].trainable
@@ -99,15 +97,6 @@ class ShardedVariable:
         return (f"<tf.distribute.experimental.ShardedVariable '{self._name}' shape={self.shape} "
                 f"dtype={self.dtype.name} shards={len(self._variables)}>")
 
-    def ref(self):
-        from sim.engine.tensor import _Ref
-        return _Ref(self)
-
-    experimental_ref = ref
-
-    def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
-
     # -- reading -----------------------------------------------------------------------------
     def _as_tensor(self):
         """All shards concatenated (TensorFlow's conversion; each shard read is recorded)."""
@@ -115,12 +104,6 @@ class ShardedVariable:
         if len(self._variables) == 1:
             return self._variables[0]._as_tensor()
         return concat([v._as_tensor() for v in self._variables], axis=0)
-
-    def read_value(self):
-        return self._as_tensor()
-
-    def value(self):
-        return self._as_tensor()
 
     def numpy(self):
         return np.concatenate([np.asarray(v.numpy()) for v in self._variables], axis=0)
@@ -165,15 +148,6 @@ class ShardedVariable:
         for var, part in zip(self._variables, self._split(value)):
             getattr(var, op)(part)
         return self
-
-    def assign(self, value, use_locking=None, name=None, read_value=True):
-        return self._write("assign", value)
-
-    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        return self._write("assign_add", delta)
-
-    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        return self._write("assign_sub", delta)
 
 
 def _binary(name):

@@ -85,6 +85,19 @@ def _geometry(size, k, s, padding, axis):
     return (size + before + after - k) // s + 1, before, after
 
 
+def _window_geometry(h, wd, kh, kw, sh, sw, padding, op):
+    """(hout, wout, (ph0, ph1), (pw0, pw1)) of a 2-D window op; TensorFlow's error when the
+    windows do not fit."""
+    hout, ph0, ph1 = _geometry(h, kh, sh, padding, 1)
+    wout, pw0, pw1 = _geometry(wd, kw, sw, padding, 2)
+    if hout <= 0 or wout <= 0:
+        raise InvalidArgumentError(
+            f"Computed output size would be negative: {min(hout, wout) - 1} [input_size: "
+            f"{h if hout <= 0 else wd}, effective_filter_size: {kh if hout <= 0 else kw}, "
+            f"stride: {sh if hout <= 0 else sw}] [Op:{op}]")
+    return hout, wout, (ph0, ph1), (pw0, pw1)
+
+
 def _to_nhwc(x, data_format, op):
     if data_format in (None, "NHWC"):
         return x, False
@@ -151,13 +164,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     _check_conv_shapes(a, w, channels_first)
     n, h, wd, cin = a.shape
     kh, kw, _, cout = w.shape
-    hout, ph0, ph1 = _geometry(h, kh, sh, pad, 1)
-    wout, pw0, pw1 = _geometry(wd, kw, sw, pad, 2)
-    if hout <= 0 or wout <= 0:
-        raise InvalidArgumentError(
-            f"Computed output size would be negative: {min(hout, wout) - 1} [input_size: "
-            f"{h if hout <= 0 else wd}, effective_filter_size: {kh if hout <= 0 else kw}, "
-            f"stride: {sh if hout <= 0 else sw}] [Op:Conv2D]")
+    hout, wout, (ph0, ph1), (pw0, pw1) = _window_geometry(h, wd, kh, kw, sh, sw, pad, "Conv2D")
     xp = np.pad(a, ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0))) if ph0 or ph1 or pw0 or pw1 else a
     k = kh * kw * cin
     # patches (N*Hout*Wout, kh*kw*Cin), in the filters' (kh, kw, Cin) order
@@ -216,13 +223,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
         raise ValueError(f"Input tensor must be of rank 4 (batch, height, width, channels) for "
                          f"max_pool2d; received shape {list(a.shape)}")
     n, h, wd, c = a.shape
-    hout, ph0, ph1 = _geometry(h, kh, sh, pad, 1)
-    wout, pw0, pw1 = _geometry(wd, kw, sw, pad, 2)
-    if hout <= 0 or wout <= 0:
-        raise InvalidArgumentError(
-            f"Computed output size would be negative: {min(hout, wout) - 1} [input_size: "
-            f"{h if hout <= 0 else wd}, effective_filter_size: {kh if hout <= 0 else kw}, "
-            f"stride: {sh if hout <= 0 else sw}] [Op:MaxPool]")
+    hout, wout, (ph0, ph1), (pw0, pw1) = _window_geometry(h, wd, kh, kw, sh, sw, pad, "MaxPool")
     padded = ph0 or ph1 or pw0 or pw1
     lowest = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
     xp = np.pad(a, ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0)), constant_values=lowest) \

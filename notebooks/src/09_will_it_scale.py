@@ -1,0 +1,777 @@
+# %% [markdown] lang="en"
+# # 09 · Will it scale? Well-known models on real clusters
+#
+# Before renting 64 GPUs, people ask: *how many GPUs before ResNet-50 stops scaling on 25 Gb
+# Ethernet? Why does VGG-16 scale worse than Inception V3? Is a parameter server or all-reduce
+# better on my cluster?* These models are far too large to train with NumPy, so this lesson
+# switches the simulator to **model mode**: a model is described layer by layer (gradient bytes
+# and FLOPs per sample, derived from its architecture), and one data-parallel training step is
+# simulated on the same machines, links and collectives as the small models of lessons 01-08.
+#
+# 1. a model as the simulator sees it;
+# 2. one step: compute, then communication, on a timeline;
+# 3. **overlap** and the **bucket** size (**tensor fusion**);
+# 4. why parameters per FLOP decide scaling;
+# 5. the same model on PCIe, NVLink, Ethernet and InfiniBand;
+# 6. parameter servers or all-reduce?
+# 7. the same questions from the command line, `python -m sim scale`;
+# 8. the model against published results;
+# 9. a classroom demo.
+#
+# The **scaling efficiency** of `N` devices is their samples per second divided by `N` times the
+# samples per second of one device: 100% means no time lost to synchronisation.
+
+# %% [markdown] lang="zh"
+# # 09 · 能扩展吗？知名模型在真实集群上的表现
+#
+# 在租用 64 个 GPU 之前，人们常问：*在 25 Gb 以太网上，ResNet-50 加到多少个 GPU 就不再扩展了？为什么 VGG-16 的扩展性不如 Inception V3？在我的集群上，参数服务器和全归约哪个更好？* 这些模型太大，无法用 NumPy 真正训练，所以本节课把模拟器切换到**模型模式**：一个模型由逐层的描述给出（每个样本的梯度字节数和 FLOP 数，都由它的架构推导而来），然后在第 01-08 课小模型所用的同样的机器、链路和集合通信上，模拟一步数据并行训练。
+#
+# 1. 模拟器眼中的模型；
+# 2. 一步训练：先计算，再通信，画在时间线上；
+# 3. **重叠**（overlap）与**桶**（bucket）的大小（**张量融合**）；
+# 4. 为什么每个 FLOP 对应的参数量决定了扩展性；
+# 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上；
+# 6. 参数服务器还是全归约？
+# 7. 在命令行上回答同样的问题：`python -m sim scale`；
+# 8. 把模型与已发表的结果对照；
+# 9. 课堂演示。
+#
+# `N` 个设备的**扩展效率**，是它们每秒处理的样本数除以单个设备每秒样本数的 `N` 倍：100% 表示没有任何时间花在同步上。
+
+# %% [markdown] lang="pt"
+# # 09 · Vai escalar? Modelos conhecidos em clusters reais
+#
+# Antes de alugar 64 GPUs, as pessoas perguntam: *com quantas GPUs a ResNet-50 deixa de escalar
+# em Ethernet de 25 Gb? Por que a VGG-16 escala pior que a Inception V3? Servidor de parâmetros ou
+# all-reduce: qual é melhor no meu cluster?* Esses modelos são grandes demais para treinar com
+# NumPy, então esta lição passa o simulador para o **modo modelo**: um modelo é descrito camada
+# por camada (bytes de gradiente e FLOPs por amostra, derivados da arquitetura), e um passo de
+# treinamento com paralelismo de dados é simulado nas mesmas máquinas, enlaces e operações
+# coletivas dos modelos pequenos das lições 01 a 08.
+#
+# 1. um modelo como o simulador o vê;
+# 2. um passo: computação, depois comunicação, em uma linha do tempo;
+# 3. **sobreposição** (overlap) e o tamanho do **bucket** (**fusão de tensores**);
+# 4. por que os parâmetros por FLOP decidem o escalonamento;
+# 5. o mesmo modelo em PCIe, NVLink, Ethernet e InfiniBand;
+# 6. servidores de parâmetros ou all-reduce?
+# 7. as mesmas perguntas na linha de comando, `python -m sim scale`;
+# 8. o modelo diante de resultados publicados;
+# 9. uma demonstração para a sala de aula.
+#
+# A **eficiência de escalonamento** de `N` dispositivos é o número de amostras por segundo deles
+# dividido por `N` vezes as amostras por segundo de um dispositivo: 100% quer dizer nenhum tempo
+# perdido com sincronização.
+
+# %% [markdown] lang="en"
+# ## 1. A model, as the simulator sees it
+#
+# `sim.workloads.workload("resnet50")` builds ResNet-50 from its definition: every convolution
+# (with its batch norm) and the final dense layer, with its parameters and its FLOPs per sample.
+# Backward costs twice the forward pass, and a layer's gradient is 4 bytes (float32) per
+# parameter. Backprop finishes the **last** layer first, so that is the order the gradients
+# become ready in:
+
+# %% [markdown] lang="zh"
+# ## 1. 模拟器眼中的模型
+#
+# `sim.workloads.workload("resnet50")` 按照 ResNet-50 的定义把它搭建出来：每个卷积（连同它的批归一化）以及最后的全连接层，各自带有参数量和每个样本的 FLOP 数。反向传播的计算量是前向的 2 倍，每一层的梯度是每个参数 4 字节（float32）。反向传播最先算完的是**最后**一层，所以梯度就按这个顺序依次就绪：
+
+# %% [markdown] lang="pt"
+# ## 1. Um modelo, como o simulador o vê
+#
+# `sim.workloads.workload("resnet50")` monta a ResNet-50 a partir da sua definição: cada
+# convolução (com sua normalização em lote) e a camada densa final, com seus parâmetros e seus
+# FLOPs por amostra. O passo para trás custa o dobro do passo para a frente, e o gradiente de uma
+# camada ocupa 4 bytes (float32) por parâmetro. A retropropagação termina primeiro a **última**
+# camada, e é nessa ordem que os gradientes ficam prontos:
+
+# %%
+import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, ScalarFormatter
+
+from sim.i18n import number, t
+from sim.scaleout import scale, simulate_step
+from sim.scaleout.plot import draw_scaling, draw_step
+from sim.scaleout.ranks import ring_ranks
+from sim.scaleout.sweep import cluster_of
+from sim.workloads import workload
+
+MB = 2**20
+resnet50 = workload("resnet50")
+print(t("lesson09.model_summary", name=resnet50.name, layers=len(resnet50.layers),
+        params=resnet50.params, mb=resnet50.gradient_bytes / MB, gflops=resnet50.flops / 1e9))
+print(t("lesson09.layers_header"))
+for layer in resnet50.backward_order()[:4]:
+    print(t("lesson09.layer_row", name=layer.name, params=layer.params,
+            mb=layer.gradient_bytes / MB, gflops=layer.backward_flops / 1e9))
+print("...")
+
+# %% [markdown] lang="en"
+# 25.6 million parameters (the published count, exactly) make about 98 MB of gradients to
+# all-reduce at every step. How fast a device computes is a cited assumption, never fitted to a
+# scaling result: the fraction of the Tesla P100's peak that TensorFlow's published one-GPU
+# benchmark reached (219 images/s for ResNet-50), applied to the FLOPs above.
+#
+# ## 2. One step: compute, then communication
+#
+# Two Big Basin servers (Facebook's, from "ImageNet in 1 Hour": 8 Tesla P100 on NVLink each, one
+# 25 Gb Ethernet card per server here), 64 images per GPU. The step is a forward pass, then the
+# backward pass layer by layer; the gradients go into **buckets** of 16 MB, and each bucket is
+# all-reduced (NCCL) as soon as its last gradient exists, while backprop goes on with the earlier
+# layers.
+
+# %% [markdown] lang="zh"
+# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备的计算速度是一个注明出处的假设，从不根据扩展结果拟合：它取自 TensorFlow 公布的单 GPU 基准测试在 Tesla P100 上达到的峰值比例（ResNet-50 为每秒 219 张图像），再乘以上面的 FLOP 数。
+#
+# ## 2. 一步训练：先计算，再通信
+#
+# 两台 Big Basin 服务器（Facebook 在“ImageNet in 1 Hour”中使用的机器：每台 8 个通过 NVLink 相连的 Tesla P100，这里每台配一块 25 Gb 以太网卡），每个 GPU 处理 64 张图像。一步训练先做前向传播，然后逐层做反向传播；梯度被装进 16 MB 的**桶**里，一个桶的最后一个梯度一出现，这个桶就开始全归约（NCCL），同时反向传播继续计算更靠前的层。
+
+# %% [markdown] lang="pt"
+# 25,6 milhões de parâmetros (exatamente a contagem publicada) dão cerca de 98 MB de gradientes
+# para o all-reduce em cada passo. A velocidade de cálculo de um dispositivo é uma suposição com
+# fonte citada, nunca ajustada a um resultado de escalonamento: a fração do pico da Tesla P100 que
+# o benchmark publicado do TensorFlow atingiu com uma GPU (219 imagens/s para a ResNet-50),
+# aplicada aos FLOPs acima.
+#
+# ## 2. Um passo: computação, depois comunicação
+#
+# Dois servidores Big Basin (do Facebook, usados em "ImageNet in 1 Hour": 8 Tesla P100 com NVLink
+# cada, aqui com uma placa Ethernet de 25 Gb por servidor), 64 imagens por GPU. O passo é um
+# passo para a frente e depois o passo para trás, camada por camada; os gradientes vão para
+# **buckets** de 16 MB, e cada bucket passa pelo all-reduce (NCCL) assim que seu último gradiente
+# existe, enquanto a retropropagação continua nas camadas anteriores.
+
+# %%
+two_nodes = cluster_of("big-basin", 2, "25gbe")      # 2 nodes x 8 P100, a 25 GbE card each
+gpus = ring_ranks(two_nodes)                         # 16 GPUs, each node's in NVLink ring order
+step = simulate_step("resnet50", two_nodes, gpus, bucket_mb=16)
+print(t("lesson09.step_parts", forward=step.forward * 1e3, backward=step.backward * 1e3,
+        buckets=len(step.buckets), comm=step.communication * 1e3, step=step.step_time * 1e3))
+
+fig, ax = plt.subplots(figsize=(10, 2.6), layout="constrained")
+draw_step(step, ax=ax, title=t("scale.step_title", devices=step.devices))
+plt.show()
+
+# %% [markdown] lang="en"
+# The top row is one GPU computing (all 16 do the same); the bottom row is the all-reduce of
+# each bucket. The first buckets travel while backprop is still busy: that is **overlap**. Only
+# the last bucket, which holds the gradients of the first layers, has nothing left to hide
+# behind. Turn overlap off (every bucket waits for the end of backward) and the step becomes
+# exactly compute plus communication:
+
+# %% [markdown] lang="zh"
+# 上面一行是一个 GPU 在计算（16 个 GPU 做的都一样）；下面一行是每个桶的全归约。前几个桶在反向传播还在进行时就已经在传输了：这就是**重叠**。只有最后一个桶装的是最前面几层的梯度，它后面已经没有计算可以用来掩盖通信了。把重叠关掉（每个桶都等到反向传播结束才发送），一步的时间就恰好等于计算加通信：
+
+# %% [markdown] lang="pt"
+# A linha de cima é uma GPU calculando (as 16 fazem o mesmo); a de baixo é o all-reduce de cada
+# bucket. Os primeiros buckets viajam enquanto a retropropagação ainda está ocupada: isso é a
+# **sobreposição**. Só o último bucket, com os gradientes das primeiras camadas, não tem mais
+# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim do passo para
+# trás) e o passo passa a ser exatamente computação mais comunicação:
+
+# %%
+print(t("lesson09.overlap_header"))
+for overlap in (True, False):
+    s = simulate_step("resnet50", two_nodes, gpus, bucket_mb=16, overlap=overlap)
+    print(t("lesson09.overlap_row", overlap=t("lesson09.on" if overlap else "lesson09.off"),
+            compute=s.compute * 1e3, comm=s.communication * 1e3, step=s.step_time * 1e3,
+            total=(s.compute + s.communication) * 1e3))
+
+# %% [markdown] lang="en"
+# With overlap the step can never be shorter than the larger of compute and communication, and
+# never longer than their sum. Where it lands between the two depends on the buckets.
+#
+# ## 3. Overlap and bucket size (tensor fusion)
+#
+# Sending every layer's gradient on its own starts communicating as early as possible, but every
+# all-reduce pays a fixed start-up cost (latency) that grows with the number of GPUs: a ring
+# all-reduce over `p` GPUs takes `2(p − 1)` steps, each with its own latency. **Tensor fusion**
+# packs gradients into buckets: Horovod's fusion buffer (`HOROVOD_FUSION_THRESHOLD`, 64 MB by
+# default) and TensorFlow's `CommunicationOptions(bytes_per_pack=...)` do it. Here is ResNet-50
+# on 64 Big Basin nodes (512 GPUs) over 10 Gb Ethernet, where each message costs tens of
+# microseconds, and over EDR InfiniBand:
+
+# %% [markdown] lang="zh"
+# 有了重叠，一步的时间不可能短于计算和通信中较长的那个，也不可能长于两者之和。它落在两者之间的哪个位置，取决于桶的划分。
+#
+# ## 3. 重叠与桶的大小（张量融合）
+#
+# 让每一层的梯度单独发送，可以尽早开始通信；但每一次全归约都要付出一笔固定的启动开销（延迟），而且这笔开销随 GPU 数量增长：`p` 个 GPU 上的环形全归约要走 `2(p − 1)` 步，每一步都有自己的延迟。**张量融合**把梯度装进桶里：Horovod 的融合缓冲区（`HOROVOD_FUSION_THRESHOLD`，默认 64 MB）和 TensorFlow 的 `CommunicationOptions(bytes_per_pack=...)` 做的都是这件事。下面是 ResNet-50 在 64 个 Big Basin 节点（512 个 GPU）上的情况，分别使用 10 Gb 以太网（每条消息要花几十微秒）和 EDR InfiniBand：
+
+# %% [markdown] lang="pt"
+# Com sobreposição, o passo nunca pode ser mais curto que o maior entre computação e
+# comunicação, nem mais longo que a soma dos dois. Onde ele cai entre esses limites depende dos
+# buckets.
+#
+# ## 3. Sobreposição e tamanho do bucket (fusão de tensores)
+#
+# Enviar o gradiente de cada camada separadamente começa a comunicar o mais cedo possível, mas
+# todo all-reduce paga um custo fixo de partida (latência) que cresce com o número de GPUs: um
+# all-reduce em anel sobre `p` GPUs leva `2(p − 1)` etapas, cada uma com sua latência. A **fusão
+# de tensores** junta gradientes em buckets: o buffer de fusão do Horovod
+# (`HOROVOD_FUSION_THRESHOLD`, 64 MB por padrão) e o `CommunicationOptions(bytes_per_pack=...)`
+# do TensorFlow fazem isso. Eis a ResNet-50 em 64 nós Big Basin (512 GPUs) com Ethernet de 10 Gb,
+# onde cada mensagem custa dezenas de microssegundos, e com InfiniBand EDR:
+
+# %%
+BUCKET_MB = [0, 1, 4, 16, 64, 256]          # 0: every layer alone; 256 MB > 98 MB: one bucket
+labels = [str(mb) for mb in BUCKET_MB[:-1]] + [t("lesson09.whole_model")]
+
+fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+print(t("lesson09.bucket_header"))
+for network in ("10gbe", "edr-ib"):
+    cluster = cluster_of("big-basin", 64, network)
+    ranks = ring_ranks(cluster)
+    times = []
+    for mb, label in zip(BUCKET_MB, labels):
+        s = simulate_step("resnet50", cluster, ranks, bucket_mb=mb)
+        times.append(s.step_time * 1e3)
+        print(t("lesson09.bucket_row", network=network, bucket=label, buckets=len(s.buckets),
+                comm=s.communication * 1e3, step=s.step_time * 1e3))
+    ax.plot(range(len(BUCKET_MB)), times, "o-", label=network)
+ax.set_xticks(range(len(BUCKET_MB)), labels)
+ax.set_xlabel(t("lesson09.axis_bucket"))
+ax.set_ylabel(t("lesson09.axis_step_ms"))
+ax.set_title(t("lesson09.bucket_title", model="resnet50", nodes=64, devices=len(ranks)), fontsize=10)
+ax.legend()
+plt.show()
+
+# %% [markdown] lang="en"
+# On 10 GbE, 54 separate all-reduces pay 54 latencies of a 512-GPU ring: fusing them into a few
+# MB saves about 40 ms a step. Then the curve turns up. A bucket can only be sent once its last
+# gradient exists, so a 64 MB bucket waits for most of backward, and one bucket as large as the
+# model waits for all of it: no overlap left, and the step is compute plus communication. On
+# InfiniBand the latency is tiny, so small buckets cost almost nothing and only the loss of
+# overlap shows. The best bucket is the smallest one that hides the latency: a few MB here.
+#
+# (Horovod also flushes its buffer on a timer, `HOROVOD_CYCLE_TIME`, sending whatever is ready
+# even if the bucket is not full; the simulator closes a bucket only when it is full, as
+# `bytes_per_pack` does.)
+#
+# ## 4. Parameters per FLOP: why VGG-16 scales worse than Inception V3
+#
+# Every step, each GPU computes for a time proportional to the model's FLOPs and must
+# synchronise bytes proportional to its parameters. The ratio of the two decides how much time
+# communication needs compared with the compute that could hide it. Four models on the same two
+# nodes, overlap off to see both parts whole:
+
+# %% [markdown] lang="zh"
+# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 40 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而一个和整个模型一样大的桶要等完整个反向传播：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
+#
+# （Horovod 还会按一个定时器 `HOROVOD_CYCLE_TIME` 清空缓冲区，即使桶没装满也把已经就绪的梯度发出去；模拟器和 `bytes_per_pack` 一样，只在桶装满时才关闭它。）
+#
+# ## 4. 每个 FLOP 对应的参数量：为什么 VGG-16 的扩展性不如 Inception V3
+#
+# 每一步，每个 GPU 的计算时间与模型的 FLOP 数成正比，而需要同步的字节数与它的参数量成正比。两者之比决定了通信所需的时间与可以用来掩盖它的计算时间相比有多少。下面是四个模型在同样两个节点上的情况，关掉重叠，以便完整地看到两部分：
+
+# %% [markdown] lang="pt"
+# Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
+# alguns MB economiza cerca de 40 ms por passo. Depois a curva sobe. Um bucket só pode ser
+# enviado quando seu último gradiente existe, então um bucket de 64 MB espera a maior parte do
+# passo para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
+# sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
+# buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
+# o menor que esconde a latência: alguns MB aqui.
+#
+# (O Horovod também esvazia seu buffer por um temporizador, `HOROVOD_CYCLE_TIME`, enviando o que
+# estiver pronto mesmo que o bucket não esteja cheio; o simulador só fecha um bucket quando ele
+# está cheio, como faz o `bytes_per_pack`.)
+#
+# ## 4. Parâmetros por FLOP: por que a VGG-16 escala pior que a Inception V3
+#
+# A cada passo, cada GPU calcula por um tempo proporcional aos FLOPs do modelo e precisa
+# sincronizar bytes proporcionais aos seus parâmetros. A razão entre os dois decide quanto tempo a
+# comunicação exige em comparação com a computação que poderia escondê-la. Quatro modelos nos
+# mesmos dois nós, sem sobreposição para ver as duas partes inteiras:
+
+# %%
+MODELS = ["resnet50", "inception_v3", "vgg16", "bert_base"]
+
+print(t("lesson09.models_header"))
+for name in MODELS:
+    w = workload(name)
+    s = simulate_step(w, two_nodes, gpus, bucket_mb=64, overlap=False)
+    print(t("lesson09.models_row", model=name, params=w.params / 1e6, gflops=w.flops / 1e9,
+            per_flop=w.gradient_bytes / w.flops, compute=s.compute * 1e3,
+            comm=s.communication * 1e3, ratio=s.communication / s.compute))
+
+fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+for name in MODELS:
+    rows = scale(name, "big-basin", nodes=[1, 2, 4, 8, 16, 32], network="25gbe")
+    ax.plot([r["devices"] for r in rows], [r["efficiency"] for r in rows], "o-", label=name)
+ax.set_xscale("log", base=2)
+ax.set_xticks([r["devices"] for r in rows])
+ax.xaxis.set_major_formatter(ScalarFormatter())
+ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: number(v, ".0%")))
+ax.set_xlabel(t("scale.axis_devices"))
+ax.set_ylabel(t("lesson09.axis_efficiency"))
+ax.set_title(t("lesson09.models_title", machine="big-basin", network="25gbe"), fontsize=10)
+ax.legend()
+plt.show()
+
+# %% [markdown] lang="en"
+# VGG-16 computes for about as long as Inception V3 (about 0.4 s per 64 images on one P100 in
+# TensorFlow's benchmark) but carries five times the parameters: 138 million, 74% of them in one
+# dense layer. It has to move five times the bytes in the same time, so on 25 GbE its
+# communication is larger than its backward pass and no overlap can hide it.
+# Inception V3 has the fewest bytes per FLOP of the four and scales best.
+#
+# BERT-base has the most bytes per FLOP, yet it scales better than VGG-16: what decides is bytes
+# per *second* of compute (the last column). VGG-16 computes faster than its FLOPs suggest (cuDNN
+# computes its 3×3 convolutions with fewer multiplications, the Winograd algorithm, and the
+# measured 154 images/s includes that), while BERT's rate is an assumption, half of the P100's
+# peak, the only number here not from a published measurement. Bytes per FLOP is the quick
+# estimate; the simulator does the full sum.
+#
+# Curiously, VGG-16's big dense layer is its **last** layer but one, so its gradient is ready
+# first and is sent while all the convolutions still run backward: without that, VGG-16 would
+# scale even worse. Where the parameters sit in the network matters, not only how many there are.
+#
+# ## 5. The same model on PCIe, NVLink, Ethernet and InfiniBand
+#
+# Take the demanding model, VGG-16, and change only the links. Inside one server: 4 GPUs on PCIe
+# switches (`pascal-pcie-4gpu`) or on NVLink (4 GPUs of a `dgx1-p100`). Between 8 servers: Big
+# Basin on 10, 25 or 50 Gb Ethernet or on EDR InfiniBand (one network card each), and the DGX-1
+# with its four EDR InfiniBand cards. Networks are given by name.
+
+# %% [markdown] lang="zh"
+# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像都需要约 0.4 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要在同样的时间里传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。
+#
+# BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
+#
+# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第二层，所以它的梯度最先就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
+#
+# ## 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上
+#
+# 拿要求最高的 VGG-16 来说，只改变链路。在一台服务器内部：4 个 GPU 挂在 PCIe 交换机上（`pascal-pcie-4gpu`），或者通过 NVLink 相连（一台 `dgx1-p100` 中的 4 个 GPU）。在 8 台服务器之间：Big Basin 使用 10、25 或 50 Gb 以太网，或者 EDR InfiniBand（每台一块网卡）；还有配备四块 EDR InfiniBand 网卡的 DGX-1。网络按名称指定。
+
+# %% [markdown] lang="pt"
+# A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (cerca de 0,4 s por 64 imagens em
+# uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais parâmetros: 138 milhões, 74%
+# deles em uma única camada densa. Ela precisa mover cinco vezes mais
+# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que seu passo para trás e nenhuma
+# sobreposição consegue escondê-la. A Inception V3 tem menos bytes por FLOP que os outros três e
+# escala melhor.
+#
+# O BERT-base tem mais bytes por FLOP que todos, e mesmo assim escala melhor que a VGG-16: o que
+# decide são os bytes por *segundo* de computação (a última coluna). A VGG-16 calcula mais rápido
+# do que seus FLOPs sugerem (o cuDNN calcula suas convoluções 3×3 com menos multiplicações, pelo
+# algoritmo de Winograd, e as 154 imagens/s medidas já incluem isso), enquanto a velocidade do
+# BERT é uma suposição, metade do pico da P100, o único número aqui que não vem de uma medição
+# publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
+#
+# Curiosamente, a grande camada densa da VGG-16 é a penúltima, então seu gradiente fica pronto
+# primeiro e é enviado enquanto todas as convoluções ainda fazem o passo para trás: sem isso, a
+# VGG-16 escalaria ainda pior. Onde os parâmetros ficam na rede importa, não só quantos são.
+#
+# ## 5. O mesmo modelo em PCIe, NVLink, Ethernet e InfiniBand
+#
+# Pegue o modelo exigente, a VGG-16, e mude só os enlaces. Dentro de um servidor: 4 GPUs em
+# switches PCIe (`pascal-pcie-4gpu`) ou em NVLink (4 GPUs de um `dgx1-p100`). Entre 8 servidores:
+# Big Basin com Ethernet de 10, 25 ou 50 Gb ou com InfiniBand EDR (uma placa de rede cada), e o
+# DGX-1 com suas quatro placas InfiniBand EDR. As redes são dadas pelo nome.
+
+# %%
+CLUSTERS = [  # (node, nodes, network, GPUs used per node)
+    ("pascal-pcie-4gpu", 1, None, 4), ("dgx1-p100", 1, None, 4),
+    ("big-basin", 8, "10gbe", None), ("big-basin", 8, "25gbe", None), ("big-basin", 8, "50gbe", None),
+    ("big-basin", 8, "edr-ib", None), ("dgx1-p100", 8, "edr-ib", None)]
+
+print(t("lesson09.links_header"))
+for machine, nodes, network, per_node in CLUSTERS:
+    row = scale("vgg16", machine, nodes=[nodes], network=network,
+                gpus=[per_node] if per_node else None)[0]
+    print(t("lesson09.links_row", machine=machine, nodes=nodes, network=network or "-",
+            devices=row["devices"], comm=row["communication_ms"], step=row["step_time_ms"],
+            efficiency=row["efficiency"]))
+
+# %% [markdown] lang="en"
+# Inside a server, NVLink all-reduces VGG-16's gradients in two thirds of PCIe's time, and both
+# servers stay near 99% anyway: four GPUs' all-reduce is short enough to hide behind backward.
+# Between servers the network decides. 10 GbE spends almost a second per step communicating and
+# wastes over 60% of the GPUs; 25 GbE keeps 79%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
+# close to 95%; the DGX-1's four cards give each NVLink ring its own way out of the server, and
+# it keeps 98%.
+#
+# **How many GPUs before ResNet-50 stops scaling on 25 GbE?** Ask the simulator, up to 64 nodes:
+
+# %% [markdown] lang="zh"
+# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 79%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
+#
+# **在 25 GbE 上，ResNet-50 加到多少个 GPU 就不再扩展了？** 问问模拟器，一直算到 64 个节点：
+
+# %% [markdown] lang="pt"
+# Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do
+# tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
+# é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem decide é a
+# rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
+# a 25 GbE mantém 79%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
+# placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
+#
+# **Com quantas GPUs a ResNet-50 deixa de escalar em 25 GbE?** Pergunte ao simulador, até 64 nós:
+
+# %%
+rows = scale("resnet50", "big-basin", nodes=[1, 2, 4, 8, 16, 32, 64], network="25gbe")
+draw_scaling(rows, title=t("scale.plot_title", model="resnet50", machine="big-basin", network="25gbe"))
+plt.show()
+for r in rows:
+    print(t("lesson09.curve_row", devices=r["devices"], samples=r["samples_per_s"],
+            efficiency=r["efficiency"]))
+
+# %% [markdown] lang="en"
+# It never stops, in this model. Efficiency drops once, from 99% to 93%, when the ring first
+# leaves the server for the network, and then stays flat up to 512 GPUs. A ring all-reduce makes
+# each GPU send `2(p − 1)/p` times the gradients, which is almost twice the gradients whatever
+# `p` is, so the time spent on bandwidth does not grow with the cluster; only the latency part
+# grows, and 64 MB buckets make it small. What stops a real run is elsewhere: the batch grows
+# with the GPUs until it passes the critical batch size (lesson 08), and the slowest of 512 GPUs
+# sets the pace of every step (stragglers, lesson 07), which this model leaves out.
+#
+# ## 6. Parameter servers or all-reduce?
+#
+# With parameter servers (lesson 07) every worker pushes its gradients to the `ps` tasks and
+# pulls the new weights back. Here each of the 4 GPUs of a `pascal-pcie-4gpu` server is a
+# worker, the servers talk over 25 Gb RoCE (the Horovod paper's network), and the variables are
+# spread round robin over 1 or 4 `ps` tasks, or over one task per server.
+
+# %% [markdown] lang="zh"
+# 在这个模型里，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模型没有考虑这一点。
+#
+# ## 6. 参数服务器还是全归约？
+#
+# 使用参数服务器时（第 07 课），每个工作进程把梯度推送给 `ps` 任务，再把新的权重拉回来。这里每台 `pascal-pcie-4gpu` 服务器上的 4 个 GPU 各是一个工作进程，服务器之间通过 25 Gb RoCE（Horovod 论文中的网络）通信，变量以轮询方式分布在 1 个或 4 个 `ps` 任务上，或者每台服务器一个任务。
+
+# %% [markdown] lang="pt"
+# Neste modelo, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
+# anel sai do servidor para a rede pela primeira vez, e depois fica estável até 512 GPUs. Um
+# all-reduce em anel faz cada GPU enviar `2(p − 1)/p` vezes os gradientes, quase o dobro dos
+# gradientes seja qual for `p`, então o tempo gasto com largura de banda não cresce com o cluster;
+# só a parte da latência cresce, e buckets de 64 MB a deixam pequena. O que faz um treinamento
+# real parar de escalar está em outro lugar: o lote cresce com as GPUs até passar do tamanho
+# crítico do lote (lição 08), e a mais lenta de 512 GPUs dita o ritmo de cada passo
+# (retardatários, lição 07), algo que este modelo deixa de fora.
+#
+# ## 6. Servidores de parâmetros ou all-reduce?
+#
+# Com servidores de parâmetros (lição 07), cada worker envia seus gradientes às tarefas `ps` e
+# busca de volta os novos pesos. Aqui cada uma das 4 GPUs de um servidor `pascal-pcie-4gpu` é um
+# worker, os servidores se comunicam por RoCE de 25 Gb (a rede do artigo do Horovod), e as
+# variáveis são distribuídas em rodízio entre 1 ou 4 tarefas `ps`, ou uma tarefa por servidor.
+
+# %%
+NODES = [1, 2, 4, 8, 16]
+curves = {"nccl": scale("resnet50", "pascal-pcie-4gpu", nodes=NODES, network="25gbe-roce")}
+for ps in (1, 4):
+    curves[f"ps={ps}"] = scale("resnet50", "pascal-pcie-4gpu", nodes=NODES, network="25gbe-roce",
+                               strategy="parameter-server", ps=ps)
+curves["ps=nodes"] = [scale("resnet50", "pascal-pcie-4gpu", nodes=[n], network="25gbe-roce",
+                            strategy="parameter-server", ps=n)[0] for n in NODES]
+legend = {"nccl": t("lesson09.allreduce_label"), "ps=1": t("lesson09.ps_label", ps=1),
+          "ps=4": t("lesson09.ps_label", ps=4), "ps=nodes": t("lesson09.ps_per_node")}
+
+print(t("lesson09.ps_header"))
+for i, n in enumerate(NODES):
+    print(t("lesson09.ps_row", devices=curves["nccl"][i]["devices"], allreduce=curves["nccl"][i]["efficiency"],
+            ps1=curves["ps=1"][i]["efficiency"], ps4=curves["ps=4"][i]["efficiency"],
+            per_node=curves["ps=nodes"][i]["efficiency"]))
+
+fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+for key, rows in curves.items():
+    ax.plot([r["devices"] for r in rows], [r["efficiency"] for r in rows], "o-", label=legend[key])
+ax.set_xscale("log", base=2)
+ax.set_xticks([r["devices"] for r in curves["nccl"]])
+ax.xaxis.set_major_formatter(ScalarFormatter())
+ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: number(v, ".0%")))
+ax.set_xlabel(t("scale.axis_devices"))
+ax.set_ylabel(t("lesson09.axis_efficiency"))
+ax.set_title(t("lesson09.ps_title", model="resnet50", machine="pascal-pcie-4gpu", network="25gbe-roce"),
+             fontsize=10)
+ax.legend()
+plt.show()
+
+# %% [markdown] lang="en"
+# On one server all four strategies are close. Beyond it, a fixed number of parameter servers
+# collapses: every worker sends its whole gradient into the same few network cards, so their
+# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 8%. Adding
+# tasks with the servers (one per server) spreads that traffic and holds on much longer, but each
+# GPU still sends its own copy of the gradients over the network. An all-reduce ring crosses the
+# network only between neighbouring servers: each server's card carries about twice the
+# gradients, however many GPUs and servers there are. So on a GPU cluster, all-reduce; parameter
+# servers earn their place elsewhere: asynchronous training, many CPU workers, huge embedding
+# tables that no single device holds (lesson 07).
+#
+# ## 7. The command line: `python -m sim scale`
+#
+# Every question above is one command in a terminal. In a notebook, run it as a subprocess
+# (in a terminal, type it after `$`); `SIM_LANG` makes it answer in the course language.
+
+# %% [markdown] lang="zh"
+# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器就崩溃了：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，坚持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
+#
+# ## 7. 命令行：`python -m sim scale`
+#
+# 上面的每个问题都可以用终端里的一条命令来回答。在笔记本中把它作为子进程运行（在终端中则直接在 `$` 后面输入）；`SIM_LANG` 让它用课程语言作答。
+
+# %% [markdown] lang="pt"
+# Em um servidor, as quatro estratégias ficam próximas. Além dele, um número fixo de servidores
+# de parâmetros desaba: cada worker envia seu gradiente inteiro para as mesmas poucas placas de
+# rede, então o tráfego delas cresce com o número de workers, e com uma única tarefa `ps` 64 GPUs
+# ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
+# servidor) espalha esse tráfego e aguenta muito mais, mas cada GPU ainda envia sua própria cópia
+# dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
+# placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
+# servidores. Então, em um cluster de GPUs, all-reduce; os servidores de parâmetros têm seu lugar
+# em outros casos: treinamento assíncrono, muitos workers de CPU, tabelas de embedding enormes que
+# nenhum dispositivo comporta sozinho (lição 07).
+#
+# ## 7. A linha de comando: `python -m sim scale`
+#
+# Cada pergunta acima é um comando no terminal. Em um notebook, execute-o como subprocesso (no
+# terminal, digite-o depois do `$`); `SIM_LANG` faz com que ele responda no idioma do curso.
+
+# %%
+import json
+import os
+import subprocess
+import sys
+
+from sim.i18n import get_language
+
+
+def sim_scale(*args):
+    """$ python -m sim scale ARGS, in the course language."""
+    env = dict(os.environ, SIM_LANG=get_language())
+    return subprocess.run([sys.executable, "-m", "sim", "scale", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+run = sim_scale("--model", "vgg16", "--machine", "big-basin", "--nodes", "1,2,4,8", "--network", "50gbe")
+print(run.stdout)
+run = sim_scale("--model", "resnet50", "--machine", "pascal-pcie-4gpu", "--nodes", "1,4,16",
+                "--network", "25gbe-roce", "--strategy", "parameter-server", "--ps", "4")
+print(run.stdout)
+
+# %% [markdown] lang="en"
+# `--json` gives the same rows to a program (here: the last row's keys), and a mistake gets one
+# line naming it, with exit status 2:
+
+# %% [markdown] lang="zh"
+# `--json` 把同样的行交给程序处理（这里显示最后一行的键）；参数写错时会得到一行指出错误的信息，退出状态为 2：
+
+# %% [markdown] lang="pt"
+# `--json` entrega as mesmas linhas a um programa (aqui: as chaves da última linha), e um erro
+# recebe uma linha que o nomeia, com status de saída 2:
+
+# %%
+run = sim_scale("--model", "inception_v3", "--machine", "dgx1-p100", "--nodes", "1,4", "--json")
+rows = json.loads(run.stdout)
+print(sorted(rows[-1]), number(rows[-1]["efficiency"], ".1%"))
+
+run = sim_scale("--model", "resnet50", "--network", "5gbe")
+print(run.returncode, run.stderr)
+
+# %% [markdown] lang="en"
+# `--plot FILE.png` draws the scaling curve and `--trace FILE.json` saves the largest cluster's
+# step for Perfetto (ui.perfetto.dev) or `chrome://tracing`.
+#
+# ## 8. The model against published results
+#
+# A model earns trust by predicting what it was not tuned on. Two published sets of numbers used
+# the same hardware as our presets:
+#
+# - TensorFlow's benchmark page (2017), one DGX-1 with 8 P100: the one-GPU rates are the inputs
+#   of our compute model; the 8-GPU rates were never used, so they can judge it. VGG-16 ran
+#   with NCCL all-reduce; Inception V3 and ResNet-50 with their variables on the CPU, which is
+#   our `central-storage`.
+# - Horovod's benchmark (Uber): 128 servers of 4 Pascal GPUs on 25 Gb RoCE, 512 GPUs: 90%
+#   efficiency for Inception V3 and ResNet-101, 68% for VGG-16.
+#
+# The simulator gives two bounds for each: perfect overlap, and none.
+
+# %% [markdown] lang="zh"
+# `--plot FILE.png` 会画出扩展曲线，`--trace FILE.json` 会保存最大集群上的一步，供 Perfetto（ui.perfetto.dev）或 `chrome://tracing` 查看。
+#
+# ## 8. 把模型与已发表的结果对照
+#
+# 一个模型要赢得信任，就要预测它没有据以调整过的东西。有两组已发表的数字使用的硬件与我们的预设相同：
+#
+# - TensorFlow 的基准测试页面（2017 年），一台配备 8 个 P100 的 DGX-1：单 GPU 的速度是我们计算模型的输入；8 个 GPU 的速度从未被使用过，所以可以用来检验模型。VGG-16 使用 NCCL 全归约；Inception V3 和 ResNet-50 把变量放在 CPU 上，对应我们的 `central-storage`。
+# - Horovod 的基准测试（Uber）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%。
+#
+# 模拟器为每一项给出两个界限：完美重叠，以及完全不重叠。
+
+# %% [markdown] lang="pt"
+# `--plot FILE.png` desenha a curva de escalonamento e `--trace FILE.json` salva o passo do maior
+# cluster para o Perfetto (ui.perfetto.dev) ou o `chrome://tracing`.
+#
+# ## 8. O modelo diante de resultados publicados
+#
+# Um modelo ganha confiança prevendo aquilo com que não foi ajustado. Dois conjuntos de números
+# publicados usaram o mesmo hardware dos nossos presets:
+#
+# - a página de benchmarks do TensorFlow (2017), um DGX-1 com 8 P100: as taxas com uma GPU são as
+#   entradas do nosso modelo de computação; as taxas com 8 GPUs nunca foram usadas, então podem
+#   julgá-lo. A VGG-16 rodou com all-reduce NCCL; a Inception V3 e a ResNet-50 com as variáveis na
+#   CPU, o que corresponde ao nosso `central-storage`.
+# - o benchmark do Horovod (Uber): 128 servidores de 4 GPUs Pascal em RoCE de 25 Gb, 512 GPUs: 90%
+#   de eficiência para a Inception V3 e a ResNet-101, 68% para a VGG-16.
+#
+# O simulador dá dois limites para cada um: sobreposição perfeita, e nenhuma.
+
+# %%
+DGX1_8 = {"machine": "dgx1-p100", "gpus": [8]}
+HOROVOD_512 = {"machine": "pascal-pcie-4gpu", "nodes": [128], "network": "25gbe-roce", "strategy": "horovod"}
+PUBLISHED = [  # (benchmark, model, strategy, cluster, published efficiency)
+    ("TensorFlow DGX-1", "inception_v3", "central-storage", DGX1_8, 1131 / (8 * 142)),
+    ("TensorFlow DGX-1", "resnet50", "central-storage", DGX1_8, 1734 / (8 * 219)),
+    ("TensorFlow DGX-1", "vgg16", "nccl", DGX1_8, 1081 / (8 * 154)),
+    ("Horovod 128x4", "inception_v3", "horovod", HOROVOD_512, 0.90),
+    ("Horovod 128x4", "resnet101", "horovod", HOROVOD_512, 0.90),
+    ("Horovod 128x4", "vgg16", "horovod", HOROVOD_512, 0.68)]
+
+print(t("lesson09.judge_header"))
+for bench, model, strategy, cluster, published in PUBLISHED:
+    options = {**cluster, "strategy": strategy}
+    off, on = (scale(model, **options, overlap=overlap)[0]["efficiency"] for overlap in (False, True))
+    print(t("lesson09.judge_row", bench=bench, model=model, strategy=strategy,
+            devices=8 if cluster is DGX1_8 else 512, published=published, off=off, on=on))
+
+# %% [markdown] lang="en"
+# For all-reduce, every published figure lies between the two bounds, or just below the lower one
+# (VGG-16 on the DGX-1), so always below the perfect-overlap bound: with overlap the model is
+# **optimistic**, most of all for VGG-16 at 512 GPUs (93% against 68%), which in reality sits
+# near the no-overlap bound. For variables on the CPU it is the other way round: the model is
+# pessimistic (86-90% against 99%), because it puts every variable in one socket's memory and
+# sends half of the GPUs' traffic over the slow link between the two sockets, a simplification:
+# the real run did far better.
+#
+# What the model leaves out, and why it errs on the optimistic side for all-reduce:
+#
+# - **stragglers**: every step waits for the slowest of 512 GPUs; a little jitter in each adds up;
+# - **imperfect overlap**: NCCL's kernels compete with backprop for the GPU's cores and memory, the
+#   framework does not launch gradients in exactly layer order, Horovod negotiates every tensor
+#   with rank 0 and copies it into and out of its fusion buffer;
+# - **the network below its line rate**: protocol headers, congestion in switches shared by many
+#   servers, the network card sharing PCIe with the GPUs;
+# - **the input pipeline** (reading and decoding images): both benchmarks used synthetic data, so
+#   it plays no part here, but a real run pays for it too.
+#
+# We do not tune the model to agree: fitting its compute speed to these results would make it
+# right here and silently wrong everywhere else. What it does well is the comparison: which model,
+# which network, which strategy, which bucket size, and why.
+#
+# ## 9. Classroom demo: a model, a network, a cluster, a bucket
+#
+# The static figure below is VGG-16 on up to 16 Big Basin nodes over 25 GbE, with 64 MB buckets:
+# the scaling curve, and the step of the largest cluster. The widget under it redraws both for a
+# model, a network, a number of nodes and a bucket size (run the notebook to use it). Try VGG-16
+# on 10gbe, then on edr-ib; then ResNet-50 with buckets of 0 and of 1024 MB.
+
+# %% [markdown] lang="zh"
+# 对于全归约，每一个已发表的数字都落在两个界限之间，或者略低于下界（DGX-1 上的 VGG-16），因此总是低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个插槽的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，这是一种简化：真实的运行要好得多。
+#
+# 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
+#
+# - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
+# - **不完美的重叠**：NCCL 的内核与反向传播争夺 GPU 的计算核心和内存，框架也不会严格按层的顺序发起梯度的通信，Horovod 还要为每个张量与 rank 0 协商，并把它拷入、拷出融合缓冲区；
+# - **网络达不到线速**：协议头、被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡；
+# - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
+#
+# 我们不会为了让模型吻合而去调整它：根据这些结果拟合它的计算速度，会让它在这里正确，却在其他所有地方悄悄出错。它擅长的是比较：哪个模型、哪种网络、哪种策略、多大的桶，以及为什么。
+#
+# ## 9. 课堂演示：一个模型、一种网络、一个集群、一个桶
+#
+# 下面的静态图是 VGG-16 在最多 16 个 Big Basin 节点上、通过 25 GbE、使用 64 MB 的桶时的情况：左边是扩展曲线，右边是最大集群上的一步。图下方的控件会针对选定的模型、网络、节点数和桶的大小重新绘制这两幅图（运行笔记本即可使用）。试试 VGG-16 在 10gbe 上，再换成 edr-ib；然后试试 ResNet-50 使用 0 MB 和 1024 MB 的桶。
+
+# %% [markdown] lang="pt"
+# No all-reduce, todo número publicado fica entre os dois limites, ou logo abaixo do inferior
+# (a VGG-16 no DGX-1), portanto sempre abaixo do limite de sobreposição perfeita: com sobreposição o modelo é **otimista**, sobretudo para a
+# VGG-16 com 512 GPUs (93% contra 68%), que na realidade fica perto do limite sem sobreposição.
+# Com as variáveis na CPU é o contrário: o modelo é pessimista (86-90% contra 99%), porque põe
+# todas as variáveis na memória de um soquete e manda metade do tráfego das GPUs pelo enlace lento
+# entre os dois soquetes, uma simplificação: a execução real se saiu bem melhor.
+#
+# O que o modelo deixa de fora, e por que ele erra para o lado otimista no all-reduce:
+#
+# - **retardatários**: cada passo espera a mais lenta de 512 GPUs; um pouco de variação em cada uma
+#   se acumula;
+# - **sobreposição imperfeita**: os kernels do NCCL disputam com a retropropagação os núcleos e a
+#   memória da GPU, o framework não dispara os gradientes exatamente na ordem das camadas, e o
+#   Horovod negocia cada tensor com o rank 0 e o copia para dentro e para fora do seu buffer de
+#   fusão;
+# - **a rede abaixo da sua taxa nominal**: cabeçalhos de protocolo, congestionamento em switches
+#   compartilhados por muitos servidores, a placa de rede dividindo o PCIe com as GPUs;
+# - **o pipeline de entrada** (ler e decodificar imagens): os dois benchmarks usaram dados
+#   sintéticos, então aqui ele não pesa, mas um treinamento real também paga por ele.
+#
+# Não ajustamos o modelo para concordar: ajustar sua velocidade de cálculo a esses resultados o
+# deixaria certo aqui e silenciosamente errado em todo o resto. O que ele faz bem é a comparação:
+# qual modelo, qual rede, qual estratégia, qual tamanho de bucket, e por quê.
+#
+# ## 9. Demonstração para a sala de aula: um modelo, uma rede, um cluster, um bucket
+#
+# A figura estática abaixo é a VGG-16 em até 16 nós Big Basin com 25 GbE e buckets de 64 MB: a
+# curva de escalonamento e o passo do maior cluster. O widget abaixo dela redesenha as duas para
+# um modelo, uma rede, um número de nós e um tamanho de bucket (execute o notebook para usá-lo).
+# Experimente a VGG-16 em 10gbe e depois em edr-ib; depois a ResNet-50 com buckets de 0 e de
+# 1024 MB.
+
+# %%
+from sim.scaleout.view import draw_view, scaling_view, scaling_widget
+
+draw_view(scaling_view("vgg16", "big-basin", "25gbe", nodes=16, bucket_mb=64))
+plt.show()
+
+# %% tags=["nbval-ignore-output"]
+scaling_widget()
+
+# %% [markdown] lang="en"
+# ## Summary
+#
+# - One data-parallel step is compute plus the all-reduce of the gradients; overlap hides
+#   communication behind backprop, so a step lies between the larger of the two and their sum.
+# - Buckets (tensor fusion) trade latency for overlap: big enough to pay few latencies, small
+#   enough that the first ones leave early. A bucket as large as the model loses the overlap.
+# - Bytes per FLOP decide scaling: VGG-16 and BERT move far more gradient per second of compute
+#   than Inception V3 or ResNet-50. Where the big layers sit matters too.
+# - The network between servers decides more than the links inside them; a ring all-reduce's
+#   traffic per GPU does not grow with the cluster, a fixed set of parameter servers' does.
+# - The simulator is a comparison tool, optimistic for all-reduce: real runs also pay for
+#   stragglers, framework overheads and imperfect overlap.
+#
+# The exercise asks you to pick, among a few clusters with a price per node-hour, the one that
+# trains a model fastest within a budget.
+
+# %% [markdown] lang="zh"
+# ## 小结
+#
+# - 一步数据并行训练由计算和梯度的全归约组成；重叠把通信藏在反向传播后面，所以一步的时间介于两者中较长的那个和两者之和之间。
+# - 桶（张量融合）在延迟和重叠之间权衡：足够大，才能少付几次延迟；足够小，前面的桶才能早点出发。和整个模型一样大的桶会失去重叠。
+# - 每个 FLOP 对应的字节数决定扩展性：相对于每秒的计算量，VGG-16 和 BERT 需要传输的梯度远多于 Inception V3 或 ResNet-50。大的层位于网络的什么位置也很重要。
+# - 服务器之间的网络比服务器内部的链路更有决定性；环形全归约每个 GPU 的流量不随集群变大而增长，固定数量的参数服务器的流量却会增长。
+# - 模拟器是一个用来比较的工具，对全归约偏乐观：真实的训练还要为掉队者、框架开销和不完美的重叠付出时间。
+#
+# 练习要求你在几个按节点小时计价的集群中，挑出在预算之内训练一个模型最快的那个。
+
+# %% [markdown] lang="pt"
+# ## Resumo
+#
+# - Um passo com paralelismo de dados é computação mais o all-reduce dos gradientes; a
+#   sobreposição esconde a comunicação atrás da retropropagação, então um passo fica entre o maior
+#   dos dois e a soma deles.
+# - Buckets (fusão de tensores) trocam latência por sobreposição: grandes o bastante para pagar
+#   poucas latências, pequenos o bastante para os primeiros saírem cedo. Um bucket do tamanho do
+#   modelo perde a sobreposição.
+# - Bytes por FLOP decidem o escalonamento: a VGG-16 e o BERT movem muito mais gradiente por
+#   segundo de computação que a Inception V3 ou a ResNet-50. Onde ficam as camadas grandes também
+#   importa.
+# - A rede entre os servidores decide mais que os enlaces dentro deles; o tráfego por GPU de um
+#   all-reduce em anel não cresce com o cluster, o de um conjunto fixo de servidores de parâmetros
+#   cresce.
+# - O simulador é uma ferramenta de comparação, otimista no all-reduce: treinamentos reais também
+#   pagam por retardatários, custos do framework e sobreposição imperfeita.
+#
+# O exercício pede que você escolha, entre alguns clusters com preço por nó-hora, aquele que
+# treina um modelo mais rápido dentro de um orçamento.
