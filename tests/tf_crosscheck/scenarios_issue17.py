@@ -235,7 +235,10 @@ def tape_jacobians_and_edges(env):
 
 @scenario
 def tape_higher_order(env):
-    """The guide's second derivative through nested tapes (d2/dx2 x^3 = 6x at x=1)."""
+    """Higher-order gradients as the autodiff guide and tf.GradientTape's docstring write them:
+    nested tapes, a persistent tape differentiating its own gradient, an unconnected second
+    derivative, the input-gradient penalty, a Hessian by jacobian of a gradient, and the second
+    derivatives of common losses."""
     tf = env.tf
     x = tf.Variable(1.0)
 
@@ -245,7 +248,76 @@ def tape_higher_order(env):
                 y = x * x * x
             dy_dx = t1.gradient(y, x)
         return t2.gradient(dy_dx, x)
-    return {"d2y_dx2": env.attempt(second)}
+    out = {"d2y_dx2": env.attempt(second)}
+    c = tf.constant(5.0)
+    with tf.GradientTape() as g:
+        g.watch(c)
+        with tf.GradientTape() as gg:
+            gg.watch(c)
+            y = c * c
+        dy_dc = gg.gradient(y, c)
+    out["docstring"] = [env.val(dy_dc), env.val(g.gradient(dy_dc, c))]
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as t3:
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t1:
+                y = v ** 4
+            d1 = t1.gradient(y, v)
+        d2 = t2.gradient(d1, v)
+    out["third"] = [env.val(d1), env.val(d2), env.val(t3.gradient(d2, v))]
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(c)
+        y = tf.sin(c) * c
+        dy = t.gradient(y, c)
+    out["persistent own gradient"] = [env.val(dy), env.val(t.gradient(dy, c))]
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            y = x * 2.0
+        dy_dx = t1.gradient(y, x)
+    out["unconnected"] = [env.val(dy_dx), str(t2.gradient(dy_dx, x))]
+    inputs = tf.constant(JAC_X[:, :3])
+    kernel = tf.Variable(JAC_W[:3] + 0.25)
+    bias = tf.Variable(np.array([0.1, -0.2]))
+    with tf.GradientTape() as t2:
+        with tf.GradientTape(watch_accessed_variables=False) as t1:
+            t1.watch(inputs)
+            penalty = tf.reduce_sum(tf.nn.relu(tf.matmul(inputs, kernel) + bias) ** 2)
+        g1 = t1.gradient(penalty, inputs)
+        g1_mag = tf.norm(g1)
+    out["input gradient penalty"] = [env.val(g1_mag)] + [
+        env.val(d) for d in t2.gradient(g1_mag, [kernel, bias])]
+    w1 = tf.Variable(JAC_W[:3] - 0.1)
+    w2 = tf.Variable(JAC_W[:2].T)
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            loss = tf.reduce_mean(tf.tanh(tf.matmul(tf.sigmoid(tf.matmul(inputs, w1)), w2)) ** 2)
+        g = t1.gradient(loss, w1)
+    out["hessian"] = env.val(t2.jacobian(g, w1))
+    logits_w = tf.Variable(JAC_W)
+    labels = tf.constant([1, 0, 1])
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            logits = tf.matmul(tf.constant(JAC_X), logits_w)
+            sparse = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=logits))
+            soft = tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(
+                labels=tf.one_hot(labels, 2, dtype=tf.float64), logits=logits * logits))
+            sig = tf.reduce_sum(tf.nn.sigmoid_cross_entropy_with_logits(
+                labels=tf.ones_like(logits) * 0.3, logits=logits))
+            total = sparse + soft + tf.reduce_logsumexp(logits) + sig
+        gw = t1.gradient(total, logits_w)
+        along = tf.reduce_sum(gw * tf.constant(JAC_W[::-1]))
+    out["loss hessian-vector"] = env.val(t2.gradient(along, logits_w))
+    xs = tf.constant(JAC_X[:2, :2])
+    with tf.GradientTape() as outer:
+        outer.watch(xs)
+        with tf.GradientTape() as inner:
+            inner.watch(xs)
+            y = tf.exp(xs) * xs
+        j = inner.batch_jacobian(y, xs)
+        summed = tf.reduce_sum(j * j)
+    out["batch_jacobian differentiated"] = [env.val(j), env.val(outer.gradient(summed, xs))]
+    return out
 
 
 @scenario
