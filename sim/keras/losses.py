@@ -3,8 +3,10 @@
 ``Loss.__call__`` computes per-example losses (mean over the last axis), weights them, then
 reduces: NONE keeps them, SUM adds them, SUM_OVER_BATCH_SIZE (= AUTO) divides the sum by the
 number of elements. Under a strategy, AUTO/SUM_OVER_BATCH_SIZE would average per replica and
-give N times the gradient after the SUM all-reduce (§4.3), so TF refuses them outside
-``Model.compile``; so do we. ``Reduction`` and the weighting/reduction functions are in
+give N times the gradient after the SUM all-reduce (§4.3): tf-keras refuses them outside
+``Model.compile``; Keras 3 allows them and divides the replica's mean by
+``num_replicas_in_sync`` (its ``scale_loss_for_distribution``). sim.keras follows the Keras the
+environment selects (sim/keras/version.py). ``Reduction`` and the weighting/reduction functions are in
 loss_reduction.py (re-exported here).
 """
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sim.tf as tf
 
 from sim.keras import _errors, activations, backend, distribute_utils
 from sim.keras._lookup import resolve
+from sim.keras.version import keras_major
 from sim.keras.loss_reduction import (Reduction, _rank, _tensor, compute_weighted_loss,  # noqa: F401
                                       reduce_weighted_loss, scale_loss_for_distribution,
                                       squeeze_or_expand)
@@ -38,14 +41,20 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         y_pred = tf.convert_to_tensor(y_pred)
         losses = self.call(y_true, y_pred)
-        return compute_weighted_loss(losses, sample_weight, reduction=self._get_reduction())
+        reduction = self._get_reduction()
+        loss = compute_weighted_loss(losses, sample_weight, reduction=reduction)
+        if reduction == Reduction.SUM_OVER_BATCH_SIZE and not self._allow_sum_over_batch_size \
+                and keras_major() == 3:
+            loss = scale_loss_for_distribution(loss)  # Keras 3: 1/N under N > 1 replicas
+        return loss
 
     def call(self, y_true, y_pred):
         raise NotImplementedError("Must be implemented in subclasses.")
 
     def _get_reduction(self):
         if (not self._allow_sum_over_batch_size and distribute_utils.has_strategy()
-                and self.reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE)):
+                and self.reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE)
+                and keras_major() == 2):
             raise ValueError(_errors.msg("loss_reduction_strategy", _STRATEGY_TEXT))
         return Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
 

@@ -332,3 +332,93 @@ def keras_version_history_keys(env):
                             tf.keras.callbacks.LearningRateScheduler(lambda e, lr: 0.05 / (e + 1))])
     rate_key = "learning_rate" if "learning_rate" in history.history else "lr"
     return {"keys": sorted(history.history), "rates": [float(v) for v in history.history[rate_key]]}
+
+
+def _first_lines(env, fn, n=2):
+    """A result, or the error's type and its first ``n`` lines (sim adds its explanation after)."""
+    try:
+        return env.val(fn())
+    except Exception as e:  # compared by the test
+        return {"__error__": type(e).__name__, "message": "\n".join(str(e).splitlines()[:n])}
+
+
+@scenario
+def keras_version_loss_in_strategy_run(env):
+    """Keras-version-sensitive: a SUM_OVER_BATCH_SIZE loss object called under a 2-replica
+    MirroredStrategy (inside strategy.run and in its scope). tf-keras refuses it; Keras 3 divides
+    each replica's mean by num_replicas_in_sync."""
+    tf = env.tf
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    y_true = tf.constant([[1.0], [2.0]])
+    y_pred = tf.constant([[0.0], [0.0]])
+    default = tf.keras.losses.MeanSquaredError()
+    explicit = tf.keras.losses.MeanSquaredError(reduction="sum_over_batch_size")
+    summed = tf.keras.losses.MeanSquaredError(reduction="sum")
+    none = tf.keras.losses.MeanSquaredError(reduction="none")
+
+    def local(fn):
+        return lambda: [env.val(v) for v in strategy.experimental_local_results(strategy.run(fn))]
+    out = {"outside": env.val(default(y_true, y_pred))}
+    for key, loss in (("default", default), ("explicit", explicit), ("sum", summed),
+                      ("none", none)):
+        out[key] = _first_lines(env, local(lambda loss=loss: loss(y_true, y_pred)))
+    with strategy.scope():
+        out["in scope"] = _first_lines(env, lambda: default(y_true, y_pred))
+    return out
+
+
+@scenario
+def keras_version_metrics_names(env):
+    """Keras-version-sensitive: model.metrics_names before compile, after compile, after fit,
+    after recompiling with a metric and after evaluate; evaluate's list itself agrees."""
+    tf = env.tf
+    model = _model(tf)
+    out = {"before compile": model.metrics_names}
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(learning_rate=0.05))
+    out["compiled, no metrics"] = list(model.metrics_names)
+    model.fit(X, LABELS, batch_size=GLOBAL_BATCH, epochs=1, shuffle=False, verbose=0)
+    out["after fit"] = list(model.metrics_names)
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(learning_rate=0.05),
+                  metrics=["mae"])
+    out["compiled with mae"] = list(model.metrics_names)
+    out["evaluate"] = [float(v) for v in model.evaluate(X, LABELS, batch_size=GLOBAL_BATCH,
+                                                        verbose=0)]
+    out["after evaluate"] = list(model.metrics_names)
+    return out
+
+
+def _rate(env, value):
+    """What optimizer.learning_rate is: its kind, name (if any) and float value."""
+    kind = "variable" if hasattr(value, "assign") else "tensor" if hasattr(value, "numpy") else \
+        type(value).__name__
+    return {"kind": kind, "name": getattr(value, "name", None) if kind == "variable" else None,
+            "dtype": str(getattr(value.dtype, "name", value.dtype)) if hasattr(value, "dtype") else None,
+            "value": float(value)}
+
+
+@scenario
+def keras_version_learning_rate(env):
+    """Keras-version-sensitive: optimizer.learning_rate for a float rate (a float32 variable,
+    named 'learning_rate' or 'learning_rate:0') and under ExponentialDecay (Keras 3: the current
+    step's rate as a tensor; tf-keras: 'current_learning_rate:0', the last applied rate), before
+    and after steps; assigning to the variable; setting a rate on a scheduled optimizer."""
+    tf = env.tf
+    v = tf.Variable([1.0, 2.0])
+    grad = tf.constant([0.5, -1.0])
+    opt = tf.keras.optimizers.SGD(learning_rate=0.01)
+    out = {"float": _rate(env, opt.learning_rate)}
+    opt.learning_rate.assign(0.5)
+    opt.apply_gradients([(grad, v)])
+    out["after assign"] = [_rate(env, opt.learning_rate), env.val(v)]
+    opt.learning_rate = 0.25
+    opt.apply_gradients([(grad, v)])
+    out["after set"] = [_rate(env, opt.learning_rate), env.val(v)]
+    scheduled = tf.keras.optimizers.SGD(
+        learning_rate=tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))
+    out["schedule"] = [_rate(env, scheduled.learning_rate)]
+    for _ in range(2):
+        scheduled.apply_gradients([(grad, v)])
+        out["schedule"].append(_rate(env, scheduled.learning_rate))
+    out["weights"] = env.val(v)
+    out["set on schedule"] = env.attempt(lambda: setattr(scheduled, "learning_rate", 0.5))
+    return out

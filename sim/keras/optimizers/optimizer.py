@@ -15,7 +15,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import _errors, backend, distribute_utils as du
-from sim.keras.optimizers import schedules, utils
+from sim.keras.optimizers import rate, schedules, utils
 
 
 class _VariablesList(list):
@@ -71,7 +71,10 @@ class Optimizer:
         if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.")
         self.name = name
-        self._learning_rate = learning_rate
+        self._learning_rate = learning_rate   # a float, a schedule or a callable
+        self._rate_variable = None            # the float rate's variable (rate.py), made on first read
+        self._path_name = backend.unique_object_name(backend.to_snake_case(name))  # Keras 3's "sgd_1"
+        self._applied_rate = None             # the rate of the last apply_gradients (tf-keras)
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.jit_compile = jit_compile
@@ -85,12 +88,34 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        return self._learning_rate
+        """The rate as the selected Keras shows it (rate.py): a float32 variable, or under a
+        schedule the current rate (Keras 3: a tensor; tf-keras: 'current_learning_rate:0')."""
+        from sim.keras.version import keras_major
+        lr = self._learning_rate
+        if isinstance(lr, schedules.LearningRateSchedule):
+            step = int(backend.get_value(self.iterations))
+            if keras_major() == 3:
+                return tf.constant(np.float32(lr.value(step)))
+            applied = lr.value(0) if self._applied_rate is None else self._applied_rate
+            return rate.RateVariable(applied, "current_learning_rate",
+                                     f"{self._path_name}/current_learning_rate")
+        if callable(lr):
+            return lr
+        if self._rate_variable is None:
+            self._rate_variable = rate.RateVariable(lr, "learning_rate",
+                                                    f"{self._path_name}/learning_rate")
+        return self._rate_variable
 
     @learning_rate.setter
     def learning_rate(self, value):
-        self._learning_rate = value if isinstance(value, schedules.LearningRateSchedule) \
-            else float(backend.get_value(value))
+        if isinstance(value, schedules.LearningRateSchedule):
+            self._learning_rate, self._rate_variable = value, None
+            return
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            raise TypeError(rate.TYPE_ERROR)
+        self._learning_rate = float(backend.get_value(value))
+        if self._rate_variable is not None:
+            self._rate_variable.assign(np.float32(self._learning_rate))
 
     lr = learning_rate
 
@@ -98,9 +123,12 @@ class Optimizer:
         lr = self._learning_rate
         if isinstance(lr, schedules.LearningRateSchedule):
             lr = lr.value(step)
+            self._applied_rate = np.float32(lr)
         elif callable(lr):
             lr = backend.get_value(lr())
-        lr = float(lr)
+        elif self._rate_variable is not None:
+            lr = self._rate_variable.numpy()   # a learner may have assigned to it
+        lr = float(np.float32(lr))             # TensorFlow keeps the rate in float32
         if self._decay:
             lr = lr / (1.0 + self._decay * step)
         return lr
