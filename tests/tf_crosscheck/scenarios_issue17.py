@@ -422,3 +422,81 @@ def keras_version_learning_rate(env):
     out["weights"] = env.val(v)
     out["set on schedule"] = env.attempt(lambda: setattr(scheduled, "learning_rate", 0.5))
     return out
+
+
+@scenario
+def data_choose_and_sample(env):
+    """choose_from_datasets (the API documentation's example, stopping on or skipping an
+    emptied dataset, its errors) and what sample_from_datasets guarantees whatever the random
+    stream: every element once, each dataset in order, weights that leave one dataset, errors."""
+    tf = env.tf
+    D = tf.data.Dataset
+
+    def values(ds):
+        return [v.decode() if isinstance(v, bytes) else v.tolist()
+                for v in (x.numpy() for x in ds)]
+
+    def error(fn):
+        try:
+            fn()
+        except Exception as e:  # compared by the test: type and TensorFlow's own sentence
+            text = str(e)
+            if "Selector" in text:  # TensorFlow wraps the kernel's sentence in the op's names
+                return [type(e).__name__, text[text.find("Selector"):].split(" [Op:")[0]]
+            return [type(e).__name__, text.splitlines()[0]]
+        return "no error"
+    words = [D.from_tensors(s).repeat() for s in ["foo", "bar", "baz"]]
+    out = {"doc": values(D.choose_from_datasets(words, D.range(3).repeat(3)))}
+    a, b = D.range(0, 3), D.range(100, 105)
+    choices = D.from_tensor_slices(tf.constant([0, 0, 0, 0, 1, 1], tf.int64))
+    chosen = D.choose_from_datasets([a, b], choices)
+    out["stop"] = [values(chosen), int(chosen.cardinality())]
+    out["skip"] = values(D.choose_from_datasets([a, b], choices, stop_on_empty_dataset=False))
+    out["shapes"] = tf.data.experimental.choose_from_datasets(
+        [D.from_tensors([1, 2]), D.from_tensors([1, 2, 3])], D.range(2)).element_spec.shape.as_list()
+    out["out of range"] = error(lambda: values(D.choose_from_datasets(
+        [a, b], D.from_tensor_slices(tf.constant([0, 2], tf.int64)))))
+    out["int32 choices"] = error(lambda: D.choose_from_datasets(
+        [a, b], D.from_tensor_slices(tf.constant([0, 1], tf.int32))))
+    out["no datasets"] = error(lambda: D.choose_from_datasets([], D.range(2)))
+    out["incompatible"] = error(lambda: D.choose_from_datasets([a, D.from_tensors("x")], D.range(2)))
+    mixed = values(D.sample_from_datasets([D.range(0, 20), D.range(100, 120)], [0.3, 0.7], seed=5))
+    out["sample"] = [sorted(mixed), [x for x in mixed if x < 100], [x for x in mixed if x >= 100]]
+    only = D.sample_from_datasets([a, b], weights=[1.0, 0.0])
+    out["one weight"] = [values(only), int(only.cardinality())]
+    out["negative weight"] = values(D.sample_from_datasets([a, b], weights=[0.5, -1.0]))
+    stopped = values(D.sample_from_datasets([a, D.range(100, 200)], seed=1,
+                                            stop_on_empty_dataset=True))
+    out["stop on empty"] = [x for x in stopped if x < 100]
+    out["weights length"] = error(lambda: D.sample_from_datasets([a, b], weights=[0.5]))
+    out["sample spec"] = str(tf.data.experimental.sample_from_datasets([a, b]).element_spec.dtype.name)
+    return out
+
+
+AUC_TRUE = np.array([[1, 0, 1], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]], np.float32)
+AUC_PRED = (((np.arange(15).reshape(5, 3) * 7) % 11) / 10.0).astype(np.float32)
+
+
+@scenario
+def keras_auc_multi_label(env):
+    """AUC over several labels: multi_label (one curve per label, averaged, or weighted by
+    label_weights; num_labels given or found at the first update), label_weights weighing the
+    labels of a single curve, ROC and PR, with and without sample weights, two updates."""
+    tf = env.tf
+    out = {}
+    for key, kwargs in {
+        "multi ROC": dict(multi_label=True),
+        "multi ROC 3 labels": dict(multi_label=True, num_labels=3),
+        "multi PR": dict(multi_label=True, curve="PR"),
+        "multi weighted": dict(multi_label=True, label_weights=[0.2, 0.0, 0.8]),
+        "multi PR minoring": dict(multi_label=True, curve="PR", summation_method="minoring",
+                                  num_thresholds=7),
+        "single label weights": dict(label_weights=[1.0, 0.5, 2.0]),
+        "single label weights PR": dict(label_weights=[1.0, 0.5, 2.0], curve="PR"),
+    }.items():
+        m = tf.keras.metrics.AUC(**kwargs)
+        m.update_state(AUC_TRUE, AUC_PRED)
+        first = float(m.result())
+        m.update_state(AUC_TRUE[::-1], AUC_PRED, sample_weight=[1.0, 2.0, 0.5, 0.0, 1.5])
+        out[key] = [first, float(m.result()), [list(v.shape) for v in m.variables]]
+    return out
