@@ -99,3 +99,37 @@ def test_learning_rate_under_a_schedule(keras):
         assert {r.name for r in seen} == {"current_learning_rate:0"}
     with pytest.raises(TypeError, match="hence its learning rate is not settable"):
         opt.learning_rate = 0.5
+
+
+def test_loss_reductions_each_version_accepts(keras):
+    y_true, y_pred = np.array([[1.0], [2.0], [3.0]]), np.array([[0.0], [0.0], [1.0]])
+    weights = np.array([1.0, 0.5, 0.0])   # squared errors 1, 4, 4
+    default = tf.keras.losses.MeanSquaredError()
+    assert default.reduction == ("sum_over_batch_size" if keras == "keras3" else "auto")
+    assert float(default(y_true, y_pred)) == 3.0
+    assert float(default(y_true, y_pred, sample_weight=weights)) == 1.0   # (1 + 2) / 3
+    if keras == "keras3":
+        mean = tf.keras.losses.MeanSquaredError(reduction="mean")
+        by_weight = tf.keras.losses.MeanSquaredError(reduction="mean_with_sample_weight")
+        unreduced = tf.keras.losses.MeanSquaredError(reduction=None)
+        assert float(mean(y_true, y_pred, sample_weight=weights)) == 1.0
+        assert float(by_weight(y_true, y_pred, sample_weight=weights)) == 2.0  # (1 + 2) / 1.5
+        assert float(by_weight(y_true, y_pred)) == 3.0
+        assert unreduced(y_true, y_pred).numpy().tolist() == [1.0, 4.0, 4.0]
+        with pytest.raises(ValueError, match=r"Expected one of \{None, 'none'.*reduction=auto"):
+            tf.keras.losses.MeanSquaredError(reduction=tf.keras.losses.Reduction.AUTO)
+    else:
+        for rejected in ("mean", "mean_with_sample_weight", None):
+            with pytest.raises(ValueError, match=f"Invalid Reduction Key: {rejected}"):
+                tf.keras.losses.MeanSquaredError(reduction=rejected)
+
+
+def test_mean_with_sample_weight_is_scaled_like_the_mean_under_a_strategy(keras):
+    if keras != "keras3":
+        pytest.skip("a Keras 3 reduction")
+    strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+    loss = tf.keras.losses.MeanSquaredError(reduction="mean_with_sample_weight")
+    weights = tf.constant([1.0, 3.0])
+    per_replica = strategy.run(lambda: loss(Y_TRUE, Y_PRED, sample_weight=weights))
+    # (1 * 1 + 3 * 4) / (1 + 3) = 3.25 per replica, divided by 2 replicas
+    assert [float(v) for v in strategy.experimental_local_results(per_replica)] == [1.625, 1.625]

@@ -10,6 +10,8 @@ difference is one ``if`` next to the behaviour it changes. Differences followed 
   under Keras 3, ``lr`` under tf-keras.
 - A SUM_OVER_BATCH_SIZE loss object under a strategy: Keras 3 divides the replica's mean by
   ``num_replicas_in_sync``; tf-keras refuses it (sim/keras/losses.py).
+- Loss reductions: Keras 3's default is 'sum_over_batch_size' and it accepts "mean",
+  "mean_with_sample_weight" and None but not "auto" (sim/keras/loss_reduction.py).
 - ``model.metrics_names``: Keras 3 ``['loss', 'compile_metrics']``; tf-keras each metric's name,
   once a step has built them (sim/keras/training.py).
 - ``optimizer.learning_rate``: how the float32 rate variable is named and printed, and what a

@@ -500,3 +500,28 @@ def keras_auc_multi_label(env):
         m.update_state(AUC_TRUE[::-1], AUC_PRED, sample_weight=[1.0, 2.0, 0.5, 0.0, 1.5])
         out[key] = [first, float(m.result()), [list(v.shape) for v in m.variables]]
     return out
+
+
+@scenario
+def keras_version_loss_reductions(env):
+    """Keras-version-sensitive: a loss's default reduction, the reductions each version accepts
+    ('auto' in tf-keras; 'mean', 'mean_with_sample_weight' and None in Keras 3) and what they
+    compute with sample weights; the rejected ones raise each version's ValueError."""
+    tf = env.tf
+    y_true = tf.constant([[1.0], [2.0], [3.0]])
+    y_pred = tf.constant([[0.0], [0.0], [1.0]])
+    weights = tf.constant([1.0, 0.5, 0.0])
+    out = {"default": tf.keras.losses.MeanSquaredError().reduction,
+           "config": tf.keras.losses.MeanSquaredError().get_config()["reduction"]}
+    for reduction in ["auto", "none", "sum", "sum_over_batch_size", "mean",
+                      "mean_with_sample_weight", None]:
+        def compute(reduction=reduction):
+            loss = tf.keras.losses.MeanSquaredError(reduction=reduction)
+            return [env.val(loss(y_true, y_pred)), env.val(loss(y_true, y_pred, sample_weight=weights))]
+        result = _first_lines(env, compute, 1)
+        if isinstance(result, dict) and "{" in result["message"]:  # Keras 3 prints a Python set:
+            head, rest = result["message"].split("{", 1)           # its order follows the hash
+            items, tail = rest.split("}", 1)                       # seed, so compare it sorted
+            result["message"] = head + "{" + ", ".join(sorted(items.split(", "))) + "}" + tail
+        out[str(reduction)] = result
+    return out
