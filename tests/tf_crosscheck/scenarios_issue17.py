@@ -525,3 +525,33 @@ def keras_version_loss_reductions(env):
             result["message"] = head + "{" + ", ".join(sorted(items.split(", "))) + "}" + tail
         out[str(reduction)] = result
     return out
+
+
+@scenario
+def tape_higher_order_mirrored(env):
+    """A gradient penalty (as WGAN-GP writes it) inside strategy.run on 2 replicas: the norm of
+    the input gradient, differentiated again with respect to mirrored weights, then applied."""
+    tf = env.tf
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    with strategy.scope():
+        w1 = tf.Variable(JAC_W[:, :2].astype(np.float32) + 0.3)       # 4 x 2
+        w2 = tf.Variable(np.array([[0.5], [-1.0]], np.float32))
+        opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+    inputs = tf.data.Dataset.from_tensor_slices(JAC_X[:, :4].astype(np.float32).repeat(2, 0)).batch(4)
+    dist = strategy.experimental_distribute_dataset(inputs)
+
+    def step(x):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.matmul(tf.tanh(tf.matmul(x, w1)), w2)
+            g = inner.gradient(y, x)
+            per_example = tf.square(tf.norm(g, axis=1) - 1.0)
+            penalty = tf.nn.compute_average_loss(per_example, global_batch_size=4)
+        grads = outer.gradient(penalty, [w1, w2])
+        opt.apply_gradients(zip(grads, [w1, w2]))
+        return penalty
+    losses = []
+    for x in dist:
+        losses.append(float(strategy.reduce("SUM", strategy.run(step, args=(x,)), axis=None)))
+    return {"penalties": losses, "w1": env.val(w1), "w2": env.val(w2)}
