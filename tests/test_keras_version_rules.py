@@ -133,3 +133,24 @@ def test_mean_with_sample_weight_is_scaled_like_the_mean_under_a_strategy(keras)
     per_replica = strategy.run(lambda: loss(Y_TRUE, Y_PRED, sample_weight=weights))
     # (1 * 1 + 3 * 4) / (1 + 3) = 3.25 per replica, divided by 2 replicas
     assert [float(v) for v in strategy.experimental_local_results(per_replica)] == [1.625, 1.625]
+
+
+def test_metric_variable_names(keras):
+    first, second = tf.keras.metrics.Precision(), tf.keras.metrics.Precision()
+    auc = tf.keras.metrics.AUC(num_thresholds=3)
+    if keras == "keras3":
+        assert [v.name for v in first.variables] == ["true_positives", "false_positives"]
+        prefix = first.variables[0].path.split("/")[0]
+        assert prefix.startswith("precision") and second.variables[0].path.split("/")[0] != prefix
+        assert [v.name for v in auc.variables] == ["true_positives", "false_positives",
+                                                   "true_negatives", "false_negatives"]
+        strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+        with strategy.scope():
+            recall = tf.keras.metrics.Recall()
+        assert [v.name for v in recall.variables] == ["true_positives", "false_negatives"]
+        assert recall.variables[0].path.endswith("/true_positives")
+    else:
+        assert [v.name for v in first.variables] == ["true_positives:0", "false_positives:0"]
+        assert not hasattr(first.variables[0], "path")
+        assert [v.name for v in auc.variables] == ["true_positives:0", "true_negatives:0",
+                                                   "false_positives:0", "false_negatives:0"]

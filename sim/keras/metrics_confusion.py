@@ -182,7 +182,9 @@ class AUC(Metric):
     def _build(self, num_labels):
         shape = (self.num_thresholds,) if not self.multi_label else (self.num_thresholds, num_labels)
         self.num_labels = num_labels if self.multi_label else self.num_labels
-        for _, var in self._COUNTS:
+        from sim.keras.version import keras_major
+        order = self._COUNTS if keras_major() == 3 else [self._COUNTS[i] for i in (0, 2, 1, 3)]
+        for _, var in order:   # tf-keras makes tp, tn, fp, fn; Keras 3 tp, fp, tn, fn
             setattr(self, var, self.add_weight(var, shape=shape))
         self._built = True
 

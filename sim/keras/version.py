@@ -14,6 +14,8 @@ difference is one ``if`` next to the behaviour it changes. Differences followed 
   "mean_with_sample_weight" and None but not "auto" (sim/keras/loss_reduction.py).
 - ``model.metrics_names``: Keras 3 ``['loss', 'compile_metrics']``; tf-keras each metric's name,
   once a step has built them (sim/keras/training.py).
+- Metric variables: Keras 3 names them 'true_positives' with a path 'precision/true_positives';
+  tf-keras 'true_positives:0' (sim/keras/metrics.py); AUC's creation order differs too.
 - ``optimizer.learning_rate``: how the float32 rate variable is named and printed, and what a
   schedule gives (sim/keras/optimizers/rate.py).
 docs/keras_versions.md lists them with TensorFlow's values, and those not followed yet.

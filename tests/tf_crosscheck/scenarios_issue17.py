@@ -555,3 +555,23 @@ def tape_higher_order_mirrored(env):
     for x in dist:
         losses.append(float(strategy.reduce("SUM", strategy.run(step, args=(x,)), axis=None)))
     return {"penalties": losses, "w1": env.val(w1), "w2": env.val(w2)}
+
+
+@scenario
+def keras_version_metric_variable_names(env):
+    """Keras-version-sensitive: metric variables' names ('true_positives' under Keras 3,
+    'true_positives:0' under tf-keras), Keras 3's paths (the metric's unique name, compared
+    without its '_1' counter, which depends on what the process made before) and AUC's order."""
+    import re
+    tf = env.tf
+
+    def names(metric):
+        return [[v.name, None if getattr(v, "path", None) is None
+                 else re.sub(r"_\d+/", "/", v.path)] for v in metric.variables]
+    out = {"precision": names(tf.keras.metrics.Precision()),
+           "mean named": names(tf.keras.metrics.Mean(name="my_mean")),
+           "auc": names(tf.keras.metrics.AUC(num_thresholds=3))}
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    with strategy.scope():
+        out["recall in scope"] = names(tf.keras.metrics.Recall())
+    return out
