@@ -119,12 +119,16 @@ def test_rmsprop_formula(momentum, centered):
         np.testing.assert_allclose(gw, w, rtol=1e-12)
 
 
-def test_legacy_names_and_schedule():
+def test_legacy_names_and_schedule(monkeypatch):
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")   # Keras 3 has no legacy optimizers
     sched = tf.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
     opt = tf.keras.optimizers.legacy.SGD(learning_rate=sched)
     got = _run_opt(opt, [0.0], [[1.0], [1.0], [1.0]])
     np.testing.assert_allclose([g[0] for g in got], [-0.1, -0.15, -0.175], rtol=1e-6)
     assert tf.keras.optimizers.legacy.RMSprop(learning_rate=0.1).get_config()["is_legacy_optimizer"]
+    monkeypatch.delenv("TF_USE_LEGACY_KERAS")
+    with pytest.raises(ImportError, match="`keras.optimizers.legacy` is not supported in Keras 3"):
+        tf.keras.optimizers.legacy.SGD(0.1)
 
 
 def test_no_gradients_error():

@@ -154,3 +154,27 @@ def test_metric_variable_names(keras):
         assert not hasattr(first.variables[0], "path")
         assert [v.name for v in auc.variables] == ["true_positives:0", "true_negatives:0",
                                                    "false_positives:0", "false_negatives:0"]
+
+
+def test_keras_2_optimizer_arguments(keras):
+    if keras == "keras3":
+        with pytest.raises(ImportError, match="not supported in Keras 3.*TF_USE_LEGACY_KERAS=True"):
+            tf.keras.optimizers.legacy.SGD(0.1)
+        with pytest.raises(ValueError, match=r"Argument\(s\) not recognized: \{'lr': 0.1\}"):
+            tf.keras.optimizers.SGD(lr=0.1)
+        with pytest.warns(UserWarning, match="`decay` is no longer supported"):
+            opt = tf.keras.optimizers.SGD(0.1, decay=0.5)
+        assert not hasattr(opt, "lr")
+        opt.lr = 0.5                                   # a plain attribute: the rate is unchanged
+        assert opt.lr == 0.5 and float(opt.learning_rate) == pytest.approx(0.1)
+        return
+    with pytest.warns(UserWarning, match="The `lr` argument is deprecated"):
+        legacy = tf.keras.optimizers.legacy.SGD(lr=0.1, decay=0.5)   # optimizer_v2 takes both
+    assert float(legacy.learning_rate) == pytest.approx(0.1)
+    with pytest.warns(UserWarning, match="`lr` is deprecated in TF-Keras optimizer"):
+        opt = tf.keras.optimizers.SGD(lr=0.1)             # the new optimizer ignores `lr`
+    assert float(opt.learning_rate) == pytest.approx(0.01)
+    with pytest.raises(ValueError, match="decay is deprecated in the new TF-Keras optimizer"):
+        tf.keras.optimizers.SGD(0.1, decay=0.5)
+    opt.lr = 0.5                                          # an alias of learning_rate
+    assert float(opt.learning_rate) == 0.5 and opt.lr is opt.learning_rate

@@ -18,6 +18,8 @@ difference is one ``if`` next to the behaviour it changes. Differences followed 
   tf-keras 'true_positives:0' (sim/keras/metrics.py); AUC's creation order differs too.
 - ``optimizer.learning_rate``: how the float32 rate variable is named and printed, and what a
   schedule gives (sim/keras/optimizers/rate.py).
+- Keras 2 optimizer arguments: ``tf.keras.optimizers.legacy`` (an ImportError under Keras 3),
+  ``lr=``, ``decay=`` and ``optimizer.lr`` (sim/keras/optimizers/optimizer.py).
 docs/keras_versions.md lists them with TensorFlow's values, and those not followed yet.
 """
 from __future__ import annotations

@@ -575,3 +575,27 @@ def keras_version_metric_variable_names(env):
     with strategy.scope():
         out["recall in scope"] = names(tf.keras.metrics.Recall())
     return out
+
+
+@scenario
+def keras_version_optimizer_arguments(env):
+    """Keras-version-sensitive: the Keras 2 optimizer arguments the seeds use. Keras 3 has no
+    tf.keras.optimizers.legacy (ImportError), refuses lr= and drops decay=; tf-keras's legacy
+    optimizers take both, its new ones ignore lr= and refuse decay=; optimizer.lr."""
+    import warnings
+    tf = env.tf
+
+    def rate(make):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _first_lines(env, lambda: float(make().learning_rate), 1)
+    out = {"legacy SGD": rate(lambda: tf.keras.optimizers.legacy.SGD(0.1)),
+           "legacy lr decay": rate(lambda: tf.keras.optimizers.legacy.SGD(lr=0.1, decay=0.5)),
+           "SGD lr": rate(lambda: tf.keras.optimizers.SGD(lr=0.1)),
+           "SGD decay": rate(lambda: tf.keras.optimizers.SGD(0.1, decay=0.5)),
+           "Adam lr": rate(lambda: tf.keras.optimizers.Adam(lr=0.1))}
+    opt = tf.keras.optimizers.SGD(0.1)
+    out["has lr"] = hasattr(opt, "lr")
+    opt.lr = 0.5
+    out["after opt.lr = 0.5"] = float(opt.learning_rate)
+    return out
