@@ -529,15 +529,18 @@ def keras_version_loss_reductions(env):
 
 @scenario
 def tape_higher_order_mirrored(env):
-    """A gradient penalty (as WGAN-GP writes it) inside strategy.run on 2 replicas: the norm of
-    the input gradient, differentiated again with respect to mirrored weights, then applied."""
+    """A gradient penalty (as WGAN-GP writes it) inside strategy.run on 4 replicas: the norm of
+    the input gradient, differentiated again with respect to mirrored weights, then applied.
+    (ReductionToOneDevice: TensorFlow's collective ops in one process reuse their instance keys
+    across strategies, so other shapes than the earlier scenarios' would collide.)"""
     tf = env.tf
-    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    strategy = tf.distribute.MirroredStrategy(
+        env.devices(4), cross_device_ops=tf.distribute.ReductionToOneDevice())
     with strategy.scope():
         w1 = tf.Variable(JAC_W[:, :2].astype(np.float32) + 0.3)       # 4 x 2
         w2 = tf.Variable(np.array([[0.5], [-1.0]], np.float32))
         opt = tf.keras.optimizers.SGD(learning_rate=0.1)
-    inputs = tf.data.Dataset.from_tensor_slices(JAC_X[:, :4].astype(np.float32).repeat(2, 0)).batch(4)
+    inputs = tf.data.Dataset.from_tensor_slices(JAC_X[:, :4].astype(np.float32).repeat(4, 0)).batch(8)
     dist = strategy.experimental_distribute_dataset(inputs)
 
     def step(x):
@@ -547,7 +550,7 @@ def tape_higher_order_mirrored(env):
                 y = tf.matmul(tf.tanh(tf.matmul(x, w1)), w2)
             g = inner.gradient(y, x)
             per_example = tf.square(tf.norm(g, axis=1) - 1.0)
-            penalty = tf.nn.compute_average_loss(per_example, global_batch_size=4)
+            penalty = tf.nn.compute_average_loss(per_example, global_batch_size=8)
         grads = outer.gradient(penalty, [w1, w2])
         opt.apply_gradients(zip(grads, [w1, w2]))
         return penalty
