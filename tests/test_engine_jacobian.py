@@ -120,25 +120,6 @@ def test_documented_edge_cases():
     assert float(tape.gradient(y, x, output_gradients=[1.0, 10.0])) == 32.0
 
 
-def test_nested_tapes_refuse_higher_order_with_a_clear_error():
-    x = tf.Variable(1.0)
-    with tf.GradientTape() as t2:
-        with tf.GradientTape() as t1:
-            y = x * x * x
-        dy_dx = t1.gradient(y, x)
-        other = x * 2.0
-    assert float(dy_dx) == 3.0 and float(t2.gradient(other, x)) == 2.0  # allowed
-    with tf.GradientTape(persistent=True) as t2:
-        with tf.GradientTape() as t1:
-            y = x * x * x
-        dy_dx = t1.gradient(y, x)
-        doubled = dy_dx * 2.0
-    with pytest.raises(NotImplementedError, match="higher-order gradients"):
-        t2.gradient(dy_dx, x)  # TensorFlow's documented d2y/dx2 = 6.0
-    with pytest.raises(NotImplementedError, match="higher-order gradients"):
-        t2.jacobian(doubled, x)
-
-
 def test_gradient_under_an_unrelated_outer_tape_still_works():
     a, b = tf.Variable(1.0), tf.Variable(2.0)
     with tf.GradientTape() as outer:

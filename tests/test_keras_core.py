@@ -71,6 +71,10 @@ def _run_opt(opt, w0, grads):
 
 
 GRADS = [[0.5, -1.0], [0.25, 2.0], [-0.75, 0.1], [1.0, 1.0]]
+# TensorFlow keeps the rate in a float32 variable and casts it to the weights' dtype, so SGD(0.1)
+# on float64 weights steps by float64(float32(0.1)) (TF 2.21 gives 0.9499999992549419 for
+# 1 - 0.1 * 0.5, under Keras 3 and tf-keras alike).
+LR_TENTH, LR_HUNDREDTH = float(np.float32(0.1)), float(np.float32(0.01))
 
 
 def test_sgd_momentum_nesterov_formulas():
@@ -79,8 +83,8 @@ def test_sgd_momentum_nesterov_formulas():
         w, m = np.array([1.0, 2.0]), np.zeros(2)
         for g, gw in zip(GRADS, got):
             g = np.array(g)
-            m = 0.9 * m - 0.1 * g
-            w = w + (0.9 * m - 0.1 * g if nesterov else m)
+            m = 0.9 * m - LR_TENTH * g
+            w = w + (0.9 * m - LR_TENTH * g if nesterov else m)
             np.testing.assert_allclose(gw, w, rtol=1e-12)
 
 
@@ -91,7 +95,7 @@ def test_adam_formula():
         g = np.array(g)
         m = 0.9 * m + 0.1 * g
         v = 0.999 * v + 0.001 * g * g
-        lr_t = 0.01 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+        lr_t = LR_HUNDREDTH * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
         w = w - lr_t * m / (np.sqrt(v) + 1e-7)
         np.testing.assert_allclose(gw, w, rtol=1e-12)
 
@@ -107,7 +111,7 @@ def test_rmsprop_formula(momentum, centered):
         if centered:
             mg = 0.9 * mg + 0.1 * g
             denom = ms - mg * mg
-        step = 0.01 * g / np.sqrt(denom + 1e-7)
+        step = LR_HUNDREDTH * g / np.sqrt(denom + 1e-7)
         if momentum:
             mom = momentum * mom + step
             step = mom
@@ -115,12 +119,16 @@ def test_rmsprop_formula(momentum, centered):
         np.testing.assert_allclose(gw, w, rtol=1e-12)
 
 
-def test_legacy_names_and_schedule():
+def test_legacy_names_and_schedule(monkeypatch):
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")   # Keras 3 has no legacy optimizers
     sched = tf.keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
     opt = tf.keras.optimizers.legacy.SGD(learning_rate=sched)
     got = _run_opt(opt, [0.0], [[1.0], [1.0], [1.0]])
     np.testing.assert_allclose([g[0] for g in got], [-0.1, -0.15, -0.175], rtol=1e-6)
     assert tf.keras.optimizers.legacy.RMSprop(learning_rate=0.1).get_config()["is_legacy_optimizer"]
+    monkeypatch.delenv("TF_USE_LEGACY_KERAS")
+    with pytest.raises(ImportError, match="`keras.optimizers.legacy` is not supported in Keras 3"):
+        tf.keras.optimizers.legacy.SGD(0.1)
 
 
 def test_no_gradients_error():
@@ -154,7 +162,8 @@ def test_losses_closed_forms_and_reductions():
     np.testing.assert_allclose(hub, (0.125 + 2.5) / 2, rtol=1e-6)
 
 
-def test_loss_reduction_rejected_under_strategy():
+def test_loss_reduction_rejected_under_strategy(monkeypatch):
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")  # tf-keras's rule (Keras 3's: test_keras_version_rules)
     strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
     loss = tf.keras.losses.MeanSquaredError()
     with strategy.scope():

@@ -25,6 +25,14 @@ def run(names, working_dir, namespace=None):
 
 @pytest.fixture(scope="module")
 def tutorial(tmp_path_factory, capsys_module=None):
+    # The tutorial was written for tf.keras 2 (it makes tf.keras.optimizers.legacy optimizers):
+    # on TensorFlow 2.21 it runs with tf-keras, TF_USE_LEGACY_KERAS=1 (sim/keras/version.py).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TF_USE_LEGACY_KERAS", "1")
+        yield _run_tutorial(tmp_path_factory)
+
+
+def _run_tutorial(tmp_path_factory):
     import sim
     sim.setup("en", seed=0) if hasattr(sim, "setup") else None
     random.seed(0)

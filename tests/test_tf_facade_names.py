@@ -33,6 +33,9 @@ tf.data.DatasetSpec tf.GradientTape.jacobian tf.GradientTape.batch_jacobian tf.k
 tf.keras.metrics.Recall tf.keras.metrics.AUC tf.keras.metrics.MeanIoU
 tf.keras.metrics.TopKCategoricalAccuracy tf.keras.metrics.SparseTopKCategoricalAccuracy
 tf.distribute.MirroredStrategy tf.distribute.experimental.CentralStorageStrategy
+tf.data.Dataset.sample_from_datasets tf.data.Dataset.choose_from_datasets
+tf.data.experimental.sample_from_datasets tf.data.experimental.choose_from_datasets tf.norm
+tf.linalg.norm
 """.split()
 
 

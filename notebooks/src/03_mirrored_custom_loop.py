@@ -571,28 +571,55 @@ print(t("lesson03.loss_mean"), "(tf.reduce_mean)",
 
 # %% [markdown] lang="en"
 # **A Keras loss with its default reduction.** Without `reduction=NONE`, a Keras loss averages
-# over the batch it is given, which inside `strategy.run` is only this replica's slice. TensorFlow
-# refuses it in a custom loop under a strategy (inside `Model.fit` it is allowed, because `fit`
-# scales the loss itself):
+# over the batch it is given, which inside `strategy.run` is only this replica's slice. What
+# happens next depends on the Keras version, one of the few places where they differ for this
+# course:
+#
+# - **tf-keras** (Keras 2, the `tf.keras` the guide was written for; `pip install tf-keras` and
+#   `TF_USE_LEGACY_KERAS=1`) refuses it in a custom loop under a strategy with a `ValueError`
+#   (inside `Model.fit` it is allowed, because `fit` scales the loss itself);
+# - **Keras 3** (`tf.keras` since TensorFlow 2.16, the default) accepts it and divides each
+#   replica's mean by `num_replicas_in_sync`. The SUM over replicas is then the mean of the means
+#   above: right when every slice has the same size, wrong on this uneven batch (3, 3, 3, 1).
+#
+# sim.tf follows the version your environment selects, as TensorFlow does (Keras 3 here):
 
 # %% [markdown] lang="zh"
-# **使用默认归约方式的 Keras 损失。** 不设置 `reduction=NONE` 时，Keras 损失会对传给它的批次取平均，而在 `strategy.run` 内部，这只是本副本的分片。在策略下的自定义训练循环中，TensorFlow 会拒绝这种用法（在 `Model.fit` 中则允许，因为 `fit` 会自己缩放损失）：
+# **使用默认归约方式的 Keras 损失。** 不设置 `reduction=NONE` 时，Keras 损失会对传给它的批次取平均，而在 `strategy.run` 内部，这只是本副本的分片。接下来会发生什么取决于 Keras 的版本，这是本课程中两个版本少数几处不同之一：
+#
+# - **tf-keras**（Keras 2，即编写指南时的 `tf.keras`；需要 `pip install tf-keras` 并设置 `TF_USE_LEGACY_KERAS=1`）：在策略下的自定义训练循环中会以 `ValueError` 拒绝这种用法（在 `Model.fit` 中则允许，因为 `fit` 会自己缩放损失）；
+# - **Keras 3**（TensorFlow 2.16 起默认的 `tf.keras`）：接受这种用法，并把每个副本的均值除以 `num_replicas_in_sync`。于是各副本之和就是上面的“均值的均值”：各分片大小相同时是对的，在这个不均匀的批次（3、3、3、1）上则是错的。
+#
+# 与 TensorFlow 一样，sim.tf 遵循环境所选的版本（这里是 Keras 3）：
 
 # %% [markdown] lang="pt"
 # **Uma perda do Keras com a redução padrão.** Sem `reduction=NONE`, uma perda do Keras tira a
-# média sobre o lote que recebe, que dentro de `strategy.run` é só a fatia desta réplica. O
-# TensorFlow a recusa em um loop personalizado sob uma estratégia (dentro do `Model.fit` ela é
-# permitida, porque o `fit` escalona a perda por conta própria):
+# média sobre o lote que recebe, que dentro de `strategy.run` é só a fatia desta réplica. O que
+# acontece depois depende da versão do Keras, um dos poucos pontos em que elas diferem neste
+# curso:
+#
+# - o **tf-keras** (Keras 2, o `tf.keras` para o qual o guia foi escrito; `pip install tf-keras`
+#   e `TF_USE_LEGACY_KERAS=1`) a recusa com um `ValueError` em um loop personalizado sob uma
+#   estratégia (dentro do `Model.fit` ela é permitida, porque o `fit` escalona a perda por conta
+#   própria);
+# - o **Keras 3** (o `tf.keras` desde o TensorFlow 2.16, o padrão) a aceita e divide a média de
+#   cada réplica por `num_replicas_in_sync`. A soma (SUM) sobre as réplicas passa a ser a média
+#   das médias de antes: certa quando todas as fatias têm o mesmo tamanho, errada neste lote
+#   desigual (3, 3, 3, 1).
+#
+# O sim.tf segue a versão que o seu ambiente seleciona, como o TensorFlow (aqui, o Keras 3):
 
 # %%
-with sim.show_error():   # sim-only: prints the error as "Type: message"
-    default_loss = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+default_loss = tf.keras.losses.BinaryCrossentropy(from_logits=True)
 
-    def careless_step(inputs):
-        x, y = inputs
-        return default_loss(y, model(x))
+def careless_step(inputs):
+    x, y = inputs
+    return default_loss(y, model(x))
 
-    strategy.run(careless_step, args=(inputs,))
+with sim.show_error():   # sim-only: prints the error as "Type: message" (tf-keras raises here)
+    careless = strategy.run(careless_step, args=(inputs,))
+    print(t("lesson03.loss_sum"), "(Keras 3)",
+          number(float(strategy.reduce("SUM", careless, axis=None)), ".6g"))
 
 # %% [markdown] lang="en"
 # **Reducing a plain tensor with SUM.** `strategy.reduce` expects the `PerReplica` value that

@@ -155,6 +155,17 @@ class Dataset(metaclass=_DatasetType):
         return zip_(*datasets)
 
     @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        from sim.data.transforms.choosing import choose_from_datasets
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        from sim.data.transforms.choosing import sample_from_datasets
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None):
         from sim.data.files import list_files
         return list_files(file_pattern, shuffle, seed)

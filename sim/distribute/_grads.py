@@ -17,7 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import tape as _tape
+from sim.engine.higher_order import FirstOrderOnly
 from sim.engine.tensor import Tensor
+
+# Their backward collectives run on arrays: a second derivative through them raises, naming them.
+_ALL_REDUCE = FirstOrderOnly("ReplicaContext.all_reduce")
+_ALL_GATHER = FirstOrderOnly("ReplicaContext.all_gather")
 
 
 def recording():
@@ -58,7 +63,7 @@ def record_all_reduce(ctx, reduce_op, inputs, outputs, options=None):
     for x, y in zip(inputs, outputs):
         x = _source(x)
         if type(y) is Tensor and y is not x:
-            _tape.record(y, (x,), (lambda g: _backward(ctx, reduce_op, g),), 0, 0)
+            _tape.record(y, (x,), (lambda g: _backward(ctx, reduce_op, g),), 0, 0, _ALL_REDUCE)
 
 
 def record_all_gather(ctx, inputs, outputs, offsets, axis):
@@ -76,4 +81,4 @@ def record_all_gather(ctx, inputs, outputs, offsets, axis):
             index = [slice(None)] * total.ndim
             index[ax] = slice(begin, begin + size)
             return total[tuple(index)]
-        _tape.record(y, (x,), (grad,), 0, 0)
+        _tape.record(y, (x,), (grad,), 0, 0, _ALL_GATHER)

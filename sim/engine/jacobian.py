@@ -2,7 +2,9 @@
 
 Row ``i`` of the jacobian is the gradient of ``target[i]`` alone: the walk seeded with a one-hot
 output gradient. TensorFlow vectorises these walks (pfor); the numbers are the same. A
-non-persistent tape allows one jacobian, as it allows one gradient.
+non-persistent tape allows one jacobian, as it allows one gradient. Under a tape that records the
+target, the rows are walked on Tensors and stacked (sim/engine/higher_order.py), so that tape can
+differentiate the jacobian too.
 """
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from sim.engine import nest
 from sim.engine.tensor import Tensor
 
 
-def _rows(tape, target, sources):
-    """Yield (index, grads) for each entry of ``target``, marking the tape used."""
+def _rows(tape, target, sources, walk=None):
+    """Yield (index, grads) for each entry of ``target``, marking the tape used; ``walk`` is the
+    reverse walk (default: the tape's own, on arrays)."""
     if tape._used and not tape._persistent:
         raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
                            "of gradients (or jacobians)")
@@ -24,7 +27,16 @@ def _rows(tape, target, sources):
     for index in np.ndindex(value.shape):
         seed = np.zeros_like(value)
         seed[index] = 1
-        yield index, tape._backward([target], [seed], sources), value.shape
+        if walk is None:
+            yield index, tape._backward([target], [seed], sources), value.shape
+        else:
+            yield index, walk(tape, [target], [Tensor(seed)], sources), value.shape
+
+
+def _recorded(target):
+    from sim.engine import higher_order
+    from sim.engine.tape import _state
+    return bool(_state.recording) and higher_order.wanted([target], [])
 
 
 def _source_array(source):
@@ -34,6 +46,8 @@ def _source_array(source):
 
 
 def jacobian(tape, target, sources, unconnected_gradients):
+    if _recorded(target):
+        return _jacobian_tensors(tape, target, sources, unconnected_gradients)
     flat = [_source_array(s) for s in nest.flatten(sources)]
     out = [None] * len(flat)
     seen = [False] * len(flat)
@@ -58,6 +72,31 @@ def jacobian(tape, target, sources, unconnected_gradients):
     return nest.pack_sequence_as(sources, results)
 
 
+def _jacobian_tensors(tape, target, sources, unconnected_gradients):
+    """The jacobian as recorded ops: one Tensor-level walk per target entry, rows stacked."""
+    from sim.engine import higher_order
+    from sim.engine.ops import array
+    from sim.engine.tape import UnconnectedGradients
+    flat = [_source_array(s) for s in nest.flatten(sources)]
+    rows = [[] for _ in flat]
+    seen = [False] * len(flat)
+    shape = ()
+    for _, grads, shape in _rows(tape, target, sources, higher_order.backward):
+        for k, (src, _) in enumerate(flat):
+            seen[k] = seen[k] or id(src) in grads
+            rows[k].append(higher_order.result(grads, src, UnconnectedGradients.ZERO))
+    zero = str(getattr(unconnected_gradients, "value", unconnected_gradients)) == "zero"
+    results = []
+    for (src, ref), r, s in zip(flat, rows, seen):
+        if ref.dtype.kind != "f" or not (s or zero or not r):
+            results.append(None)
+        elif r:
+            results.append(array.reshape(array.stack(r), tuple(shape) + ref.shape))
+        else:
+            results.append(Tensor(np.zeros(tuple(shape) + ref.shape, ref.dtype)))
+    return nest.pack_sequence_as(sources, results)
+
+
 def batch_jacobian(tape, target, source, unconnected_gradients):
     from sim.engine.tape import _resolve
     t = _resolve(target)
@@ -70,8 +109,12 @@ def batch_jacobian(tape, target, source, unconnected_gradients):
     if full is None:
         return None
     batch = t_shape[0]
-    j = full._v  # [b, t..., b, s...]: keep the diagonal blocks
     t_rest, s_rest = t_shape[1:], ref.shape[1:]
-    j = j.reshape((batch, int(np.prod(t_rest, dtype=int)), batch, int(np.prod(s_rest, dtype=int))))
-    diag = j[np.arange(batch), :, np.arange(batch), :]
-    return Tensor(diag.reshape((batch,) + tuple(t_rest) + tuple(s_rest)))
+    blocks = (batch, int(np.prod(t_rest, dtype=int)), batch, int(np.prod(s_rest, dtype=int)))
+    diagonal = (np.arange(batch), slice(None), np.arange(batch), slice(None))
+    shape = (batch,) + tuple(t_rest) + tuple(s_rest)
+    if _recorded(target):  # full is a recorded Tensor: keep its diagonal blocks with ops
+        from sim.engine.ops import array
+        return array.reshape(array.getitem(array.reshape(full, blocks), diagonal), shape)
+    j = full._v.reshape(blocks)  # [b, t..., b, s...]: keep the diagonal blocks
+    return Tensor(j[diagonal].reshape(shape))

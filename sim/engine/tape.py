@@ -50,13 +50,14 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
-def record(out, inputs, grad_fns, flops, nbytes):
-    """Called by every op: append a record to each recording tape that tracks an input."""
+def record(out, inputs, grad_fns, flops, nbytes, tgrad=None):
+    """Called by every op: append a record to each recording tape that tracks an input.
+    ``tgrad(i, g, inputs, out)``: the gradient for ``inputs[i]`` on Tensors (higher_order.py)."""
     for tape in _state.recording:
         ids = tape._ids
         for x in inputs:
             if id(x) in ids:
-                tape._records.append((out, inputs, grad_fns, flops, nbytes))
+                tape._records.append((out, inputs, grad_fns, flops, nbytes, tgrad))
                 ids[id(out)] = out
                 break
 
@@ -70,11 +71,15 @@ def on_variable_read(var, read):
                 continue
             ids[id(var)] = var
             tape._variables.append(var)
-        tape._records.append((read, (var,), (_identity,), 0, 0))
+        tape._records.append((read, (var,), (_identity,), 0, 0, _pass_through))
         ids[id(read)] = read
 
 
 def _identity(g):
+    return g
+
+
+def _pass_through(i, g, inputs, out):
     return g
 
 
@@ -93,7 +98,7 @@ class GradientTape:
         self._records: list = []
         self._variables: list = []
         self._used = False
-        self._higher_order: set = set()  # ids of gradients taken under this tape (see below)
+        self._higher_order: dict = {}  # id -> op: constants this tape must not differentiate
 
     def __enter__(self):
         _state.recording.append(self)
@@ -133,7 +138,7 @@ class GradientTape:
     def reset(self):
         """Forget everything recorded so far (the tape keeps recording)."""
         self._ids, self._records, self._variables = {}, [], []
-        self._higher_order = set()
+        self._higher_order = {}
 
     def _kept_bytes(self):
         """Bytes of the distinct tensors the records keep for the backward pass (the memory a
@@ -141,12 +146,13 @@ class GradientTape:
         ``(read, (variable,), ...)``, aliases the variable's storage and is not counted."""
         records = self._records
         seen = set()
-        for out, inputs, _, _, _ in records:
+        for rec in records:
+            out, inputs = rec[0], rec[1]
             if len(inputs) == 1 and type(inputs[0]) is not Tensor and hasattr(inputs[0], "_value"):
                 seen.add(id(out))
         total = 0
-        for out, inputs, _, _, _ in records:
-            for t in (out, *inputs):
+        for rec in records:
+            for t in (rec[0], *rec[1]):
                 key = id(t)
                 if key not in seen:
                     seen.add(key)
@@ -164,11 +170,13 @@ class GradientTape:
         self._used = True
         targets = nest.flatten(target)
         outs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
+        if _state.recording:
+            from sim.engine import higher_order
+            if higher_order.wanted(targets, outs):
+                return higher_order.gradient(self, targets, outs, sources, unconnected_gradients)
         grads = self._backward(targets, outs, sources)
-        result = nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients),
-                                    sources)
-        _mark_higher_order(self, targets, result)
-        return result
+        return nest.map_structure(lambda s: _result(grads, _resolve(s), unconnected_gradients),
+                                  sources)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -197,7 +205,7 @@ class GradientTape:
             counting._memory[-1].note_backward(self._kept_bytes(), _source_bytes(sources))
         ids = self._ids
         counters = counting._active
-        for out, inputs, grad_fns, flops, nbytes in reversed(self._records):
+        for out, inputs, grad_fns, flops, nbytes, _ in reversed(self._records):
             g = grads.get(id(out))
             if g is None:
                 continue
@@ -210,24 +218,16 @@ class GradientTape:
         return grads
 
 
-def _mark_higher_order(tape, targets, result):
-    """A gradient computed while an outer tape records its target is a constant to that tape
-    (grad_fns compute on NumPy). Mark it there, so that differentiating through it raises
-    instead of silently returning None; using it for anything else stays allowed."""
-    outers = [o for o in _state.recording if o is not tape
-              and any(id(_resolve(t)) in o._ids for t in targets)]
-    for outer in outers:
-        for g in nest.flatten(result):
-            if g is not None:
-                outer._ids[id(g)] = g
-                outer._higher_order.add(id(g))
-
-
 def _refuse_higher_order(tape, grads):
-    if any(k in grads for k in tape._higher_order):
-        from sim.engine.errors import UnsupportedName
-        from sim.i18n import t
-        raise UnsupportedName(t("engine.higher_order"))
+    """Differentiating through a gradient that an op without a Tensor-level gradient gave as a
+    constant (higher_order.py) would be silently wrong: name the op instead."""
+    marked = tape._higher_order
+    if marked:
+        for key, op in marked.items():
+            if key in grads:
+                from sim.engine.errors import UnsupportedName
+                from sim.i18n import t
+                raise UnsupportedName(t("engine.higher_order", op=op))
 
 
 def _source_bytes(sources):

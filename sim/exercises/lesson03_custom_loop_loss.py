@@ -167,6 +167,11 @@ def check_compute_loss(fn: Callable) -> None:
 
     @functools.wraps(fn)
     def trained(replicas, global_batch, seed):
-        return train(fn, replicas, global_batch, seed)
+        try:
+            return train(fn, replicas, global_batch, seed)
+        except ValueError as error:  # a reduced loss reached compute_average_loss: say why
+            if "at least rank 1" not in str(error):
+                raise
+            raise ValueError(f"{error}\n{t('lesson03.hint_reduced_loss')}") from error
 
     return run_cases(trained, cases(), compare=_matches, diagnose=diagnose)

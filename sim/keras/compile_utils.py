@@ -101,7 +101,8 @@ class LossesContainer:
             y_t, y_p, sw = match_dtype_and_rank(y_t, y_p, sw)
             loss_value = loss_obj(y_t, y_p, sample_weight=sw)
             metric_value = loss_value
-            if loss_obj.reduction == losses_mod.Reduction.SUM:
+            reduction = losses_mod.canonical(loss_obj.reduction)
+            if reduction == losses_mod.Reduction.SUM:
                 # Correct for the Mean loss metric counting each replica as a batch.
                 metric_value = metric_value * float(n)
             if batch_dim is None:
@@ -109,7 +110,8 @@ class LossesContainer:
             if weight is not None:
                 loss_value = loss_value * weight
                 metric_value = metric_value * weight
-            if loss_obj.reduction in (losses_mod.Reduction.SUM_OVER_BATCH_SIZE, losses_mod.Reduction.AUTO) and n > 1:
+            if reduction in (losses_mod.Reduction.SUM_OVER_BATCH_SIZE,
+                             losses_mod.MEAN_WITH_SAMPLE_WEIGHT) and n > 1:
                 loss_value = loss_value * (1.0 / n)
             loss_values.append(loss_value)
             metric_values.append(metric_value)

@@ -32,6 +32,50 @@ class Reduction:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
+# Keras 3's reductions (its Loss takes strings; "auto" is gone): "mean" is sum_over_batch_size,
+# "mean_with_sample_weight" divides by the sum of the sample weights, None is "none".
+MEAN_WITH_SAMPLE_WEIGHT = "mean_with_sample_weight"
+_KERAS3_TEXT = "{None, 'none', 'sum', 'sum_over_batch_size', 'mean_with_sample_weight', 'mean'}"
+_KERAS3 = (None, Reduction.NONE, Reduction.SUM, Reduction.SUM_OVER_BATCH_SIZE,
+           MEAN_WITH_SAMPLE_WEIGHT, "mean")
+
+
+class _Default:
+    """A loss constructor's default reduction: 'sum_over_batch_size' under Keras 3, 'auto' under
+    tf-keras (resolved when the loss is made, sim/keras/version.py)."""
+
+    def __repr__(self):
+        return "<the selected Keras's default>"
+
+
+DEFAULT = _Default()
+
+
+def resolve_reduction(reduction):
+    """The reduction a loss keeps, validated by the selected Keras's rules."""
+    from sim.keras.version import keras_major
+    if keras_major() == 3:
+        if reduction is DEFAULT:
+            return Reduction.SUM_OVER_BATCH_SIZE
+        if reduction not in _KERAS3:
+            raise ValueError("Invalid value for argument `reduction`. Expected one of "
+                             f"{_KERAS3_TEXT}. Received: reduction={reduction}")
+        return reduction
+    reduction = Reduction.AUTO if reduction is DEFAULT else reduction
+    Reduction.validate(reduction)
+    return reduction
+
+
+def canonical(reduction):
+    """One of NONE, SUM, SUM_OVER_BATCH_SIZE, MEAN_WITH_SAMPLE_WEIGHT (AUTO and "mean" are the
+    per-element mean, None is NONE)."""
+    if reduction is None:
+        return Reduction.NONE
+    if reduction in (Reduction.AUTO, "mean"):
+        return Reduction.SUM_OVER_BATCH_SIZE
+    return reduction
+
+
 def _rank(x):
     return len(x.shape)
 

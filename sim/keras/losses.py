@@ -3,8 +3,10 @@
 ``Loss.__call__`` computes per-example losses (mean over the last axis), weights them, then
 reduces: NONE keeps them, SUM adds them, SUM_OVER_BATCH_SIZE (= AUTO) divides the sum by the
 number of elements. Under a strategy, AUTO/SUM_OVER_BATCH_SIZE would average per replica and
-give N times the gradient after the SUM all-reduce (§4.3), so TF refuses them outside
-``Model.compile``; so do we. ``Reduction`` and the weighting/reduction functions are in
+give N times the gradient after the SUM all-reduce (§4.3): tf-keras refuses them outside
+``Model.compile``; Keras 3 allows them and divides the replica's mean by
+``num_replicas_in_sync`` (its ``scale_loss_for_distribution``). sim.keras follows the Keras the
+environment selects (sim/keras/version.py). ``Reduction`` and the weighting/reduction functions are in
 loss_reduction.py (re-exported here).
 """
 from __future__ import annotations
@@ -13,9 +15,11 @@ import sim.tf as tf
 
 from sim.keras import _errors, activations, backend, distribute_utils
 from sim.keras._lookup import resolve
-from sim.keras.loss_reduction import (Reduction, _rank, _tensor, compute_weighted_loss,  # noqa: F401
-                                      reduce_weighted_loss, scale_loss_for_distribution,
-                                      squeeze_or_expand)
+from sim.keras.version import keras_major
+from sim.keras.loss_reduction import (DEFAULT, MEAN_WITH_SAMPLE_WEIGHT, Reduction,  # noqa: F401
+                                      _rank, _tensor, canonical, compute_weighted_loss,
+                                      reduce_weighted_loss, resolve_reduction,
+                                      scale_loss_for_distribution, squeeze_or_expand)
 
 
 _STRATEGY_TEXT = (
@@ -29,25 +33,37 @@ _STRATEGY_TEXT = (
 class Loss:
     """Base loss: subclasses implement ``call(y_true, y_pred)`` returning per-example losses."""
 
-    def __init__(self, reduction=Reduction.AUTO, name=None):
-        Reduction.validate(reduction)
-        self.reduction = reduction
+    def __init__(self, reduction=DEFAULT, name=None):
+        self.reduction = resolve_reduction(reduction)
         self.name = name or backend.to_snake_case(type(self).__name__)
         self._allow_sum_over_batch_size = False
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         y_pred = tf.convert_to_tensor(y_pred)
         losses = self.call(y_true, y_pred)
-        return compute_weighted_loss(losses, sample_weight, reduction=self._get_reduction())
+        reduction = self._get_reduction()
+        if reduction == MEAN_WITH_SAMPLE_WEIGHT and sample_weight is not None:
+            total = compute_weighted_loss(losses, sample_weight, reduction=Reduction.SUM)
+            weights = tf.reduce_sum(_tensor(sample_weight, total.dtype))
+            loss = tf.math.divide_no_nan(total, weights)
+        else:
+            loss = compute_weighted_loss(losses, sample_weight, reduction=(
+                Reduction.SUM_OVER_BATCH_SIZE if reduction == MEAN_WITH_SAMPLE_WEIGHT else reduction))
+        if reduction in (Reduction.SUM_OVER_BATCH_SIZE, MEAN_WITH_SAMPLE_WEIGHT) \
+                and not self._allow_sum_over_batch_size and keras_major() == 3:
+            loss = scale_loss_for_distribution(loss)  # Keras 3: 1/N under N > 1 replicas
+        return loss
 
     def call(self, y_true, y_pred):
         raise NotImplementedError("Must be implemented in subclasses.")
 
     def _get_reduction(self):
+        """The reduction to apply: NONE, SUM, SUM_OVER_BATCH_SIZE or MEAN_WITH_SAMPLE_WEIGHT."""
         if (not self._allow_sum_over_batch_size and distribute_utils.has_strategy()
-                and self.reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE)):
+                and self.reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE)
+                and keras_major() == 2):
             raise ValueError(_errors.msg("loss_reduction_strategy", _STRATEGY_TEXT))
-        return Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
+        return canonical(self.reduction)
 
     def get_config(self):
         return {"reduction": self.reduction, "name": self.name}
@@ -60,7 +76,7 @@ class Loss:
 class LossFunctionWrapper(Loss):
     """A Loss around a per-example function ``fn(y_true, y_pred, **kwargs)``."""
 
-    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **kwargs):
+    def __init__(self, fn, reduction=DEFAULT, name=None, **kwargs):
         super().__init__(reduction=reduction, name=name)
         self.fn = fn
         self._fn_kwargs = kwargs
@@ -169,28 +185,28 @@ mape = MAPE = mean_absolute_percentage_error
 
 
 class MeanSquaredError(LossFunctionWrapper):
-    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error"):
+    def __init__(self, reduction=DEFAULT, name="mean_squared_error"):
         super().__init__(mean_squared_error, reduction=reduction, name=name)
 
 
 class MeanAbsoluteError(LossFunctionWrapper):
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
+    def __init__(self, reduction=DEFAULT, name="mean_absolute_error"):
         super().__init__(mean_absolute_error, reduction=reduction, name=name)
 
 
 class MeanAbsolutePercentageError(LossFunctionWrapper):
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error"):
+    def __init__(self, reduction=DEFAULT, name="mean_absolute_percentage_error"):
         super().__init__(mean_absolute_percentage_error, reduction=reduction, name=name)
 
 
 class Huber(LossFunctionWrapper):
-    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
+    def __init__(self, delta=1.0, reduction=DEFAULT, name="huber_loss"):
         super().__init__(huber, reduction=reduction, name=name, delta=delta)
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction=Reduction.AUTO, name="binary_crossentropy"):
+                 reduction=DEFAULT, name="binary_crossentropy"):
         super().__init__(binary_crossentropy, reduction=reduction, name=name,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
@@ -198,14 +214,14 @@ class BinaryCrossentropy(LossFunctionWrapper):
 
 class CategoricalCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction=Reduction.AUTO, name="categorical_crossentropy"):
+                 reduction=DEFAULT, name="categorical_crossentropy"):
         super().__init__(categorical_crossentropy, reduction=reduction, name=name,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
-    def __init__(self, from_logits=False, ignore_class=None, reduction=Reduction.AUTO,
+    def __init__(self, from_logits=False, ignore_class=None, reduction=DEFAULT,
                  name="sparse_categorical_crossentropy"):
         super().__init__(sparse_categorical_crossentropy, reduction=reduction, name=name,
                          from_logits=from_logits)

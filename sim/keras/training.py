@@ -135,6 +135,20 @@ class Model(Layer):
 
     @property
     def metrics_names(self):
+        """As the selected Keras prints it (sim/keras/version.py): Keras 3 names its trackers,
+        'loss' and (with metrics compiled) 'compile_metrics'; tf-keras names every metric, but
+        only once a train or test step has built the compiled containers."""
+        from sim.keras.version import keras_major
+        if not self._is_compiled:
+            return []
+        if keras_major() == 3:
+            compiled = self.compiled_metrics
+            given = compiled._user_metrics is not None or compiled._user_weighted_metrics is not None
+            return ["loss", "compile_metrics"] if given else ["loss"]
+        return self._log_names() if self.compiled_loss._losses is not None else []
+
+    def _log_names(self):
+        """The names of the logged values, loss first (evaluate's list follows them)."""
         return [m.name for m in self.metrics]
 
     def reset_metrics(self):
@@ -281,7 +295,7 @@ class Model(Layer):
             cbs.on_test_end(logs)
         if return_dict:
             return dict(logs)
-        values = [logs[n] for n in self.metrics_names if n in logs] or list(logs.values())
+        values = [logs[n] for n in self._log_names() if n in logs] or list(logs.values())
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,

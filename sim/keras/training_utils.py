@@ -82,7 +82,7 @@ def _numpy_logs(logs):
 def _logs_result(model, logs, return_dict):
     if return_dict:
         return logs
-    values = [logs[n] for n in model.metrics_names if n in logs]
+    values = [logs[n] for n in model._log_names() if n in logs]
     return values[0] if len(values) == 1 else values
 
 

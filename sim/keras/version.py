@@ -8,6 +8,19 @@ difference is one ``if`` next to the behaviour it changes. Differences followed 
   (``dtype="int"``), so fractional sample weights are truncated; tf-keras counts in float32.
 - ``LearningRateScheduler`` writes the rate into the logs (and History) as ``learning_rate``
   under Keras 3, ``lr`` under tf-keras.
+- A SUM_OVER_BATCH_SIZE loss object under a strategy: Keras 3 divides the replica's mean by
+  ``num_replicas_in_sync``; tf-keras refuses it (sim/keras/losses.py).
+- Loss reductions: Keras 3's default is 'sum_over_batch_size' and it accepts "mean",
+  "mean_with_sample_weight" and None but not "auto" (sim/keras/loss_reduction.py).
+- ``model.metrics_names``: Keras 3 ``['loss', 'compile_metrics']``; tf-keras each metric's name,
+  once a step has built them (sim/keras/training.py).
+- Metric variables: Keras 3 names them 'true_positives' with a path 'precision/true_positives';
+  tf-keras 'true_positives:0' (sim/keras/metrics.py); AUC's creation order differs too.
+- ``optimizer.learning_rate``: how the float32 rate variable is named and printed, and what a
+  schedule gives (sim/keras/optimizers/rate.py).
+- Keras 2 optimizer arguments: ``tf.keras.optimizers.legacy`` (an ImportError under Keras 3),
+  ``lr=``, ``decay=`` and ``optimizer.lr`` (sim/keras/optimizers/optimizer.py).
+docs/keras_versions.md lists them with TensorFlow's values, and those not followed yet.
 """
 from __future__ import annotations
 

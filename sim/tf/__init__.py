@@ -62,4 +62,5 @@ __getattr__ = _module_getattr("sim.tf", _SUBMODULES, {
     "get_static_value": "sim.tf._misc:get_static_value",
     "sort": "sim.tf._misc:sort",
     "argsort": "sim.tf._misc:argsort",
+    "norm": "sim.engine.ops.linalg:norm",
 })

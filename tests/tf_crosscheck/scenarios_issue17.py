@@ -235,7 +235,10 @@ def tape_jacobians_and_edges(env):
 
 @scenario
 def tape_higher_order(env):
-    """The guide's second derivative through nested tapes (d2/dx2 x^3 = 6x at x=1)."""
+    """Higher-order gradients as the autodiff guide and tf.GradientTape's docstring write them:
+    nested tapes, a persistent tape differentiating its own gradient, an unconnected second
+    derivative, the input-gradient penalty, a Hessian by jacobian of a gradient, and the second
+    derivatives of common losses."""
     tf = env.tf
     x = tf.Variable(1.0)
 
@@ -245,7 +248,76 @@ def tape_higher_order(env):
                 y = x * x * x
             dy_dx = t1.gradient(y, x)
         return t2.gradient(dy_dx, x)
-    return {"d2y_dx2": env.attempt(second)}
+    out = {"d2y_dx2": env.attempt(second)}
+    c = tf.constant(5.0)
+    with tf.GradientTape() as g:
+        g.watch(c)
+        with tf.GradientTape() as gg:
+            gg.watch(c)
+            y = c * c
+        dy_dc = gg.gradient(y, c)
+    out["docstring"] = [env.val(dy_dc), env.val(g.gradient(dy_dc, c))]
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as t3:
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t1:
+                y = v ** 4
+            d1 = t1.gradient(y, v)
+        d2 = t2.gradient(d1, v)
+    out["third"] = [env.val(d1), env.val(d2), env.val(t3.gradient(d2, v))]
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(c)
+        y = tf.sin(c) * c
+        dy = t.gradient(y, c)
+    out["persistent own gradient"] = [env.val(dy), env.val(t.gradient(dy, c))]
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            y = x * 2.0
+        dy_dx = t1.gradient(y, x)
+    out["unconnected"] = [env.val(dy_dx), str(t2.gradient(dy_dx, x))]
+    inputs = tf.constant(JAC_X[:, :3])
+    kernel = tf.Variable(JAC_W[:3] + 0.25)
+    bias = tf.Variable(np.array([0.1, -0.2]))
+    with tf.GradientTape() as t2:
+        with tf.GradientTape(watch_accessed_variables=False) as t1:
+            t1.watch(inputs)
+            penalty = tf.reduce_sum(tf.nn.relu(tf.matmul(inputs, kernel) + bias) ** 2)
+        g1 = t1.gradient(penalty, inputs)
+        g1_mag = tf.norm(g1)
+    out["input gradient penalty"] = [env.val(g1_mag)] + [
+        env.val(d) for d in t2.gradient(g1_mag, [kernel, bias])]
+    w1 = tf.Variable(JAC_W[:3] - 0.1)
+    w2 = tf.Variable(JAC_W[:2].T)
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            loss = tf.reduce_mean(tf.tanh(tf.matmul(tf.sigmoid(tf.matmul(inputs, w1)), w2)) ** 2)
+        g = t1.gradient(loss, w1)
+    out["hessian"] = env.val(t2.jacobian(g, w1))
+    logits_w = tf.Variable(JAC_W)
+    labels = tf.constant([1, 0, 1])
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            logits = tf.matmul(tf.constant(JAC_X), logits_w)
+            sparse = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=logits))
+            soft = tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(
+                labels=tf.one_hot(labels, 2, dtype=tf.float64), logits=logits * logits))
+            sig = tf.reduce_sum(tf.nn.sigmoid_cross_entropy_with_logits(
+                labels=tf.ones_like(logits) * 0.3, logits=logits))
+            total = sparse + soft + tf.reduce_logsumexp(logits) + sig
+        gw = t1.gradient(total, logits_w)
+        along = tf.reduce_sum(gw * tf.constant(JAC_W[::-1]))
+    out["loss hessian-vector"] = env.val(t2.gradient(along, logits_w))
+    xs = tf.constant(JAC_X[:2, :2])
+    with tf.GradientTape() as outer:
+        outer.watch(xs)
+        with tf.GradientTape() as inner:
+            inner.watch(xs)
+            y = tf.exp(xs) * xs
+        j = inner.batch_jacobian(y, xs)
+        summed = tf.reduce_sum(j * j)
+    out["batch_jacobian differentiated"] = [env.val(j), env.val(outer.gradient(summed, xs))]
+    return out
 
 
 @scenario
@@ -260,3 +332,273 @@ def keras_version_history_keys(env):
                             tf.keras.callbacks.LearningRateScheduler(lambda e, lr: 0.05 / (e + 1))])
     rate_key = "learning_rate" if "learning_rate" in history.history else "lr"
     return {"keys": sorted(history.history), "rates": [float(v) for v in history.history[rate_key]]}
+
+
+def _first_lines(env, fn, n=2):
+    """A result, or the error's type and its first ``n`` lines (sim adds its explanation after)."""
+    try:
+        return env.val(fn())
+    except Exception as e:  # compared by the test
+        return {"__error__": type(e).__name__, "message": "\n".join(str(e).splitlines()[:n])}
+
+
+@scenario
+def keras_version_loss_in_strategy_run(env):
+    """Keras-version-sensitive: a SUM_OVER_BATCH_SIZE loss object called under a 2-replica
+    MirroredStrategy (inside strategy.run and in its scope). tf-keras refuses it; Keras 3 divides
+    each replica's mean by num_replicas_in_sync."""
+    tf = env.tf
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    y_true = tf.constant([[1.0], [2.0]])
+    y_pred = tf.constant([[0.0], [0.0]])
+    default = tf.keras.losses.MeanSquaredError()
+    explicit = tf.keras.losses.MeanSquaredError(reduction="sum_over_batch_size")
+    summed = tf.keras.losses.MeanSquaredError(reduction="sum")
+    none = tf.keras.losses.MeanSquaredError(reduction="none")
+
+    def local(fn):
+        return lambda: [env.val(v) for v in strategy.experimental_local_results(strategy.run(fn))]
+    out = {"outside": env.val(default(y_true, y_pred))}
+    for key, loss in (("default", default), ("explicit", explicit), ("sum", summed),
+                      ("none", none)):
+        out[key] = _first_lines(env, local(lambda loss=loss: loss(y_true, y_pred)))
+    with strategy.scope():
+        out["in scope"] = _first_lines(env, lambda: default(y_true, y_pred))
+    return out
+
+
+@scenario
+def keras_version_metrics_names(env):
+    """Keras-version-sensitive: model.metrics_names before compile, after compile, after fit,
+    after recompiling with a metric and after evaluate; evaluate's list itself agrees."""
+    tf = env.tf
+    model = _model(tf)
+    out = {"before compile": model.metrics_names}
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(learning_rate=0.05))
+    out["compiled, no metrics"] = list(model.metrics_names)
+    model.fit(X, LABELS, batch_size=GLOBAL_BATCH, epochs=1, shuffle=False, verbose=0)
+    out["after fit"] = list(model.metrics_names)
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(learning_rate=0.05),
+                  metrics=["mae"])
+    out["compiled with mae"] = list(model.metrics_names)
+    out["evaluate"] = [float(v) for v in model.evaluate(X, LABELS, batch_size=GLOBAL_BATCH,
+                                                        verbose=0)]
+    out["after evaluate"] = list(model.metrics_names)
+    return out
+
+
+def _rate(env, value):
+    """What optimizer.learning_rate is: its kind, name (if any) and float value."""
+    kind = "variable" if hasattr(value, "assign") else "tensor" if hasattr(value, "numpy") else \
+        type(value).__name__
+    return {"kind": kind, "name": getattr(value, "name", None) if kind == "variable" else None,
+            "dtype": str(getattr(value.dtype, "name", value.dtype)) if hasattr(value, "dtype") else None,
+            "value": float(value)}
+
+
+@scenario
+def keras_version_learning_rate(env):
+    """Keras-version-sensitive: optimizer.learning_rate for a float rate (a float32 variable,
+    named 'learning_rate' or 'learning_rate:0') and under ExponentialDecay (Keras 3: the current
+    step's rate as a tensor; tf-keras: 'current_learning_rate:0', the last applied rate), before
+    and after steps; assigning to the variable; setting a rate on a scheduled optimizer."""
+    tf = env.tf
+    v = tf.Variable([1.0, 2.0])
+    grad = tf.constant([0.5, -1.0])
+    opt = tf.keras.optimizers.SGD(learning_rate=0.01)
+    out = {"float": _rate(env, opt.learning_rate)}
+    opt.learning_rate.assign(0.5)
+    opt.apply_gradients([(grad, v)])
+    out["after assign"] = [_rate(env, opt.learning_rate), env.val(v)]
+    opt.learning_rate = 0.25
+    opt.apply_gradients([(grad, v)])
+    out["after set"] = [_rate(env, opt.learning_rate), env.val(v)]
+    scheduled = tf.keras.optimizers.SGD(
+        learning_rate=tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))
+    out["schedule"] = [_rate(env, scheduled.learning_rate)]
+    for _ in range(2):
+        scheduled.apply_gradients([(grad, v)])
+        out["schedule"].append(_rate(env, scheduled.learning_rate))
+    out["weights"] = env.val(v)
+    out["set on schedule"] = env.attempt(lambda: setattr(scheduled, "learning_rate", 0.5))
+    return out
+
+
+@scenario
+def data_choose_and_sample(env):
+    """choose_from_datasets (the API documentation's example, stopping on or skipping an
+    emptied dataset, its errors) and what sample_from_datasets guarantees whatever the random
+    stream: every element once, each dataset in order, weights that leave one dataset, errors."""
+    tf = env.tf
+    D = tf.data.Dataset
+
+    def values(ds):
+        return [v.decode() if isinstance(v, bytes) else v.tolist()
+                for v in (x.numpy() for x in ds)]
+
+    def error(fn):
+        try:
+            fn()
+        except Exception as e:  # compared by the test: type and TensorFlow's own sentence
+            text = str(e)
+            if "Selector" in text:  # TensorFlow wraps the kernel's sentence in the op's names
+                return [type(e).__name__, text[text.find("Selector"):].split(" [Op:")[0]]
+            return [type(e).__name__, text.splitlines()[0]]
+        return "no error"
+    words = [D.from_tensors(s).repeat() for s in ["foo", "bar", "baz"]]
+    out = {"doc": values(D.choose_from_datasets(words, D.range(3).repeat(3)))}
+    a, b = D.range(0, 3), D.range(100, 105)
+    choices = D.from_tensor_slices(tf.constant([0, 0, 0, 0, 1, 1], tf.int64))
+    chosen = D.choose_from_datasets([a, b], choices)
+    out["stop"] = [values(chosen), int(chosen.cardinality())]
+    out["skip"] = values(D.choose_from_datasets([a, b], choices, stop_on_empty_dataset=False))
+    out["shapes"] = tf.data.experimental.choose_from_datasets(
+        [D.from_tensors([1, 2]), D.from_tensors([1, 2, 3])], D.range(2)).element_spec.shape.as_list()
+    out["out of range"] = error(lambda: values(D.choose_from_datasets(
+        [a, b], D.from_tensor_slices(tf.constant([0, 2], tf.int64)))))
+    out["int32 choices"] = error(lambda: D.choose_from_datasets(
+        [a, b], D.from_tensor_slices(tf.constant([0, 1], tf.int32))))
+    out["no datasets"] = error(lambda: D.choose_from_datasets([], D.range(2)))
+    out["incompatible"] = error(lambda: D.choose_from_datasets([a, D.from_tensors("x")], D.range(2)))
+    mixed = values(D.sample_from_datasets([D.range(0, 20), D.range(100, 120)], [0.3, 0.7], seed=5))
+    out["sample"] = [sorted(mixed), [x for x in mixed if x < 100], [x for x in mixed if x >= 100]]
+    only = D.sample_from_datasets([a, b], weights=[1.0, 0.0])
+    out["one weight"] = [values(only), int(only.cardinality())]
+    out["negative weight"] = values(D.sample_from_datasets([a, b], weights=[0.5, -1.0]))
+    stopped = values(D.sample_from_datasets([a, D.range(100, 200)], seed=1,
+                                            stop_on_empty_dataset=True))
+    out["stop on empty"] = [x for x in stopped if x < 100]
+    out["weights length"] = error(lambda: D.sample_from_datasets([a, b], weights=[0.5]))
+    out["sample spec"] = str(tf.data.experimental.sample_from_datasets([a, b]).element_spec.dtype.name)
+    return out
+
+
+AUC_TRUE = np.array([[1, 0, 1], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]], np.float32)
+AUC_PRED = (((np.arange(15).reshape(5, 3) * 7) % 11) / 10.0).astype(np.float32)
+
+
+@scenario
+def keras_auc_multi_label(env):
+    """AUC over several labels: multi_label (one curve per label, averaged, or weighted by
+    label_weights; num_labels given or found at the first update), label_weights weighing the
+    labels of a single curve, ROC and PR, with and without sample weights, two updates."""
+    tf = env.tf
+    out = {}
+    for key, kwargs in {
+        "multi ROC": dict(multi_label=True),
+        "multi ROC 3 labels": dict(multi_label=True, num_labels=3),
+        "multi PR": dict(multi_label=True, curve="PR"),
+        "multi weighted": dict(multi_label=True, label_weights=[0.2, 0.0, 0.8]),
+        "multi PR minoring": dict(multi_label=True, curve="PR", summation_method="minoring",
+                                  num_thresholds=7),
+        "single label weights": dict(label_weights=[1.0, 0.5, 2.0]),
+        "single label weights PR": dict(label_weights=[1.0, 0.5, 2.0], curve="PR"),
+    }.items():
+        m = tf.keras.metrics.AUC(**kwargs)
+        m.update_state(AUC_TRUE, AUC_PRED)
+        first = float(m.result())
+        m.update_state(AUC_TRUE[::-1], AUC_PRED, sample_weight=[1.0, 2.0, 0.5, 0.0, 1.5])
+        out[key] = [first, float(m.result()), [list(v.shape) for v in m.variables]]
+    return out
+
+
+@scenario
+def keras_version_loss_reductions(env):
+    """Keras-version-sensitive: a loss's default reduction, the reductions each version accepts
+    ('auto' in tf-keras; 'mean', 'mean_with_sample_weight' and None in Keras 3) and what they
+    compute with sample weights; the rejected ones raise each version's ValueError."""
+    tf = env.tf
+    y_true = tf.constant([[1.0], [2.0], [3.0]])
+    y_pred = tf.constant([[0.0], [0.0], [1.0]])
+    weights = tf.constant([1.0, 0.5, 0.0])
+    out = {"default": tf.keras.losses.MeanSquaredError().reduction,
+           "config": tf.keras.losses.MeanSquaredError().get_config()["reduction"]}
+    for reduction in ["auto", "none", "sum", "sum_over_batch_size", "mean",
+                      "mean_with_sample_weight", None]:
+        def compute(reduction=reduction):
+            loss = tf.keras.losses.MeanSquaredError(reduction=reduction)
+            return [env.val(loss(y_true, y_pred)), env.val(loss(y_true, y_pred, sample_weight=weights))]
+        result = _first_lines(env, compute, 1)
+        if isinstance(result, dict) and "{" in result["message"]:  # Keras 3 prints a Python set:
+            head, rest = result["message"].split("{", 1)           # its order follows the hash
+            items, tail = rest.split("}", 1)                       # seed, so compare it sorted
+            result["message"] = head + "{" + ", ".join(sorted(items.split(", "))) + "}" + tail
+        out[str(reduction)] = result
+    return out
+
+
+@scenario
+def tape_higher_order_mirrored(env):
+    """A gradient penalty (as WGAN-GP writes it) inside strategy.run on 4 replicas: the norm of
+    the input gradient, differentiated again with respect to mirrored weights, then applied.
+    (ReductionToOneDevice: TensorFlow's collective ops in one process reuse their instance keys
+    across strategies, so other shapes than the earlier scenarios' would collide.)"""
+    tf = env.tf
+    strategy = tf.distribute.MirroredStrategy(
+        env.devices(4), cross_device_ops=tf.distribute.ReductionToOneDevice())
+    with strategy.scope():
+        w1 = tf.Variable(JAC_W[:, :2].astype(np.float32) + 0.3)       # 4 x 2
+        w2 = tf.Variable(np.array([[0.5], [-1.0]], np.float32))
+        opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+    inputs = tf.data.Dataset.from_tensor_slices(JAC_X[:, :4].astype(np.float32).repeat(4, 0)).batch(8)
+    dist = strategy.experimental_distribute_dataset(inputs)
+
+    def step(x):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.matmul(tf.tanh(tf.matmul(x, w1)), w2)
+            g = inner.gradient(y, x)
+            per_example = tf.square(tf.norm(g, axis=1) - 1.0)
+            penalty = tf.nn.compute_average_loss(per_example, global_batch_size=8)
+        grads = outer.gradient(penalty, [w1, w2])
+        opt.apply_gradients(zip(grads, [w1, w2]))
+        return penalty
+    losses = []
+    for x in dist:
+        losses.append(float(strategy.reduce("SUM", strategy.run(step, args=(x,)), axis=None)))
+    return {"penalties": losses, "w1": env.val(w1), "w2": env.val(w2)}
+
+
+@scenario
+def keras_version_metric_variable_names(env):
+    """Keras-version-sensitive: metric variables' names ('true_positives' under Keras 3,
+    'true_positives:0' under tf-keras), Keras 3's paths (the metric's unique name, compared
+    without its '_1' counter, which depends on what the process made before) and AUC's order."""
+    import re
+    tf = env.tf
+
+    def names(metric):
+        return [[v.name, None if getattr(v, "path", None) is None
+                 else re.sub(r"_\d+/", "/", v.path)] for v in metric.variables]
+    out = {"precision": names(tf.keras.metrics.Precision()),
+           "mean named": names(tf.keras.metrics.Mean(name="my_mean")),
+           "auc": names(tf.keras.metrics.AUC(num_thresholds=3))}
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    with strategy.scope():
+        out["recall in scope"] = names(tf.keras.metrics.Recall())
+    return out
+
+
+@scenario
+def keras_version_optimizer_arguments(env):
+    """Keras-version-sensitive: the Keras 2 optimizer arguments the seeds use. Keras 3 has no
+    tf.keras.optimizers.legacy (ImportError), refuses lr= and drops decay=; tf-keras's legacy
+    optimizers take both, its new ones ignore lr= and refuse decay=; optimizer.lr."""
+    import warnings
+    tf = env.tf
+
+    def rate(make):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _first_lines(env, lambda: float(make().learning_rate), 1)
+    out = {"legacy SGD": rate(lambda: tf.keras.optimizers.legacy.SGD(0.1)),
+           "legacy lr decay": rate(lambda: tf.keras.optimizers.legacy.SGD(lr=0.1, decay=0.5)),
+           "SGD lr": rate(lambda: tf.keras.optimizers.SGD(lr=0.1)),
+           "SGD decay": rate(lambda: tf.keras.optimizers.SGD(0.1, decay=0.5)),
+           "Adam lr": rate(lambda: tf.keras.optimizers.Adam(lr=0.1))}
+    opt = tf.keras.optimizers.SGD(0.1)
+    out["has lr"] = hasattr(opt, "lr")
+    opt.lr = 0.5
+    out["after opt.lr = 0.5"] = float(opt.learning_rate)
+    return out

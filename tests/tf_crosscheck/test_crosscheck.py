@@ -7,6 +7,7 @@ the command line). Run it from a virtualenv that has TensorFlow 2.21 and this pr
     /tmp/tfvenv/bin/pip install 'tensorflow-cpu==2.21.*' tf-keras==2.21.* pytest
     /tmp/tfvenv/bin/pip install -e .
     /tmp/tfvenv/bin/python -m pytest tests/tf_crosscheck -v
+    CROSSCHECK_SCENARIOS="tape_higher_order" /tmp/tfvenv/bin/python -m pytest tests/tf_crosscheck  # only these
 
 Each framework runs every scenario once in its own subprocess (runner.py); the references are
 TensorFlow with its default tf.keras (Keras 3) and, when tf-keras is installed, TensorFlow with
@@ -54,11 +55,6 @@ MESSAGE_DIFFERS = {
 # Known sim bugs: (scenario, key) -> description. Each is an xfail(strict=True) test of its own, so
 # fixing the bug turns it into an XPASS failure: then delete the entry.
 KNOWN_SIM_BUGS: dict = {  # (scenario, key) -> why sim differs
-    ("tape_higher_order", "d2y_dx2"):
-        "Higher-order gradients are not simulated: sim's grad_fns compute on NumPy, so a gradient "
-        "taken under an outer tape is a constant to it; sim raises NotImplementedError (clearly, "
-        "instead of a silent None) where TensorFlow returns 6.0. Needs Tensor-level grad_fns in "
-        "sim/engine/ops (issue 17, family 2).",
 }
 
 REFERENCES = {
@@ -71,7 +67,8 @@ def _run(framework):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_ENABLE_ONEDNN_OPTS="0", CUDA_VISIBLE_DEVICES="",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     env.pop("TF_USE_LEGACY_KERAS", None)
-    proc = subprocess.run([sys.executable, str(HERE / "runner.py"), framework], cwd=ROOT, env=env,
+    only = os.environ.get("CROSSCHECK_SCENARIOS", "").split()  # run just these (and test them)
+    proc = subprocess.run([sys.executable, str(HERE / "runner.py"), framework, *only], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("CROSSCHECK-JSON ")]
     if proc.returncode != 0 or not lines:
@@ -153,7 +150,10 @@ def framework(request):
     return request.param
 
 
-@pytest.mark.parametrize("name", list(SCENARIOS))
+_ONLY = os.environ.get("CROSSCHECK_SCENARIOS", "").split()
+
+
+@pytest.mark.parametrize("name", [n for n in SCENARIOS if not _ONLY or n in _ONLY])
 def test_scenario(framework, name):
     ref, got = _scenario_diffs(framework, name)
     diffs = [d for d in compare(ref, got, [name])
@@ -161,7 +161,8 @@ def test_scenario(framework, name):
     assert not diffs, f"sim differs from TensorFlow ({framework}):\n" + "\n".join(diffs)
 
 
-@pytest.mark.parametrize("bug", list(KNOWN_SIM_BUGS), ids=" > ".join)
+@pytest.mark.parametrize("bug", [b for b in KNOWN_SIM_BUGS if not _ONLY or b[0] in _ONLY],
+                         ids=" > ".join)
 def test_known_sim_bug(framework, bug):
     name, key = bug
     ref, got = _scenario_diffs(framework, name)

@@ -2,7 +2,9 @@
 the broadcasting rule for gradients.
 
 An op is written micrograd-style: compute the forward value with NumPy, then hand ``out`` the
-value, its inputs and one gradient function per input (None where there is no gradient).
+value, its inputs and one gradient function per input (None where there is no gradient), and
+``tgrad``, the same gradients written with engine ops for higher-order gradients
+(sim/engine/higher_order.py; sim/engine/ops/_tgrad.py has their shared pieces).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor
 _ndarray = np.ndarray
 
 
-def out(value, inputs, grad_fns, flops, dtype=None):
+def out(value, inputs, grad_fns, flops, dtype=None, tgrad=None):
     """Wrap an op's NumPy result in a Tensor; count its cost; let recording tapes record it."""
     if type(value) is not _ndarray:
         value = np.asarray(value)
@@ -29,7 +31,7 @@ def out(value, inputs, grad_fns, flops, dtype=None):
         if counting._active:
             counting.add(flops, nbytes)
         if recording and grad_fns is not None:
-            tape.record(t, inputs, grad_fns, flops, nbytes)
+            tape.record(t, inputs, grad_fns, flops, nbytes, tgrad)
     return t
 
 

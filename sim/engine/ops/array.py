@@ -1,7 +1,9 @@
 """Shape and array ops (reshape, transpose, concat, gather, slicing...) with their gradients.
 
 Most gradients here only move numbers around: the adjoint of a reshape is a reshape back,
-of a gather a scatter-add, of a slice a zero tensor with the slice filled in.
+of a gather a scatter-add, of a slice a zero tensor with the slice filled in. Each is written
+twice: on arrays, and on Tensors (``tgrad``, for higher-order gradients), where the scatter-adds
+are ops of their own (``_gather_adjoint``, ``_getitem_adjoint``) whose gradient is the gather.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import numpy as np
 
 from sim.engine import dtypes
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.ops import _tgrad
 from sim.engine.ops._core import binary, out, tensor, unbroadcast
 from sim.engine.tensor import Tensor, _to_numpy
 
@@ -36,20 +39,26 @@ def reshape(tensor_, shape, name=None):
             f"Input to reshape is a tensor with {a.size} values, but the requested shape has "
             f"{known} [Op:Reshape] " + t("engine.reshape", size=a.size, shape=dims, have=a.shape))
     v = a.reshape(dims)
-    return out(v, (x,), (lambda g: g.reshape(a.shape),), 0, x._dt)
+    return out(v, (x,), (lambda g: g.reshape(a.shape),), 0, x._dt, _reshape_back)
+
+
+def _reshape_back(i, g, inputs, y):
+    return reshape(g, inputs[0]._v.shape)
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
     x = tensor(a)
     p = list(reversed(builtins.range(x._v.ndim))) if perm is None else _ints(perm)
     inv = np.argsort(p)
-    return out(np.transpose(x._v, p), (x,), (lambda g: np.transpose(g, inv),), 0, x._dt)
+    return out(np.transpose(x._v, p), (x,), (lambda g: np.transpose(g, inv),), 0, x._dt,
+               lambda i, g, xs, y: transpose(g, inv))
 
 
 def expand_dims(input, axis, name=None):
     x = tensor(input)
     a = x._v
-    return out(np.expand_dims(a, int(axis)), (x,), (lambda g: g.reshape(a.shape),), 0, x._dt)
+    return out(np.expand_dims(a, int(axis)), (x,), (lambda g: g.reshape(a.shape),), 0, x._dt,
+               _reshape_back)
 
 
 def squeeze(input, axis=None, name=None):
@@ -59,7 +68,7 @@ def squeeze(input, axis=None, name=None):
     if ax is not None and any(a.shape[i] != 1 for i in ax):
         raise InvalidArgumentError(f"Can not squeeze dim[{ax[0]}], expected a dimension of 1, "
                                    f"got {a.shape[ax[0]]} [Op:Squeeze]")
-    return out(np.squeeze(a, ax), (x,), (lambda g: g.reshape(a.shape),), 0, x._dt)
+    return out(np.squeeze(a, ax), (x,), (lambda g: g.reshape(a.shape),), 0, x._dt, _reshape_back)
 
 
 def concat(values, axis, name=None):
@@ -75,7 +84,8 @@ def concat(values, axis, name=None):
     edges = np.cumsum([0] + [x._v.shape[ax] for x in xs])
     fns = tuple((lambda g, lo=lo, hi=hi: np.take(g, builtins.range(lo, hi), axis=ax))
                 for lo, hi in zip(edges[:-1], edges[1:]))
-    return out(v, tuple(xs), fns, 0, xs[0]._dt)
+    return out(v, tuple(xs), fns, 0, xs[0]._dt,
+               lambda i, g, xs, y: _slice_axis(g, ax, int(edges[i]), int(edges[i + 1])))
 
 
 def stack(values, axis=0, name=None):
@@ -88,7 +98,8 @@ def stack(values, axis=0, name=None):
     v = np.stack([x._v for x in xs], axis=axis)
     ax = axis % v.ndim
     fns = tuple((lambda g, i=i: np.take(g, i, axis=ax)) for i in builtins.range(len(xs)))
-    return out(v, tuple(xs), fns, 0, xs[0]._dt)
+    return out(v, tuple(xs), fns, 0, xs[0]._dt,
+               lambda i, g, xs, y: reshape(_slice_axis(g, ax, i, i + 1), xs[i]._v.shape))
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name=None):
@@ -118,7 +129,12 @@ def _slice_axis(x, ax, lo, hi):
         z = np.zeros_like(a)
         z[idx] = g
         return z
-    return out(a[idx], (x,), (grad,), 0, x._dt)
+
+    def tgrad(i, g, inputs, y):
+        widths = [[0, 0] for _ in builtins.range(a.ndim)]
+        widths[ax] = [lo, a.shape[ax] - hi]
+        return pad(g, widths)
+    return out(a[idx], (x,), (grad,), 0, x._dt, tgrad)
 
 
 def unstack(value, num=None, axis=0, name=None):
@@ -159,14 +175,24 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         raise InvalidArgumentError(f"indices[{at}] = {int(idx[pos])} is not in [0, {n}) "
                                    f"[Op:GatherV2]")
     v = np.take(a, idx, axis=ax)
+    return out(v, (x,), (lambda g: _scatter_rows(g, idx, ax, a.shape),), 0, x._dt,
+               lambda i, g, xs, y: _gather_adjoint(g, idx, ax, a.shape))
 
-    def grad(g):
-        z = np.zeros_like(a)
-        zm, gm = np.moveaxis(z, ax, 0), np.moveaxis(g, list(builtins.range(ax, ax + idx.ndim)),
-                                                   list(builtins.range(idx.ndim)))
-        _scatter_add(zm, idx, gm)
-        return z
-    return out(v, (x,), (grad,), 0, x._dt)
+
+def _scatter_rows(g, idx, ax, shape):
+    """The adjoint of ``np.take(a, idx, axis=ax)``: add the rows of ``g`` at ``idx``."""
+    z = np.zeros(shape, g.dtype)
+    zm, gm = np.moveaxis(z, ax, 0), np.moveaxis(g, list(builtins.range(ax, ax + idx.ndim)),
+                                               list(builtins.range(idx.ndim)))
+    _scatter_add(zm, idx, gm)
+    return z
+
+
+def _gather_adjoint(g, idx, ax, shape):
+    """gather's gradient as an op, so it can be differentiated again (its gradient: the gather)."""
+    v = _scatter_rows(g._v, idx, ax, shape)
+    return out(v, (g,), (lambda gg: np.take(gg, idx, axis=ax),), 0, g._dt,
+               lambda i, gg, xs, y: gather(gg, idx, axis=ax))
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -190,7 +216,9 @@ def where(condition, x=None, y=None, name=None):
     a, b = x._v, y._v
     v = np.where(cv, a, b)
     return out(v, (x, y), (lambda g: unbroadcast(np.where(cv, g, 0), a.shape),
-                           lambda g: unbroadcast(np.where(cv, 0, g), b.shape)), v.size, x._dt)
+                           lambda g: unbroadcast(np.where(cv, 0, g), b.shape)), v.size, x._dt,
+               lambda i, g, xs, z: _tgrad.unbroadcast(
+                   where(c, g, 0.0) if i == 0 else where(c, 0.0, g), xs[i]._v.shape))
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -199,7 +227,14 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     lo = np.asarray(tensor(clip_value_min, x.dtype)._v)
     hi = np.asarray(tensor(clip_value_max, x.dtype)._v)
     v = np.clip(a, lo, hi)
-    return out(v, (x,), (lambda g: g * ((a >= lo) & (a <= hi)),), v.size, x._dt)
+    return out(v, (x,), (lambda g: g * ((a >= lo) & (a <= hi)),), v.size, x._dt,
+               lambda i, g, xs, y: _times(g, (a >= lo) & (a <= hi)))
+
+
+def _times(g, mask):
+    """``g`` times a constant 0/1 (or scale) array, recorded."""
+    from sim.engine.ops.math import multiply
+    return multiply(g, _tgrad.constant(mask, g))
 
 
 def broadcast_to(input, shape, name=None):
@@ -210,7 +245,8 @@ def broadcast_to(input, shape, name=None):
     except ValueError:
         raise InvalidArgumentError(f"Incompatible shapes: {list(a.shape)} vs. {_ints(shape)} "
                                    f"[Op:BroadcastTo]") from None
-    return out(v, (x,), (lambda g: unbroadcast(g, a.shape),), 0, x._dt)
+    return out(v, (x,), (lambda g: unbroadcast(g, a.shape),), 0, x._dt,
+               lambda i, g, xs, y: _tgrad.unbroadcast(g, xs[0]._v.shape))
 
 
 def tile(input, multiples, name=None):
@@ -219,10 +255,16 @@ def tile(input, multiples, name=None):
     m = _ints(multiples)
     v = np.tile(a, m)
 
+    inter = [d for pair in zip(m, a.shape) for d in pair]
+    tiled_axes = list(builtins.range(0, 2 * a.ndim, 2))
+
     def grad(g):
-        inter = [d for pair in zip(m, a.shape) for d in pair]
-        return g.reshape(inter).sum(axis=tuple(builtins.range(0, 2 * a.ndim, 2)))
-    return out(v, (x,), (grad,), 0, x._dt)
+        return g.reshape(inter).sum(axis=tuple(tiled_axes))
+
+    def tgrad(i, g, inputs, y):
+        from sim.engine.ops.reduce import reduce_sum
+        return reduce_sum(reshape(g, inter), axis=tiled_axes)
+    return out(v, (x,), (grad,), 0, x._dt, tgrad)
 
 
 def getitem(t, key):
@@ -235,11 +277,21 @@ def getitem(t, key):
     except IndexError as e:
         raise InvalidArgumentError(f"{e} [Op:StridedSlice]") from None
 
-    def grad(g):
-        z = np.zeros_like(a)
-        np.add.at(z, key, g)
-        return z
-    return out(np.array(v) if not isinstance(v, np.ndarray) else v, (x,), (grad,), 0, x._dt)
+    return out(np.array(v) if not isinstance(v, np.ndarray) else v, (x,),
+               (lambda g: _scatter_at(g, key, a.shape),), 0, x._dt,
+               lambda i, g, xs, y: _getitem_adjoint(g, key, a.shape))
+
+
+def _scatter_at(g, key, shape):
+    z = np.zeros(shape, g.dtype)
+    np.add.at(z, key, g)
+    return z
+
+
+def _getitem_adjoint(g, key, shape):
+    """``t[key]``'s gradient as an op, so it can be differentiated again (its gradient: ``g[key]``)."""
+    return out(_scatter_at(g._v, key, shape), (g,), (lambda gg: np.asarray(gg[key]),), 0, g._dt,
+               lambda i, gg, xs, y: getitem(gg, key))
 
 
 def _key(key):
@@ -262,7 +314,11 @@ def _key1(k):
 
 def identity(input, name=None):
     x = tensor(input)
-    return out(x._v, (x,), (lambda g: g,), 0, x._dt)
+    return out(x._v, (x,), (lambda g: g,), 0, x._dt, _pass)
+
+
+def _pass(i, g, inputs, y):
+    return g
 
 
 def stop_gradient(input, name=None):
@@ -334,4 +390,4 @@ def pad(tensor_, paddings, mode="CONSTANT", constant_values=0, name=None):
     p = np.asarray(tensor(paddings)._v).tolist()
     v = np.pad(a, p, mode="constant", constant_values=constant_values)
     idx = tuple(builtins.slice(lo, lo + n) for (lo, _), n in zip(p, a.shape))
-    return out(v, (x,), (lambda g: g[idx],), 0, x._dt)
+    return out(v, (x,), (lambda g: g[idx],), 0, x._dt, lambda i, g, xs, y: getitem(g, idx))

@@ -26,7 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.higher_order import FirstOrderOnly
 from sim.engine.ops._core import out, tensor
+
+# Their gradients are written on arrays only: a second derivative through them raises, naming them.
+_CONV2D_FIRST_ORDER, _MAXPOOL_FIRST_ORDER = FirstOrderOnly("Conv2D"), FirstOrderOnly("MaxPool")
 
 
 # ---------------------------------------------------------------- argument normalisation
@@ -185,7 +189,8 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 
     if channels_first:
         y = np.moveaxis(y, -1, 1)
-    return out(y, (x, f), (grad_input, grad_filters), 2 * k * cout * n * hout * wout, x._dt)
+    return out(y, (x, f), (grad_input, grad_filters), 2 * k * cout * n * hout * wout, x._dt,
+               _CONV2D_FIRST_ORDER)
 
 
 def _check_conv_shapes(a, w, channels_first):
@@ -254,5 +259,5 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 
     if channels_first:
         y = np.moveaxis(y, -1, 1)
-    return out(y, (x,), (grad,), kh * kw * y.size, x._dt)
+    return out(y, (x,), (grad,), kh * kw * y.size, x._dt, _MAXPOOL_FIRST_ORDER)
 

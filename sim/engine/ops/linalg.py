@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.ops import _tgrad
 from sim.engine.ops._core import binary, out, unbroadcast
 
 
@@ -37,7 +38,30 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     def grad_b(g):
         dB = unbroadcast(_t(A) @ g, B.shape)
         return _t(dB) if tb else dB
-    return out(v, (x, y), (grad_a, grad_b), 2 * v.size * A.shape[-1], x._dt)
+    return out(v, (x, y), (grad_a, grad_b), 2 * v.size * A.shape[-1], x._dt,
+               _TGRADS[bool(ta), bool(tb)])
+
+
+class _MatmulGrad:
+    """``tgrad`` of matmul for one pair of transpose flags: the same products on Tensors."""
+
+    __slots__ = ("ta", "tb")
+
+    def __init__(self, ta, tb):
+        self.ta, self.tb = ta, tb
+
+    def __call__(self, i, g, inputs, out):
+        a, b = inputs
+        A = _tgrad.swap_last(a) if self.ta else a
+        B = _tgrad.swap_last(b) if self.tb else b
+        if i == 0:
+            d = _tgrad.unbroadcast(matmul(g, B, transpose_b=True), A._v.shape)
+            return _tgrad.swap_last(d) if self.ta else d
+        d = _tgrad.unbroadcast(matmul(A, g, transpose_a=True), B._v.shape)
+        return _tgrad.swap_last(d) if self.tb else d
+
+
+_TGRADS = {(ta, tb): _MatmulGrad(ta, tb) for ta in (False, True) for tb in (False, True)}
 
 
 def _fix(sa, sb, ta, tb, rank=False):
@@ -64,3 +88,20 @@ def tensordot(a, b, axes, name=None):
     yb = array.reshape(array.transpose(y, ax_b + free_b), [k, -1])
     shape = [x._v.shape[i] for i in free_a] + [y._v.shape[i] for i in free_b]
     return array.reshape(matmul(xa, yb), shape)
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
+    """``tf.norm`` of a vector (or of the flattened tensor, or along ``axis``): 'euclidean'/2,
+    1 or np.inf, written with differentiable ops (the guide takes its gradient again)."""
+    from sim.engine.ops import math, reduce
+    from sim.engine.ops._core import tensor as _tensor
+    x = _tensor(tensor)
+    keep = bool(keepdims)
+    if ord in ("euclidean", "fro", 2, 2.0):
+        return math.sqrt(reduce.reduce_sum(math.square(x), axis, keepdims=keep))
+    if ord in (1, 1.0):
+        return reduce.reduce_sum(math.abs(x), axis, keepdims=keep)
+    if ord == np.inf:
+        return reduce.reduce_max(math.abs(x), axis, keepdims=keep)
+    raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}; sim.tf supports "
+                     "'euclidean' (2), 1 and np.inf.")

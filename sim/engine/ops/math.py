@@ -1,4 +1,5 @@
-"""Elementwise math (``tf.math``): forward in NumPy, each input's gradient beside it."""
+"""Elementwise math (``tf.math``): forward in NumPy, each input's gradient beside it, first on
+NumPy arrays (the ordinary backward pass), then on Tensors (``t*``: for higher-order gradients)."""
 from __future__ import annotations
 
 import math as _m
@@ -6,33 +7,56 @@ import math as _m
 import numpy as np
 
 from sim.engine import dtypes
+from sim.engine.higher_order import FirstOrderOnly
+from sim.engine.ops import _tgrad
 from sim.engine.ops._core import apply, binary, out, tensor, unbroadcast
 from sim.engine.tensor import Tensor, check_numeric
 
 
-def _bin(fn, op, ga, gb):
-    """A broadcasting binary op; ``ga(g, a, b, v)``/``gb`` give the unreduced gradients."""
+def _bin(fn, op, ga, gb, tga=None, tgb=None):
+    """A broadcasting binary op; ``ga(g, a, b, v)``/``gb`` give the unreduced gradients on
+    arrays, ``tga(g, x, y, z)``/``tgb`` the same on Tensors."""
+    tg = _tgrad.Binary(tga, tgb) if tga or tgb else FirstOrderOnly(op)
+
     def f(x, y, name=None):
         x, y = binary(x, y, op)
         a, b = x._v, y._v
         v = apply(fn, a, b, op)
         fa = None if ga is None else (lambda g: unbroadcast(ga(g, a, b, v), a.shape))
         fb = None if gb is None else (lambda g: unbroadcast(gb(g, a, b, v), b.shape))
-        return out(v, (x, y), (fa, fb), v.size, x._dt)
+        return out(v, (x, y), (fa, fb), v.size, x._dt, tg)
     f.__name__ = op
     return f
 
 
-add = _bin(np.add, "AddV2", lambda g, a, b, v: g, lambda g, a, b, v: g)
-subtract = _bin(np.subtract, "Sub", lambda g, a, b, v: g, lambda g, a, b, v: -g)
-multiply = _bin(np.multiply, "Mul", lambda g, a, b, v: g * b, lambda g, a, b, v: g * a)
-_realdiv = _bin(np.true_divide, "RealDiv", lambda g, a, b, v: g / b, lambda g, a, b, v: -g * v / b)
+def _is(cond, like):
+    """A comparison as a 0/1 constant of ``like``'s dtype (where a gradient flows)."""
+    return cast(cond, like.dtype)
+
+
+add = _bin(np.add, "AddV2", lambda g, a, b, v: g, lambda g, a, b, v: g,
+           lambda g, x, y, z: g, lambda g, x, y, z: g)
+subtract = _bin(np.subtract, "Sub", lambda g, a, b, v: g, lambda g, a, b, v: -g,
+                lambda g, x, y, z: g, lambda g, x, y, z: negative(g))
+multiply = _bin(np.multiply, "Mul", lambda g, a, b, v: g * b, lambda g, a, b, v: g * a,
+                lambda g, x, y, z: multiply(g, y), lambda g, x, y, z: multiply(g, x))
+_realdiv = _bin(np.true_divide, "RealDiv", lambda g, a, b, v: g / b, lambda g, a, b, v: -g * v / b,
+                lambda g, x, y, z: _realdiv(g, y),
+                lambda g, x, y, z: negative(multiply(g, _realdiv(z, y))))
 floordiv = _bin(np.floor_divide, "FloorDiv", None, None)
-floormod = _bin(np.mod, "FloorMod", lambda g, a, b, v: g, lambda g, a, b, v: -g * np.floor(a / b))
-maximum = _bin(np.maximum, "Maximum", lambda g, a, b, v: g * (a >= b), lambda g, a, b, v: g * (a < b))
-minimum = _bin(np.minimum, "Minimum", lambda g, a, b, v: g * (a <= b), lambda g, a, b, v: g * (a > b))
+floormod = _bin(np.mod, "FloorMod", lambda g, a, b, v: g, lambda g, a, b, v: -g * np.floor(a / b),
+                lambda g, x, y, z: g,
+                lambda g, x, y, z: negative(multiply(g, floor(_realdiv(x, y)))))
+maximum = _bin(np.maximum, "Maximum", lambda g, a, b, v: g * (a >= b), lambda g, a, b, v: g * (a < b),
+               lambda g, x, y, z: multiply(g, _is(greater_equal(x, y), g)),
+               lambda g, x, y, z: multiply(g, _is(less(x, y), g)))
+minimum = _bin(np.minimum, "Minimum", lambda g, a, b, v: g * (a <= b), lambda g, a, b, v: g * (a > b),
+               lambda g, x, y, z: multiply(g, _is(less_equal(x, y), g)),
+               lambda g, x, y, z: multiply(g, _is(greater(x, y), g)))
 squared_difference = _bin(lambda a, b: (a - b) ** 2, "SquaredDifference",
-                          lambda g, a, b, v: 2 * g * (a - b), lambda g, a, b, v: -2 * g * (a - b))
+                          lambda g, a, b, v: 2 * g * (a - b), lambda g, a, b, v: -2 * g * (a - b),
+                          lambda g, x, y, z: multiply(g, multiply(subtract(x, y), 2.0)),
+                          lambda g, x, y, z: multiply(g, multiply(subtract(x, y), -2.0)))
 
 
 def _pow_b(g, a, b, v):
@@ -40,7 +64,18 @@ def _pow_b(g, a, b, v):
     return g * v * np.log(safe) * (a > 0)
 
 
-pow = _bin(np.power, "Pow", lambda g, a, b, v: g * b * np.power(a, b - 1), _pow_b)  # noqa: A001
+def _tpow_a(g, x, y, z):
+    return multiply(g, multiply(y, pow(x, subtract(y, 1.0))))
+
+
+def _tpow_b(g, x, y, z):
+    from sim.engine.ops.array import where
+    positive = greater(x, 0.0)
+    return where(positive, multiply(multiply(g, z), log(where(positive, x, 1.0))), 0.0)
+
+
+pow = _bin(np.power, "Pow", lambda g, a, b, v: g * b * np.power(a, b - 1), _pow_b,  # noqa: A001
+           _tpow_a, _tpow_b)
 
 
 def divide(x, y, name=None):
@@ -59,7 +94,9 @@ def _safe(b):
 # tf.math.divide_no_nan: 0 where the divisor is 0 (how metrics and compute_average_loss avoid NaN).
 divide_no_nan = _bin(lambda a, b: np.where(b == 0, 0, a / _safe(b)).astype(np.result_type(a, b)),
                      "DivNoNan", lambda g, a, b, v: np.where(b == 0, 0, g / _safe(b)),
-                     lambda g, a, b, v: np.where(b == 0, 0, -g * v / _safe(b)))
+                     lambda g, a, b, v: np.where(b == 0, 0, -g * v / _safe(b)),
+                     lambda g, x, y, z: divide_no_nan(g, y),
+                     lambda g, x, y, z: negative(divide_no_nan(multiply(g, z), y)))
 
 truediv = divide
 realdiv = _realdiv
@@ -86,8 +123,11 @@ def logical_not(x, name=None):
     return out(np.logical_not(x._v), (x,), None, x._v.size)
 
 
-def _unary(fn, op, grad, cost=1):
-    """An elementwise op; ``grad(g, a, v)`` is the input gradient."""
+def _unary(fn, op, grad, cost=1, tgrad=None):
+    """An elementwise op; ``grad(g, a, v)`` is the input gradient, ``tgrad(g, x, y)`` the same
+    on Tensors."""
+    tg = _tgrad.Unary(tgrad) if tgrad is not None else FirstOrderOnly(op)
+
     def f(x, name=None):
         x = tensor(x)
         if x._v.dtype.kind == "O":
@@ -95,24 +135,33 @@ def _unary(fn, op, grad, cost=1):
         a = x._v
         v = fn(a)
         return out(v, (x,), (None if grad is None else (lambda g: grad(g, a, v)),),
-                   cost * v.size, x._dt)
+                   cost * v.size, x._dt, tg)
     f.__name__ = op
     return f
 
 
-negative = _unary(np.negative, "Neg", lambda g, a, v: -g)
-exp = _unary(np.exp, "Exp", lambda g, a, v: g * v)
-log = _unary(np.log, "Log", lambda g, a, v: g / a)
-log1p = _unary(np.log1p, "Log1p", lambda g, a, v: g / (1 + a))
-sqrt = _unary(np.sqrt, "Sqrt", lambda g, a, v: g * 0.5 / v)
-rsqrt = _unary(lambda a: 1 / np.sqrt(a), "Rsqrt", lambda g, a, v: -0.5 * g * v ** 3)
-square = _unary(np.square, "Square", lambda g, a, v: 2 * g * a)
-abs = _unary(np.abs, "Abs", lambda g, a, v: g * np.sign(a))  # noqa: A001
-sign = _unary(np.sign, "Sign", lambda g, a, v: np.zeros_like(g))
-reciprocal = _unary(lambda a: 1 / a, "Reciprocal", lambda g, a, v: -g * v * v)
-sin = _unary(np.sin, "Sin", lambda g, a, v: g * np.cos(a))
-cos = _unary(np.cos, "Cos", lambda g, a, v: -g * np.sin(a))
-tanh = _unary(np.tanh, "Tanh", lambda g, a, v: g * (1 - v * v), cost=4)
+negative = _unary(np.negative, "Neg", lambda g, a, v: -g, tgrad=lambda g, x, y: negative(g))
+exp = _unary(np.exp, "Exp", lambda g, a, v: g * v, tgrad=lambda g, x, y: multiply(g, y))
+log = _unary(np.log, "Log", lambda g, a, v: g / a, tgrad=lambda g, x, y: _realdiv(g, x))
+log1p = _unary(np.log1p, "Log1p", lambda g, a, v: g / (1 + a),
+               tgrad=lambda g, x, y: _realdiv(g, add(x, 1.0)))
+sqrt = _unary(np.sqrt, "Sqrt", lambda g, a, v: g * 0.5 / v,
+              tgrad=lambda g, x, y: _realdiv(multiply(g, 0.5), y))
+rsqrt = _unary(lambda a: 1 / np.sqrt(a), "Rsqrt", lambda g, a, v: -0.5 * g * v ** 3,
+               tgrad=lambda g, x, y: multiply(g, multiply(pow(y, 3.0), -0.5)))
+square = _unary(np.square, "Square", lambda g, a, v: 2 * g * a,
+                tgrad=lambda g, x, y: multiply(g, multiply(x, 2.0)))
+abs = _unary(np.abs, "Abs", lambda g, a, v: g * np.sign(a),  # noqa: A001
+             tgrad=lambda g, x, y: multiply(g, sign(x)))
+sign = _unary(np.sign, "Sign", lambda g, a, v: np.zeros_like(g),
+              tgrad=lambda g, x, y: Tensor(np.zeros_like(g._v)))
+reciprocal = _unary(lambda a: 1 / a, "Reciprocal", lambda g, a, v: -g * v * v,
+                    tgrad=lambda g, x, y: negative(multiply(g, square(y))))
+sin = _unary(np.sin, "Sin", lambda g, a, v: g * np.cos(a), tgrad=lambda g, x, y: multiply(g, cos(x)))
+cos = _unary(np.cos, "Cos", lambda g, a, v: -g * np.sin(a),
+             tgrad=lambda g, x, y: negative(multiply(g, sin(x))))
+tanh = _unary(np.tanh, "Tanh", lambda g, a, v: g * (1 - v * v), cost=4,
+              tgrad=lambda g, x, y: multiply(g, subtract(1.0, square(y))))
 floor = _unary(np.floor, "Floor", None)
 ceil = _unary(np.ceil, "Ceil", None)
 round = _unary(np.rint, "Round", None)  # noqa: A001 - banker's rounding, as TensorFlow
@@ -126,12 +175,16 @@ def _sigmoid(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
 
-sigmoid = _unary(_sigmoid, "Sigmoid", lambda g, a, v: g * v * (1 - v), cost=4)
+sigmoid = _unary(_sigmoid, "Sigmoid", lambda g, a, v: g * v * (1 - v), cost=4,
+                 tgrad=lambda g, x, y: multiply(g, multiply(y, subtract(1.0, y))))
 softplus = _unary(lambda a: np.logaddexp(0, a).astype(a.dtype, copy=False), "Softplus",
-                  lambda g, a, v: g * _sigmoid(a), cost=4)
+                  lambda g, a, v: g * _sigmoid(a), cost=4,
+                  tgrad=lambda g, x, y: multiply(g, sigmoid(x)))
 _erf = np.vectorize(_m.erf, otypes=[np.float64])
 erf = _unary(lambda a: _erf(a).astype(a.dtype), "Erf",
-             lambda g, a, v: g * 2 / np.sqrt(np.pi) * np.exp(-a * a))
+             lambda g, a, v: g * 2 / np.sqrt(np.pi) * np.exp(-a * a),
+             tgrad=lambda g, x, y: multiply(g, multiply(exp(negative(square(x))),
+                                                       2 / _m.sqrt(_m.pi))))
 
 
 def cast(x, dtype, name=None):
@@ -153,7 +206,11 @@ def cast(x, dtype, name=None):
         v = round_bfloat16(v)
     both_float = dt.is_floating and a.dtype.kind == "f"
     return out(v, (x,), ((lambda g: g.astype(a.dtype)) if both_float else None,), v.size,
-               dt if dt is dtypes.bfloat16 else None)
+               dt if dt is dtypes.bfloat16 else None, _cast_back)
+
+
+def _cast_back(i, g, inputs, y):
+    return cast(g, inputs[0].dtype)
 
 
 def add_n(inputs, name=None):
@@ -167,10 +224,15 @@ def add_n(inputs, name=None):
         if x._v.shape != v.shape:
             raise ValueError(f"Shapes {xs[0].shape} and {x.shape} are incompatible")
         v = v + x._v
-    return out(v, tuple(xs), tuple(_ident for _ in xs), v.size * (len(xs) - 1), xs[0]._dt)
+    return out(v, tuple(xs), tuple(_ident for _ in xs), v.size * (len(xs) - 1), xs[0]._dt,
+               _tident)
 
 
 def _ident(g):
+    return g
+
+
+def _tident(i, g, inputs, y):
     return g
 
 

@@ -8,27 +8,42 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.ops import _tgrad
+from sim.engine.ops import array as _array
 from sim.engine.ops import math as m
+from sim.engine.ops import reduce as _reduce
 from sim.engine.ops._core import binary, out, tensor
 from sim.engine.ops.array import gather
 
-relu = m._unary(lambda a: np.maximum(a, 0), "Relu", lambda g, a, v: g * (a > 0))
-relu6 = m._unary(lambda a: np.clip(a, 0, 6), "Relu6", lambda g, a, v: g * ((a > 0) & (a < 6)))
+
+def _positive(x):
+    return m.greater(x, 0.0)
+
+
+relu = m._unary(lambda a: np.maximum(a, 0), "Relu", lambda g, a, v: g * (a > 0),
+                tgrad=lambda g, x, y: m.multiply(g, m.cast(_positive(x), g.dtype)))
+relu6 = m._unary(lambda a: np.clip(a, 0, 6), "Relu6", lambda g, a, v: g * ((a > 0) & (a < 6)),
+                 tgrad=lambda g, x, y: m.multiply(g, _tgrad.constant((x._v > 0) & (x._v < 6), g)))
 elu = m._unary(lambda a: np.where(a > 0, a, np.expm1(np.minimum(a, 0))), "Elu",
-               lambda g, a, v: g * np.where(a > 0, 1, v + 1))
+               lambda g, a, v: g * np.where(a > 0, 1, v + 1),
+               tgrad=lambda g, x, y: _array.where(_positive(x), g, m.multiply(g, m.add(y, 1.0))))
 softsign = m._unary(lambda a: a / (1 + np.abs(a)), "Softsign",
-                    lambda g, a, v: g / (1 + np.abs(a)) ** 2)
+                    lambda g, a, v: g / (1 + np.abs(a)) ** 2,
+                    tgrad=lambda g, x, y: m.divide(g, m.square(m.add(m.abs(x), 1.0))))
 sigmoid, tanh, softplus = m.sigmoid, m.tanh, m.softplus
 _SELU_A, _SELU_S = 1.6732632423543772, 1.0507009873554805
 selu = m._unary(lambda a: _SELU_S * np.where(a > 0, a, _SELU_A * np.expm1(np.minimum(a, 0))),
-                "Selu", lambda g, a, v: g * np.where(a > 0, _SELU_S, v + _SELU_S * _SELU_A))
+                "Selu", lambda g, a, v: g * np.where(a > 0, _SELU_S, v + _SELU_S * _SELU_A),
+                tgrad=lambda g, x, y: _array.where(
+                    _positive(x), m.multiply(g, _SELU_S), m.multiply(g, m.add(y, _SELU_S * _SELU_A))))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = tensor(features)
     a = x._v
     return out(np.where(a > 0, a, alpha * a), (x,), (lambda g: g * np.where(a > 0, 1, alpha),),
-               a.size, x._dt)
+               a.size, x._dt,
+               lambda i, g, xs, y: m.multiply(g, _tgrad.constant(np.where(a > 0, 1, alpha), g)))
 
 
 def silu(features, beta=1.0):
@@ -59,7 +74,8 @@ def softmax(logits, axis=None, name=None):
     ax = -1 if axis is None else int(axis)
     v = _softmax_np(x._v, ax)
     return out(v, (x,), (lambda g: v * (g - (g * v).sum(axis=ax, keepdims=True)),),
-               5 * v.size, x._dt)
+               5 * v.size, x._dt, lambda i, g, xs, y: m.multiply(
+                   y, m.subtract(g, _reduce.reduce_sum(m.multiply(g, y), ax, keepdims=True))))
 
 
 def log_softmax(logits, axis=None, name=None):
@@ -69,7 +85,8 @@ def log_softmax(logits, axis=None, name=None):
     sh = a - a.max(axis=ax, keepdims=True)
     v = sh - np.log(np.exp(sh).sum(axis=ax, keepdims=True))
     return out(v, (x,), (lambda g: g - np.exp(v) * g.sum(axis=ax, keepdims=True),),
-               5 * v.size, x._dt)
+               5 * v.size, x._dt, lambda i, g, xs, y: m.subtract(
+                   g, m.multiply(m.exp(y), _reduce.reduce_sum(g, ax, keepdims=True))))
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -80,7 +97,15 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     _same_shape(x, z, "logits and labels must have the same shape")
     a, b = x._v, z._v
     v = np.maximum(a, 0) - a * b + np.log1p(np.exp(-np.abs(a)))
-    return out(v, (x, z), (lambda g: g * (m._sigmoid(a) - b), lambda g: -g * a), 5 * v.size, x._dt)
+    return out(v, (x, z), (lambda g: g * (m._sigmoid(a) - b), lambda g: -g * a), 5 * v.size, x._dt,
+               _tsigmoid_ce)
+
+
+def _tsigmoid_ce(i, g, inputs, out_):
+    x, z = inputs
+    if i == 0:
+        return m.multiply(g, m.subtract(m.sigmoid(x), z))
+    return m.negative(m.multiply(g, x))
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -95,8 +120,15 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     def grad_logits(g):
         g = np.expand_dims(g, axis)
         return g * (np.exp(logp) * b.sum(axis=axis, keepdims=True) - b)
+    def tgrad(i, g, inputs, out_):
+        x, z = inputs
+        ge = _array.expand_dims(g, axis)
+        if i == 0:
+            total = _reduce.reduce_sum(z, axis, keepdims=True)
+            return m.multiply(ge, m.subtract(m.multiply(softmax(x, axis), total), z))
+        return m.negative(m.multiply(ge, log_softmax(x, axis)))
     return out(v, (x, z), (grad_logits, lambda g: -np.expand_dims(g, axis) * logp), 6 * a.size,
-               x._dt)
+               x._dt, tgrad)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
@@ -129,7 +161,11 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
         d = np.exp(logp)
         np.put_along_axis(d, lab[..., None], np.take_along_axis(d, lab[..., None], -1) - 1, -1)
         return g[..., None] * d
-    return out(v, (x,), (grad,), 6 * a.size, x._dt)
+
+    def tgrad(i, g, inputs, out_):
+        hot = _tgrad.constant(lab[..., None] == np.arange(n), g)
+        return m.multiply(_array.expand_dims(g, -1), m.subtract(softmax(inputs[0]), hot))
+    return out(v, (x,), (grad,), 6 * a.size, x._dt, tgrad)
 
 
 def _same_shape(x, z, what):
@@ -141,7 +177,8 @@ def l2_loss(t, name=None):
     """sum(t ** 2) / 2."""
     x = tensor(t)
     a = x._v
-    return out(np.asarray((a * a).sum() / 2, a.dtype), (x,), (lambda g: g * a,), 2 * a.size, x._dt)
+    return out(np.asarray((a * a).sum() / 2, a.dtype), (x,), (lambda g: g * a,), 2 * a.size, x._dt,
+               lambda i, g, xs, y: m.multiply(g, xs[0]))
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
@@ -177,4 +214,5 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     keep = uniform(shape, seed=seed, dtype=x.dtype)._v >= rate
     scale = np.asarray(1 / (1 - float(rate)), x._v.dtype)
     a = x._v
-    return out(a * keep * scale, (x,), (lambda g: g * keep * scale,), 2 * a.size, x._dt)
+    return out(a * keep * scale, (x,), (lambda g: g * keep * scale,), 2 * a.size, x._dt,
+               lambda i, g, xs, y: m.multiply(g, _tgrad.constant(keep * scale, g)))

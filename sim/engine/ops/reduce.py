@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine import dtypes
+from sim.engine.ops import _tgrad
 from sim.engine.ops._core import axes as _axes
 from sim.engine.ops._core import out, tensor
 from sim.engine.tensor import check_numeric
@@ -20,7 +21,10 @@ def _expand(g, ax, keepdims, shape):
     return np.broadcast_to(g, shape)
 
 
-def _reducer(np_fn, op, grad):
+def _reducer(np_fn, op, grad, tgrad=None):
+    """A reduction; ``tgrad(e, x, y_kept, ax)`` is its gradient on Tensors, given the output
+    gradient ``e`` already broadcast back to the input's shape and the output ``y_kept`` with
+    the reduced axes kept."""
     def f(input_tensor, axis=None, keepdims=False, name=None):
         x = tensor(input_tensor)
         check_numeric(x, op)
@@ -29,11 +33,49 @@ def _reducer(np_fn, op, grad):
         v = np.asarray(np_fn(a, axis=ax, keepdims=keepdims))
         if v.dtype != a.dtype and a.dtype.kind != "b":
             v = v.astype(a.dtype)
-        fn = None if grad is None or a.dtype.kind != "f" else (
-            lambda g: grad(_expand(g, ax, keepdims, a.shape), a, ax, v, keepdims))
-        return out(v, (x,), (fn,), a.size, x._dt)
+        if grad is None or a.dtype.kind != "f":
+            return out(v, (x,), (None,), a.size, x._dt)
+        return out(v, (x,), (lambda g: grad(_expand(g, ax, keepdims, a.shape), a, ax, v, keepdims),),
+                   a.size, x._dt, lambda i, g, xs, y: _treduce(tgrad, g, xs[0], y, ax))
     f.__name__ = op
     return f
+
+
+def _treduce(tgrad, g, x, y, ax):
+    from sim.engine.ops import array
+    kept = _tgrad.keepdims_shape(x._v.shape, ax)
+    e = array.broadcast_to(array.reshape(g, kept), x._v.shape)
+    return tgrad(e, x, array.reshape(y, kept), ax)
+
+
+def _tsum(e, x, y, ax):
+    return e
+
+
+def _tmean(e, x, y, ax):
+    from sim.engine.ops import math
+    n = 1
+    for i in ax:
+        n *= x._v.shape[i]
+    return math.multiply(e, 1.0 / max(n, 1))
+
+
+def _textreme(e, x, y, ax):
+    from sim.engine.ops import math
+    hit = _tgrad.constant(x._v == y._v, x)
+    return math.multiply(e, _tgrad.constant(hit._v / hit._v.sum(axis=ax, keepdims=True), x))
+
+
+def _tprod(e, x, y, ax):
+    from sim.engine.ops import array, math
+    nonzero = math.not_equal(x, 0.0)
+    safe = array.where(nonzero, x, 1.0)
+    return array.where(nonzero, math.divide(math.multiply(e, y), safe), 0.0)
+
+
+def _tlogsumexp(e, x, y, ax):
+    from sim.engine.ops import math
+    return math.multiply(e, math.exp(math.subtract(x, y)))
 
 
 def _grad_sum(g, a, ax, v, keepdims):
@@ -71,12 +113,12 @@ def _logsumexp(a, axis, keepdims):
     return r if keepdims else np.squeeze(r, axis=axis)
 
 
-reduce_sum = _reducer(np.sum, "Sum", _grad_sum)
-reduce_mean = _reducer(np.mean, "Mean", _grad_mean)
-reduce_max = _reducer(np.max, "Max", _grad_extreme)
-reduce_min = _reducer(np.min, "Min", _grad_extreme)
-reduce_prod = _reducer(np.prod, "Prod", _grad_prod)
-reduce_logsumexp = _reducer(_logsumexp, "LogSumExp", _grad_logsumexp)
+reduce_sum = _reducer(np.sum, "Sum", _grad_sum, _tsum)
+reduce_mean = _reducer(np.mean, "Mean", _grad_mean, _tmean)
+reduce_max = _reducer(np.max, "Max", _grad_extreme, _textreme)
+reduce_min = _reducer(np.min, "Min", _grad_extreme, _textreme)
+reduce_prod = _reducer(np.prod, "Prod", _grad_prod, _tprod)
+reduce_logsumexp = _reducer(_logsumexp, "LogSumExp", _grad_logsumexp, _tlogsumexp)
 reduce_any = _reducer(np.any, "Any", None)
 reduce_all = _reducer(np.all, "All", None)
 

@@ -19,11 +19,12 @@ class LearningRateScheduler(Callback):
         self.verbose = verbose
 
     def on_epoch_begin(self, epoch, logs=None):
+        from sim.keras.version import keras_major
         opt = self.model.optimizer
-        if not hasattr(opt, "lr"):
-            raise ValueError('Optimizer must have a "lr" attribute.')
-        lr = float(backend.get_value(opt.learning_rate if not callable(opt.learning_rate)
-                                     or hasattr(opt.learning_rate, "numpy") else opt.lr))
+        attribute = "learning_rate" if keras_major() == 3 else "lr"
+        if not hasattr(opt, attribute):
+            raise ValueError(f'Optimizer must have a "{attribute}" attribute.')
+        lr = float(backend.get_value(opt.learning_rate))
         try:
             lr = self.schedule(epoch, lr)
         except TypeError:

@@ -1,7 +1,8 @@
 """``tf.keras.optimizers.legacy``: the Keras 2 ``optimizer_v2`` names the guide uses.
 
 Same updates as the new optimizers except the legacy RMSprop without momentum, which adds
-epsilon outside the square root; legacy optimizers also accept ``decay`` and ``lr``.
+epsilon outside the square root; legacy optimizers also accept ``decay`` and ``lr``. Keras 3 has
+none: making one raises its ImportError (tf-keras, ``TF_USE_LEGACY_KERAS=1``, is needed).
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from sim.keras.optimizers import adagrad, adam, optimizer, rmsprop, sgd
 
 
 class Optimizer(optimizer.Optimizer):
-    pass
+    _legacy = True
 
 
 def _legacy_config(self, config):
@@ -19,6 +20,7 @@ def _legacy_config(self, config):
 
 
 class SGD(sgd.SGD):
+    _legacy = True
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         super().__init__(learning_rate, momentum, nesterov, name, **kwargs)
 
@@ -27,6 +29,7 @@ class SGD(sgd.SGD):
 
 
 class Adam(adam.Adam):
+    _legacy = True
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
                  name="Adam", **kwargs):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name, **kwargs)
@@ -36,6 +39,7 @@ class Adam(adam.Adam):
 
 
 class RMSprop(rmsprop.RMSprop):
+    _legacy = True
     _eps_outside_sqrt = True
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
@@ -47,5 +51,7 @@ class RMSprop(rmsprop.RMSprop):
 
 
 class Adagrad(adagrad.Adagrad):
+    _legacy = True
+
     def get_config(self):
         return _legacy_config(self, super().get_config())

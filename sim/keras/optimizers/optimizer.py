@@ -15,7 +15,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import _errors, backend, distribute_utils as du
-from sim.keras.optimizers import schedules, utils
+from sim.keras.optimizers import rate, schedules, utils
 
 
 class _VariablesList(list):
@@ -53,25 +53,67 @@ def filter_empty_gradients(grads_and_vars):
     return filtered
 
 
+def _legacy_arguments(optimizer, learning_rate, kwargs):
+    """``(learning_rate, decay)`` from the Keras 2 arguments, as the selected Keras treats them:
+    legacy optimizers take ``lr`` and ``decay`` (Keras 3 has none: ImportError); the new ones
+    ignore ``lr`` with a warning (tf-keras) or refuse it (Keras 3), and drop ``decay``."""
+    from sim.keras.version import keras_major
+    cls = type(optimizer).__name__
+    kwargs.pop("is_legacy_optimizer", None)
+    if optimizer._legacy:
+        if keras_major() == 3:
+            raise ImportError(LEGACY_IN_KERAS3)
+        if "lr" in kwargs:
+            warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.",
+                          stacklevel=4)
+            learning_rate = kwargs.pop("lr")
+        decay = float(kwargs.pop("decay", 0.0) or 0.0)
+    elif keras_major() == 3:
+        if kwargs.pop("decay", None) is not None:
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.", stacklevel=4)
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        decay = 0.0
+    else:
+        if kwargs.pop("lr", None):
+            warnings.warn("`lr` is deprecated in TF-Keras optimizer, please use `learning_rate` or "
+                          f"use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.{cls}.",
+                          stacklevel=4)
+        for k in kwargs:
+            if k in ("decay", "gradient_aggregator", "gradient_transformers"):
+                raise ValueError(f"{k} is deprecated in the new TF-Keras optimizer, please check the "
+                                 "docstring for valid arguments, or use the legacy optimizer, e.g., "
+                                 f"tf.keras.optimizers.legacy.{cls}.")
+            raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "
+                            "`optimizer_experimental.Optimizer`.")
+        decay = 0.0
+    return learning_rate, decay
+
+
+LEGACY_IN_KERAS3 = (
+    "`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue "
+    "using a `tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package "
+    "(Keras 2) and set the environment variable `TF_USE_LEGACY_KERAS=True` to configure "
+    "TensorFlow to use `tf_keras` when accessing `tf.keras`.")
+
+
 class Optimizer:
     """Base optimizer (Keras 2.11+ semantics; the legacy module subclasses it)."""
 
     _slot_names: tuple = ()
+    _legacy = False   # tf.keras.optimizers.legacy (optimizer_v2): takes `lr` and `decay`
 
     def __init__(self, name, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, jit_compile=True, **kwargs):
-        if "lr" in kwargs:
-            learning_rate = kwargs.pop("lr")
-        self._decay = float(kwargs.pop("decay", 0.0) or 0.0)
-        kwargs.pop("is_legacy_optimizer", None)
-        if kwargs:
-            raise TypeError(f"{sorted(kwargs)} are not valid arguments for {type(self).__name__}; "
-                            "see the TensorFlow documentation of tf.keras.optimizers.")
+        learning_rate, self._decay = _legacy_arguments(self, learning_rate, kwargs)
         if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.")
         self.name = name
-        self._learning_rate = learning_rate
+        self._learning_rate = learning_rate   # a float, a schedule or a callable
+        self._rate_variable = None            # the float rate's variable (rate.py), made on first read
+        self._path_name = backend.unique_object_name(backend.to_snake_case(name))  # Keras 3's "sgd_1"
+        self._applied_rate = None             # the rate of the last apply_gradients (tf-keras)
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.jit_compile = jit_compile
@@ -85,22 +127,64 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        return self._learning_rate
+        """The rate as the selected Keras shows it (rate.py): a float32 variable, or under a
+        schedule the current rate (Keras 3: a tensor; tf-keras: 'current_learning_rate:0')."""
+        from sim.keras.version import keras_major
+        lr = self._learning_rate
+        if isinstance(lr, schedules.LearningRateSchedule):
+            step = int(backend.get_value(self.iterations))
+            if keras_major() == 3:
+                return tf.constant(np.float32(lr.value(step)))
+            applied = lr.value(0) if self._applied_rate is None else self._applied_rate
+            return rate.RateVariable(applied, "current_learning_rate",
+                                     f"{self._path_name}/current_learning_rate")
+        if callable(lr):
+            return lr
+        if self._rate_variable is None:
+            self._rate_variable = rate.RateVariable(lr, "learning_rate",
+                                                    f"{self._path_name}/learning_rate")
+        return self._rate_variable
 
     @learning_rate.setter
     def learning_rate(self, value):
-        self._learning_rate = value if isinstance(value, schedules.LearningRateSchedule) \
-            else float(backend.get_value(value))
+        if isinstance(value, schedules.LearningRateSchedule):
+            self._learning_rate, self._rate_variable = value, None
+            return
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            raise TypeError(rate.TYPE_ERROR)
+        self._learning_rate = float(backend.get_value(value))
+        if self._rate_variable is not None:
+            self._rate_variable.assign(np.float32(self._learning_rate))
 
-    lr = learning_rate
+    @property
+    def lr(self):
+        """tf-keras's alias of learning_rate; Keras 3 has no such attribute (assigning one only
+        sets a plain attribute, as on any Python object)."""
+        from sim.keras.version import keras_major
+        if keras_major() == 3 and not self._legacy:
+            if "_plain_lr" in self.__dict__:
+                return self._plain_lr
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'lr'")
+        return self.learning_rate
+
+    @lr.setter
+    def lr(self, value):
+        from sim.keras.version import keras_major
+        if keras_major() == 3 and not self._legacy:
+            self._plain_lr = value
+        else:
+            self.learning_rate = value
 
     def _current_lr(self, step: int):
         lr = self._learning_rate
         if isinstance(lr, schedules.LearningRateSchedule):
             lr = lr.value(step)
+            self._applied_rate = np.float32(lr)
         elif callable(lr):
             lr = backend.get_value(lr())
-        lr = float(lr)
+        elif self._rate_variable is not None:
+            lr = self._rate_variable.numpy()   # a learner may have assigned to it
+        lr = float(np.float32(lr))             # TensorFlow keeps the rate in float32
         if self._decay:
             lr = lr / (1.0 + self._decay * step)
         return lr
