@@ -31,11 +31,16 @@ def seed_model():
     ])
 
 
-def test_seed_model_builds_from_input_shape_with_tensorflows_weights():
+def test_seed_model_builds_from_input_shape_with_tensorflows_weights(monkeypatch):
     model = seed_model()
     assert model.built
-    assert [w.name for w in model.weights] == ["conv2d/kernel:0", "conv2d/bias:0",
-                                               "dense/kernel:0", "dense/bias:0"]
+    assert [w.name for w in model.weights] == ["kernel", "bias", "kernel", "bias"]   # Keras 3
+    assert [w.path for w in model.weights] == ["sequential/conv2d/kernel", "sequential/conv2d/bias",
+                                               "sequential/dense/kernel", "sequential/dense/bias"]
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
+    backend.clear_session()
+    assert [w.name for w in seed_model().weights] == ["conv2d/kernel:0", "conv2d/bias:0",
+                                                      "dense/kernel:0", "dense/bias:0"]
     assert [tuple(w.shape) for w in model.weights] == [(3, 3, 1, 32), (32,), (5408, 10), (10,)]
     assert model.count_params() == 54410            # TensorFlow's summary: 320 + 54090
     assert [l.name for l in model.layers] == ["conv2d", "max_pooling2d", "flatten", "dense"]

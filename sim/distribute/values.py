@@ -45,10 +45,15 @@ class DistributedValues:
         return tuple(getattr(v, "device", None) for v in self._values)
 
     def __str__(self):
+        if getattr(self._values[0], "_keras_path", None) is not None:
+            return self.__repr__()
         body = ",\n".join("  %d: %s" % (i, v) for i, v in enumerate(self._values))
         return "%s:{\n%s\n}" % (type(self).__name__, body)
 
     def __repr__(self):
+        if getattr(self._values[0], "_keras_path", None) is not None:   # a Keras 3 weight prints
+            from sim.keras.weight_names import keras3_repr             # as Keras's Variable
+            return keras3_repr(self)
         body = ",\n".join("  %d: %r" % (i, v) for i, v in enumerate(self._values))
         return "%s:{\n%s\n}" % (type(self).__name__, body)
 

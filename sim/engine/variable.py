@@ -93,6 +93,9 @@ def _bind(*args, **kwargs):
 class Variable(metaclass=_VariableMeta):
     """A mutable tensor-like value that training updates (``tf.Variable``)."""
 
+    _keras_path = None   # set when Keras 3 made it (a layer's or metric's weight): its repr then
+
+
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None,
@@ -227,6 +230,9 @@ class Variable(metaclass=_VariableMeta):
         return len(self._value)
 
     def __repr__(self):
+        if self._keras_path is not None:
+            from sim.keras.weight_names import keras3_repr
+            return keras3_repr(self)
         t = Tensor(self._value, self._dtype if self._dtype is dtypes.bfloat16 else None)
         return (f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, "
                 f"numpy={t._numpy_text(True)}>")

@@ -11,17 +11,8 @@ import numpy as np
 
 import sim.tf as tf
 
-from sim.keras import backend, distribute_utils, losses as losses_mod
+from sim.keras import backend, distribute_utils, losses as losses_mod, weight_names
 from sim.keras._lookup import resolve
-
-
-def _name_as_keras3(variable, name, path):
-    """Keras 3 names a metric's variable by its own name ('true_positives', no ':0') and keeps
-    the metric's path beside it ('precision/true_positives'); tf-keras keeps the ':0'."""
-    components = getattr(variable, "_values", (variable,))
-    components[0]._name = name
-    for component in components:
-        component.path = path
 
 
 class Metric:
@@ -51,7 +42,8 @@ class Metric:
         if keras_major() == 3:
             if getattr(self, "_path_name", None) is None:  # "precision", then "precision_1"...
                 self._path_name = backend.unique_object_name(self.name)
-            _name_as_keras3(v, name, f"{self._path_name}/{name}")
+            # Keras 3: 'true_positives', path 'precision/true_positives'; tf-keras: ':0' names
+            weight_names.as_keras3(v, name, f"{self._path_name}/{name}")
         self._variables.append(v)
         return v
 

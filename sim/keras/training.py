@@ -13,7 +13,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import (_errors, backend, callbacks as callbacks_mod, compile_utils,
-                       data_adapter, distribute_utils as du, optimizers, saving)
+                       data_adapter, distribute_utils as du, optimizers, saving, weight_names)
 from sim.keras.layers.base import Layer, shape_tuple
 from sim.keras.training_utils import (_batches, _concat_outputs, _logs_result, _numpy_logs,
                                       _resolve_verbose, _should_eval, _split_validation,
@@ -85,7 +85,8 @@ class Model(Layer):
             return
         shape = tuple(1 if d is None else d for d in input_shape)
         self.built = True
-        self.call(tf.zeros(shape), **({"training": False} if self._call_accepts_training else {}))
+        with weight_names.building(self, by_call=False):
+            self.call(tf.zeros(shape), **({"training": False} if self._call_accepts_training else {}))
         self._build_input_shape = tuple(input_shape)
 
     def _maybe_build(self, inputs):
@@ -118,10 +119,25 @@ class Model(Layer):
             self._is_compiled = True
 
     def _validate_compile(self):
+        """tf-keras refuses variables made outside the model's strategy scope at compile; Keras 3
+        accepts them, and its first training step fails (_check_trainable_in_scope)."""
+        from sim.keras.version import keras_major
+        if keras_major() == 3:
+            return
         strategy = self.distribute_strategy
         for v in self.variables:
             if not strategy.extended.variable_created_in_scope(v):
                 raise ValueError(_errors.msg("not_in_scope", _SCOPE_TEXT.format(v, strategy)))
+
+    def _check_trainable_in_scope(self):
+        """Keras 3's optimizer hands each variable to ``strategy.extended.update``, whose bare
+        ``assert`` fails for one made outside the scope: TensorFlow's AssertionError has no
+        message, sim's says why and what to do."""
+        from sim.keras.version import keras_major
+        strategy = self.distribute_strategy
+        if keras_major() == 3 and any(not strategy.extended.variable_created_in_scope(v)
+                                      for v in self.trainable_variables):
+            raise AssertionError(_errors.msg("not_in_scope_keras3"))
 
     def _assert_compile_was_called(self):
         if not self._is_compiled:
@@ -209,6 +225,7 @@ class Model(Layer):
             validation_batch_size=None, validation_freq=1, max_queue_size=10, workers=1,
             use_multiprocessing=False):
         self._assert_compile_was_called()
+        self._check_trainable_in_scope()
         strategy = self.distribute_strategy
         verbose = _resolve_verbose(verbose, strategy)
         if du.is_ps_strategy(strategy):      # steps run on the ps cluster's workers
@@ -334,6 +351,7 @@ class Model(Layer):
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, reset_metrics=True,
                        return_dict=False):
         self._assert_compile_was_called()
+        self._check_trainable_in_scope()
         with self.distribute_strategy.scope():
             if reset_metrics:
                 self.reset_metrics()

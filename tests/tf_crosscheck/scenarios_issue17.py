@@ -602,3 +602,75 @@ def keras_version_optimizer_arguments(env):
     opt.lr = 0.5
     out["after opt.lr = 0.5"] = float(opt.learning_rate)
     return out
+
+
+@scenario
+def keras_version_weight_names(env):
+    """Keras-version-sensitive: layer weight names as each Keras writes them ('kernel' with the
+    path 'seq/dense/kernel' under Keras 3; 'dense/kernel:0' under tf-keras, whose name scopes
+    skip Sequential and functional models but keep a subclassed model's), their repr (plain and
+    under MirroredStrategy), a metric variable's and optimizer.iterations' repr, and a model
+    made outside the strategy scope (tf-keras refuses it at compile, Keras 3 at the first step).
+    Layers and models are named, so no name counter shared with other scenarios matters."""
+    import re
+    tf = env.tf
+    L = tf.keras.layers
+
+    def names(variables):
+        return [[v.name, getattr(v, "path", None)] for v in variables]
+
+    seq = tf.keras.Sequential([tf.keras.Input((2,)), L.Dense(2, kernel_initializer="ones",
+                                                             name="w_dense")], name="w_seq")
+    out = {"sequential": names(seq.weights), "trainable": names(seq.trainable_variables),
+           "kernel repr": repr(seq.layers[0].kernel), "bias str": str(seq.layers[0].bias)}
+    conv = L.Conv2D(2, 3, name="w_conv")
+    conv.build((None, 5, 5, 1))
+    emb = L.Embedding(10, 2, name="w_emb")
+    emb.build((None,))
+    out["built directly"] = names(conv.weights + emb.weights)
+    inp = tf.keras.Input((1,))
+    fun = tf.keras.Model(inp, L.Dense(1, name="w_head")(L.Dense(2, name="w_hidden")(inp)),
+                         name="w_fun")
+    out["functional"] = names(fun.weights)
+    inner = tf.keras.Sequential([L.Dense(2, name="w_in")], name="w_inner")
+    out["nested"] = names(tf.keras.Sequential([tf.keras.Input((1,)), inner, L.Dense(1, name="w_top")],
+                                              name="w_outer").weights)
+
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__(name="w_sub")
+            self.first = L.Dense(2, name="w_first")
+
+        def call(self, x):
+            return self.first(x)
+    sub = Sub()
+    sub(tf.ones((1, 1)))
+    out["subclassed"] = names(sub.weights)
+    lazy = tf.keras.Sequential([L.Dense(1, name="w_lazy")], name="w_fit")
+    lazy.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(0.1))
+    lazy.fit(X, LABELS, batch_size=GLOBAL_BATCH, epochs=1, shuffle=False, verbose=0)
+    out["built by fit"] = names(lazy.weights)
+    out["iterations"] = re.sub(r"sgd_\d+/", "sgd/", repr(lazy.optimizer.iterations))
+    out["metric variable"] = repr(tf.keras.metrics.Mean(name="w_mean").variables[0])
+
+    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    with strategy.scope():
+        mirrored = tf.keras.Sequential([tf.keras.Input((1,)), L.Dense(2, kernel_initializer="ones",
+                                                                       name="m_dense")], name="m_seq")
+    out["mirrored"] = names(mirrored.trainable_variables)
+    out["mirrored kernel repr"] = repr(mirrored.layers[0].kernel)
+
+    outside = tf.keras.Sequential([L.Dense(1, input_shape=(1,), name="o_dense")], name="o_seq")
+
+    def error(fn):
+        try:
+            fn()
+        except Exception as e:   # the type, and the variable a tf-keras message names
+            return {"type": type(e).__name__, "names": str(e).split(" shape=")[0]
+                    if str(e).startswith("Variable (") else None}
+        return "ok"
+    with strategy.scope():
+        out["outside: compile"] = error(lambda: outside.compile(loss="mse", optimizer="sgd"))
+    out["outside: fit"] = error(lambda: outside.fit(np.ones((4, 1), np.float32),
+                                                    np.ones((4, 1), np.float32), verbose=0))
+    return out

@@ -1,4 +1,5 @@
-"""The Keras ``Layer``: weights created on first call, named like Keras ("dense/kernel:0").
+"""The Keras ``Layer``: weights created on first call, named as the selected Keras names them
+("dense/kernel:0" in tf-keras, "kernel" with path "dense/kernel" in Keras 3: weight_names.py).
 
 Weights are plain ``tf.Variable``s, so a strategy scope (through tf.variable_creator_scope)
 turns them into distributed variables without Keras knowing. Sub-layers and variables set as
@@ -12,7 +13,8 @@ import numpy as np
 
 import sim.tf as tf
 
-from sim.keras import _errors, backend, initializers, regularizers
+from sim.keras import _errors, backend, initializers, regularizers, weight_names
+from sim.keras.version import keras_major
 
 _call_depth = [0]
 
@@ -148,10 +150,15 @@ class Layer:
         if trainable is None:
             trainable = sync != tf.VariableSynchronization.ON_READ
         value = init(shape, dtype=dtype)
-        var = tf.Variable(value, trainable=trainable, name=f"{self._name}/{name}",
+        keras3 = keras_major() == 3
+        name = name or ("variable" if keras3 else "Variable")
+        var = tf.Variable(value, trainable=trainable,
+                          name=name if keras3 else weight_names.tf_keras_name(name),
                           dtype=getattr(tf, dtype),
                           synchronization=sync,
                           aggregation=aggregation or tf.VariableAggregation.NONE)
+        if keras3 and not getattr(var, "_is_sharded_variable", False):
+            weight_names.as_keras3(var, name, weight_names.keras3_path(self, name))
         # A ShardedVariable (ParameterServerStrategy with a partitioner) is tracked as its shards.
         (self._trainable_weights if trainable else self._non_trainable_weights).extend(
             var.variables if getattr(var, "_is_sharded_variable", False) else [var])
@@ -283,19 +290,20 @@ class Layer:
 
             return call_symbolic(self, inputs, args, kwargs)
         inputs = _to_tensors(inputs, self._dtype)
-        if not self.built:
-            self._maybe_build(inputs)
-        self._check_input(inputs)
-        if not self._call_accepts_training:
-            kwargs.pop("training", None)
-        outer = _call_depth[0] == 0
-        if outer:
-            self._clear_losses()
-        _call_depth[0] += 1
-        try:
-            outputs = self.call(inputs, *args, **kwargs)
-        finally:
-            _call_depth[0] -= 1
+        with weight_names.building(self):
+            if not self.built:
+                self._maybe_build(inputs)
+            self._check_input(inputs)
+            if not self._call_accepts_training:
+                kwargs.pop("training", None)
+            outer = _call_depth[0] == 0
+            if outer:
+                self._clear_losses()
+            _call_depth[0] += 1
+            try:
+                outputs = self.call(inputs, *args, **kwargs)
+            finally:
+                _call_depth[0] -= 1
         if self.activity_regularizer is not None:
             reg = self.activity_regularizer(outputs)
             self._eager_losses.append(reg / float(shape_tuple(outputs)[0] or 1))

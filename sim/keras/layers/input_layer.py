@@ -9,7 +9,7 @@ import numpy as np
 
 import sim.tf as tf
 
-from sim.keras import backend
+from sim.keras import backend, weight_names
 from sim.keras.layers.base import Layer, _map, is_shape
 
 
@@ -61,7 +61,8 @@ def call_symbolic(layer, inputs, args, kwargs):
     """Record ``layer(inputs)`` on KerasTensors: build the layer, infer the output shape."""
     shapes = _map(lambda kt: kt.shape, inputs)
     if not layer.built:
-        layer.build(shapes)
+        with weight_names.building(layer):
+            layer.build(shapes)
         layer._build_input_shape = shapes
         layer.built = True
     if isinstance(inputs, KerasTensor):

@@ -12,6 +12,7 @@ from sim.keras.training import Model
 
 
 class Functional(Model):
+    _is_graph_network = True   # tf-keras calls its layers outside its name scope
     def __init__(self, inputs=None, outputs=None, name=None, trainable=True, **kwargs):
         super().__init__(name=name or backend.unique_object_name("model"), trainable=trainable)
         if isinstance(inputs, (list, tuple)) and len(inputs) == 1:

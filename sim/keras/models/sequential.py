@@ -2,13 +2,14 @@
 (so its variables are created inside the strategy scope the model is created in)."""
 from __future__ import annotations
 
-from sim.keras import backend
+from sim.keras import backend, weight_names
 from sim.keras.layers.base import Layer
 from sim.keras.layers.input_layer import InputLayer, KerasTensor
 from sim.keras.training import Model
 
 
 class Sequential(Model):
+    _is_graph_network = True   # tf-keras calls its layers outside its name scope
     def __init__(self, layers=None, name=None):
         super().__init__(name=name or backend.unique_object_name("sequential"))
         self._seq_layers = []
@@ -48,7 +49,8 @@ class Sequential(Model):
 
     def _build_layer(self, layer):
         if not layer.built:
-            layer.build(self._shape)
+            with weight_names.building(self, by_call=False), weight_names.building(layer):
+                layer.build(self._shape)
             layer._build_input_shape = self._shape
             layer.built = True
         self._shape = layer.compute_output_shape(self._shape)

@@ -195,6 +195,10 @@ class Optimizer:
             self._iterations = tf.Variable(
                 np.int64(0), trainable=False, name="iteration", dtype=tf.int64,
                 aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+            from sim.keras.version import keras_major
+            if keras_major() == 3:   # 'iteration', printed <Variable path=sgd/iteration, ...>
+                from sim.keras.weight_names import as_keras3
+                as_keras3(self._iterations, "iteration", f"{self._path_name}/iteration")
         return self._iterations
 
     @iterations.setter
