@@ -50,7 +50,10 @@ def test_one_device_and_default_strategy_snippets():
     assert float(default_strategy.reduce("SUM", 1., axis=None)) == 1.0
 
 
-def test_model_outside_scope_compiled_inside_raises():
+def test_model_outside_scope_compiled_inside_raises(monkeypatch):
+    """tf-keras refuses it at compile; Keras 3 at the first training step
+    (both versions: tests/test_keras_weight_names.py)."""
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
     model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
     strategy = tf.distribute.MirroredStrategy()
     with strategy.scope():

@@ -73,7 +73,10 @@ def test_weight_repr_plain_and_mirrored(keras):
         assert repr(kernel) == str(kernel) == ("<Variable path=sequential_1/dense_1/kernel, "
                                                "shape=(1, 2), dtype=float32, value=[[1. 1.]]>")
         assert [v.name for v in mirrored.trainable_variables] == ["kernel", "bias"]
+        assert type(kernel).__name__ == "Variable"        # Keras 3's wrapper over the mirrored one
+        assert isinstance(kernel, tf.distribute.DistributedValues)   # (sim keeps it distributed)
     else:
+        assert type(kernel).__name__ == "MirroredVariable"
         assert repr(seq.layers[0].kernel).startswith("<tf.Variable 'dense/kernel:0' shape=(2, 2)")
         assert repr(kernel).startswith("MirroredVariable:{\n  0: <tf.Variable 'dense_1/kernel:0'")
         assert "1: <tf.Variable 'dense_1/kernel/replica_1:0'" in repr(kernel)

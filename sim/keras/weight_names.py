@@ -49,13 +49,32 @@ def tf_keras_name(name) -> str:
     return "/".join(scopes + [name])
 
 
+_keras3_classes: dict = {}
+
+
+def _keras3_class(cls):
+    """``cls`` under the name Keras 3 shows: its ``Variable`` wraps a distributed variable, so
+    ``type(v).__name__`` is 'Variable' under a strategy too. A subclass, so sim still treats
+    the object as the distributed variable it is."""
+    if cls.__name__ == "Variable":
+        return cls
+    if cls not in _keras3_classes:
+        _keras3_classes[cls] = type("Variable", (cls,), {
+            "__module__": "keras.src.backend.tensorflow.core",
+            "__doc__": f"A Keras 3 weight over a {cls.__name__} (sim/keras/weight_names.py)."})
+    return _keras3_classes[cls]
+
+
 def as_keras3(variable, name, path):
-    """Give ``variable`` (or each component of a distributed one) Keras 3's name and path."""
+    """Give ``variable`` (or each component of a distributed one) Keras 3's name, path, repr
+    and type name."""
     components = getattr(variable, "_values", (variable,))
     components[0]._name = name
     for component in components:
         component.path = path
         component._keras_path = path
+    if components[0] is not variable:
+        variable.__class__ = _keras3_class(type(variable))
 
 
 def keras3_repr(variable) -> str:

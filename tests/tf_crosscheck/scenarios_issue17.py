@@ -658,7 +658,15 @@ def keras_version_weight_names(env):
         mirrored = tf.keras.Sequential([tf.keras.Input((1,)), L.Dense(2, kernel_initializer="ones",
                                                                        name="m_dense")], name="m_seq")
     out["mirrored"] = names(mirrored.trainable_variables)
-    out["mirrored kernel repr"] = repr(mirrored.layers[0].kernel)
+    out["mirrored kernel repr"] = repr(mirrored.layers[0].kernel)   # before any step: exact
+    with strategy.scope():
+        mirrored.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(0.1))
+        mean = tf.keras.metrics.Mean(name="m_mean")
+    mirrored.fit(X[:8, :1], LABELS[:8], batch_size=8, epochs=1, shuffle=False, verbose=0)
+    out["mirrored types"] = {   # Keras 3 wraps each distributed variable in its own Variable
+        "weights": [type(v).__name__ for v in mirrored.weights],
+        "metric": [type(v).__name__ for v in mean.variables],
+        "iterations": type(mirrored.optimizer.iterations).__name__}
 
     outside = tf.keras.Sequential([L.Dense(1, input_shape=(1,), name="o_dense")], name="o_seq")
 
