@@ -116,3 +116,37 @@ def test_model_made_outside_the_scope(keras):
         inside = tf.keras.Sequential([L.Dense(1, input_shape=(1,))])
         inside.compile(loss="mse", optimizer="sgd")
     inside.fit(x, x, verbose=0)                          # made in the scope: trains
+
+
+def test_optimizer_slot_variable_names(keras):
+    model = tf.keras.Sequential([tf.keras.Input((2,)), L.Dense(1)], name="net")
+    adam = tf.keras.optimizers.Adam(0.01)
+    adam.build(model.trainable_variables)
+    rms = tf.keras.optimizers.RMSprop(0.01, momentum=0.5)
+    rms.build(model.trainable_variables)
+    sgd = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+    sgd.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0], name="w"))])
+    got = [[v.name for v in opt.variables][1:] for opt in (adam, rms, sgd)]
+    if keras == "keras3":
+        assert got == [["net_dense_kernel_momentum", "net_dense_kernel_velocity",
+                        "net_dense_bias_momentum", "net_dense_bias_velocity"],
+                       ["net_dense_kernel_velocity", "net_dense_bias_velocity",     # kind by kind
+                        "net_dense_kernel_momentum", "net_dense_bias_momentum"],
+                       ["w_0_momentum"]]
+        assert adam.variables[1].path.endswith("/net_dense_kernel_momentum")
+    else:
+        assert got == [["Adam/m/dense/kernel:0", "Adam/v/dense/kernel:0",
+                        "Adam/m/dense/bias:0", "Adam/v/dense/bias:0"],
+                       ["RMSprop/velocity/dense/kernel:0", "RMSprop/velocity/dense/bias:0",
+                        "RMSprop/momentum/dense/kernel:0", "RMSprop/momentum/dense/bias:0"],
+                       ["SGD/m/w:0"]]
+        legacy = tf.keras.optimizers.legacy.SGD(0.1, momentum=0.9)   # optimizer_v2's names
+        legacy.build(model.trainable_variables)
+        assert [v.name for v in legacy.variables] == ["SGD/iter:0", "SGD/dense/kernel/momentum:0",
+                                                      "SGD/dense/bias/momentum:0"]
+        legacy_adam = tf.keras.optimizers.legacy.Adam(0.1)            # kind by kind
+        legacy_adam.build(model.trainable_variables)
+        assert [v.name for v in legacy_adam.variables][1:] == [
+            "Adam/dense/kernel/m:0", "Adam/dense/bias/m:0", "Adam/dense/kernel/v:0", "Adam/dense/bias/v:0"]
+    np.testing.assert_array_equal(adam.get_slot(model.trainable_variables[0], "m").numpy(),
+                                  np.zeros((2, 1)))

@@ -125,21 +125,25 @@ print(strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None))
 #
 # From here on the code is the TensorFlow guide's, with `import sim.tf as tf` and our own data.
 # First the model and the optimizer, **inside** `strategy.scope()`: every variable created there
-# becomes a `MirroredVariable`, one copy per GPU. (Create them outside the scope and the
+# becomes a `MirroredVariable`, one copy per GPU. Keras 3 wraps each layer weight in its own
+# `Variable` around the mirrored one, so that is the type printed below (tf-keras prints
+# `MirroredVariable`). (Create them outside the scope and the
 # optimizer later refuses to mix scopes, a common stumble.) We use a learning rate of 0.1 so the
 # weights move visibly, and keep the initial weights for section 3.
 
 # %% [markdown] lang="zh"
 # ## 2. 指南中的自定义训练循环
 #
-# 从这里开始，代码来自 TensorFlow 指南，只是换成了 `import sim.tf as tf` 和我们自己的数据。首先在 `strategy.scope()` **之内**创建模型和优化器：在作用域内创建的每个变量都会成为 `MirroredVariable`，每个 GPU 上一份。（如果在作用域之外创建它们，优化器之后会拒绝混用不同的作用域，这是一个常见的坑。）我们把学习率设为 0.1，让权重的变化清晰可见，并保存初始权重留到第 3 节使用。
+# 从这里开始，代码来自 TensorFlow 指南，只是换成了 `import sim.tf as tf` 和我们自己的数据。首先在 `strategy.scope()` **之内**创建模型和优化器：在作用域内创建的每个变量都会成为 `MirroredVariable`，每个 GPU 上一份。Keras 3 会把每个层权重包装在它自己的 `Variable` 中，里面才是镜像变量，所以下面打印出的类型是 `Variable`（tf-keras 打印的是 `MirroredVariable`）。（如果在作用域之外创建它们，优化器之后会拒绝混用不同的作用域，这是一个常见的坑。）我们把学习率设为 0.1，让权重的变化清晰可见，并保存初始权重留到第 3 节使用。
 
 # %% [markdown] lang="pt"
 # ## 2. O loop de treinamento personalizado do guia
 #
 # Daqui em diante o código é o do guia do TensorFlow, com `import sim.tf as tf` e os nossos próprios dados.
 # Primeiro o modelo e o otimizador, **dentro** de `strategy.scope()`: cada variável criada ali vira
-# uma `MirroredVariable`, uma cópia por GPU. (Se você criá-los fora do escopo, o otimizador depois se
+# uma `MirroredVariable`, uma cópia por GPU. O Keras 3 embrulha cada peso de camada em uma
+# `Variable` própria, com a variável espelhada dentro, e é esse o tipo impresso abaixo (o tf-keras
+# imprime `MirroredVariable`). (Se você criá-los fora do escopo, o otimizador depois se
 # recusa a misturar escopos, um tropeço comum.) Usamos taxa de aprendizado 0,1 para que os pesos se mexam
 # visivelmente e guardamos os pesos iniciais para a seção 3.
 

@@ -473,14 +473,26 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 # ## 5. Two errors, on purpose
 #
 # First, a model built **outside** the scope and compiled inside it. Its variables are ordinary
-# variables on one device, not mirrored ones, and `compile` refuses them:
+# variables on one device, not mirrored ones. Which call fails depends on the Keras version:
+#
+# - **Keras 3** (`tf.keras` since TensorFlow 2.16, the default, and this course's) accepts the
+#   model at `compile`; the first training step fails, when the optimizer tries to update the
+#   variables on every replica, with an `AssertionError` that TensorFlow leaves empty (sim adds
+#   why and the fix);
+# - **tf-keras** (Keras 2, the `tf.keras` the guide was written for; `TF_USE_LEGACY_KERAS=1`)
+#   refuses it at `compile` with a `ValueError` that names the first variable,
+#   `<tf.Variable 'dense/kernel:0' ...>`. Keras 3 names that variable `kernel` (its `path`,
+#   `sequential/dense/kernel`, says which layer it belongs to).
 
 # %% [markdown] lang="zh"
 # 所以在 `fit` 中，一个不均匀的最后批次会在那一步里稍稍加重样本较少的副本中各样本的权重（TensorFlow 也是如此）。放在整个周期里看，这个影响很小；如果它对你很重要，就用 `drop_remainder=True` 分批，并让全局批次大小能被副本数整除。
 #
 # ## 5. 故意引发的两个错误
 #
-# 第一个：在作用域**之外**构建模型，却在作用域之内编译它。它的变量是单个设备上的普通变量，而不是镜像变量，`compile` 会拒绝它们：
+# 第一个：在作用域**之外**构建模型，却在作用域之内编译它。它的变量是单个设备上的普通变量，而不是镜像变量。哪一步会失败取决于 Keras 的版本：
+#
+# - **Keras 3**（TensorFlow 2.16 起默认的 `tf.keras`，也是本课程使用的版本）：`compile` 时接受这个模型；到第一个训练步，优化器要在每个副本上更新这些变量时才失败，抛出一个 TensorFlow 没有附带任何消息的 `AssertionError`（sim 会补充原因和修正方法）；
+# - **tf-keras**（Keras 2，即编写指南时的 `tf.keras`；需设置 `TF_USE_LEGACY_KERAS=1`）：在 `compile` 时就以 `ValueError` 拒绝它，消息中会写出第一个变量 `<tf.Variable 'dense/kernel:0' ...>`。Keras 3 把这个变量命名为 `kernel`（它的 `path` 为 `sequential/dense/kernel`，说明它属于哪一层）。
 
 # %% [markdown] lang="pt"
 # Então, com o `fit`, um último lote desigual dá um pouco mais de peso aos exemplos das réplicas
@@ -490,14 +502,25 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 # ## 5. Dois erros, de propósito
 #
 # Primeiro, um modelo construído **fora** do escopo e compilado dentro dele. As variáveis dele são
-# variáveis comuns em um único dispositivo, não variáveis espelhadas, e o `compile` as recusa:
+# variáveis comuns em um único dispositivo, não variáveis espelhadas. Qual chamada falha depende
+# da versão do Keras:
+#
+# - o **Keras 3** (o `tf.keras` desde o TensorFlow 2.16, o padrão, e o deste curso) aceita o
+#   modelo no `compile`; o primeiro passo de treinamento falha, quando o otimizador tenta
+#   atualizar as variáveis em todas as réplicas, com um `AssertionError` que o TensorFlow deixa
+#   sem mensagem (o sim acrescenta o motivo e a correção);
+# - o **tf-keras** (Keras 2, o `tf.keras` para o qual o guia foi escrito; `TF_USE_LEGACY_KERAS=1`)
+#   o recusa já no `compile` com um `ValueError` que cita a primeira variável,
+#   `<tf.Variable 'dense/kernel:0' ...>`. O Keras 3 chama essa variável de `kernel` (o `path`
+#   dela, `sequential/dense/kernel`, diz a qual camada ela pertence).
 
 # %%
 with sim.show_error():   # sim-only: prints the error as "Type: message"
     tf.keras.utils.set_random_seed(0)
     model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(1,))])
     with mirrored_strategy.scope():
-        model.compile(loss="mse", optimizer="sgd")
+        model.compile(loss="mse", optimizer="sgd")   # Keras 3 accepts it here
+    model.fit(x, y, epochs=1, verbose=0)             # and fails at the first step
 
 # %% [markdown] lang="en"
 # The fix: create the model (its layers, and the optimizer if you build one yourself) and call

@@ -14,6 +14,7 @@ import sim.tf as tf
 
 from sim.keras import (_errors, backend, callbacks as callbacks_mod, compile_utils,
                        data_adapter, distribute_utils as du, optimizers, saving, weight_names)
+from sim.keras.compile_metrics import CompileMetrics
 from sim.keras.layers.base import Layer, shape_tuple
 from sim.keras.training_utils import (_batches, _concat_outputs, _logs_result, _numpy_logs,
                                       _resolve_verbose, _should_eval, _split_validation,
@@ -145,8 +146,22 @@ class Model(Layer):
 
     @property
     def metrics(self):
+        """As the selected Keras lists them: Keras 3 the loss tracker and (with metrics compiled)
+        one CompileMetrics, from compile; tf-keras the loss and each metric, once a train or
+        test step has built them."""
+        from sim.keras.version import keras_major
         if not self._is_compiled:
             return []
+        if keras_major() == 3:
+            compiled = self.compiled_metrics
+            given = compiled._user_metrics is not None or compiled._user_weighted_metrics is not None
+            if given and getattr(compiled, "_keras3_view", None) is None:
+                compiled._keras3_view = CompileMetrics(compiled)
+            return self.compiled_loss.metrics + ([compiled._keras3_view] if given else [])
+        return self._flat_metrics() if self.compiled_loss._losses is not None else []
+
+    def _flat_metrics(self):
+        """The loss's Mean and every compiled metric: what the logs and History are read from."""
         return self.compiled_loss.metrics + self.compiled_metrics.metrics
 
     @property
@@ -165,10 +180,10 @@ class Model(Layer):
 
     def _log_names(self):
         """The names of the logged values, loss first (evaluate's list follows them)."""
-        return [m.name for m in self.metrics]
+        return [m.name for m in self._flat_metrics()]
 
     def reset_metrics(self):
-        for m in self.metrics:
+        for m in self._flat_metrics():
             m.reset_state()
 
     # ------------------------------------------------------------ steps
@@ -181,7 +196,7 @@ class Model(Layer):
         return self.get_metrics_result()
 
     def get_metrics_result(self):
-        return {m.name: m.result() for m in self.metrics}
+        return {m.name: m.result() for m in self._flat_metrics()}
 
     def train_step(self, data):
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)

@@ -20,6 +20,14 @@ difference is one ``if`` next to the behaviour it changes. Differences followed 
   schedule gives (sim/keras/optimizers/rate.py).
 - Keras 2 optimizer arguments: ``tf.keras.optimizers.legacy`` (an ImportError under Keras 3),
   ``lr=``, ``decay=`` and ``optimizer.lr`` (sim/keras/optimizers/optimizer.py).
+- Layer weight names, paths, repr and type name under a strategy ('kernel', path
+  'sequential/dense/kernel', ``<Variable path=...>`` vs 'dense/kernel:0'), also for metric
+  variables and ``optimizer.iterations`` (sim/keras/weight_names.py); a model made outside the
+  strategy scope fails at compile (tf-keras) or at the first step (Keras 3, sim/keras/training.py).
+- Optimizer slot variable names and order ('sequential_dense_kernel_momentum' vs
+  'Adam/m/dense/kernel:0'; legacy 'SGD/dense/kernel/momentum:0') (sim/keras/optimizers/optimizer.py).
+- ``model.metrics``: Keras 3 the loss tracker and one CompileMetrics; tf-keras each metric, once
+  a step has built them (sim/keras/compile_metrics.py).
 docs/keras_versions.md lists them with TensorFlow's values, and those not followed yet.
 """
 from __future__ import annotations

@@ -682,3 +682,79 @@ def keras_version_weight_names(env):
     out["outside: fit"] = error(lambda: outside.fit(np.ones((4, 1), np.float32),
                                                     np.ones((4, 1), np.float32), verbose=0))
     return out
+
+
+@scenario
+def keras_version_model_metrics(env):
+    """Keras-version-sensitive: model.metrics before and after compile and fit (Keras 3: the
+    loss tracker and one CompileMetrics whose result is a dict; tf-keras: each metric, once a
+    step has built them), their results, variables, reset_metrics and evaluate's dict."""
+    tf = env.tf
+    x = (np.arange(8, dtype=np.float32).reshape(8, 1) / 8)
+    y = 2 * x + 1
+
+    def listed(model):
+        return [[type(m).__name__, m.name] for m in model.metrics]
+
+    def result(m):
+        r = m.result()
+        return {k: float(v) for k, v in r.items()} if isinstance(r, dict) else float(r)
+    model = tf.keras.Sequential([tf.keras.Input((1,)),
+                                 tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    out = {"before compile": listed(model)}
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(0.1))
+    out["compiled, no metrics"] = listed(model)
+    model.compile(loss="mse", optimizer=tf.keras.optimizers.SGD(0.1),
+                  metrics=["mae", tf.keras.metrics.RootMeanSquaredError()])
+    out["compiled"] = listed(model)
+    model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+    out["after fit"] = listed(model)
+    out["results"] = [result(m) for m in model.metrics]
+    out["variables"] = [[v.name for v in m.variables] for m in model.metrics]
+    out["inner metrics"] = [[s.name for s in getattr(m, "metrics", [])] for m in model.metrics]
+    model.reset_metrics()
+    out["after reset"] = [result(m) for m in model.metrics]
+    out["evaluate"] = {k: float(v) for k, v in model.evaluate(x, y, verbose=0, return_dict=True).items()}
+    return out
+
+
+@scenario
+def keras_version_optimizer_variables(env):
+    """Keras-version-sensitive: optimizer slot variable names and order (Keras 3:
+    'o_seq_o_dense_kernel_momentum', path 'adam/...'; tf-keras: 'Adam/m/o_dense/kernel:0') for
+    Adam and RMSprop on a model, SGD with momentum on a plain tf.Variable. Keras 3 also lists
+    its 'learning_rate' variable there, which sim does not (docs/keras_versions.md): left out."""
+    import re
+    tf = env.tf
+
+    def slots(opt):
+        return [[v.name, None if getattr(v, "path", None) is None else re.sub(r"_\d+/", "/", v.path)]
+                for v in opt.variables if v.name.split(":")[0] != "learning_rate"]
+    out = {}
+    for key, opt in (("adam", tf.keras.optimizers.Adam(0.01)),
+                     ("rmsprop", tf.keras.optimizers.RMSprop(0.01, momentum=0.5, centered=True))):
+        model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, name="o_dense")],
+                                    name="o_seq")
+        model.compile(loss="mse", optimizer=opt)
+        model.fit(X[:4, :2], LABELS[:4], batch_size=4, epochs=1, shuffle=False, verbose=0)
+        out[key] = slots(opt)
+    sgd = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+    w = tf.Variable([1.0, 2.0], name="w")
+    sgd.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    out["sgd on tf.Variable"] = slots(sgd)
+    out["sgd weights"] = env.val(w)
+
+    def legacy():   # optimizer_v2 (tf-keras only; Keras 3 raises its ImportError)
+        names = []
+        for opt in (tf.keras.optimizers.legacy.SGD(0.1, momentum=0.9),
+                    tf.keras.optimizers.legacy.Adam(0.1),
+                    tf.keras.optimizers.legacy.RMSprop(0.1, momentum=0.5, centered=True)):
+            a, b = tf.Variable([1.0], name="legacy_a"), tf.Variable([1.0], name="legacy_b")
+            opt.apply_gradients([(tf.constant([1.0]), a), (tf.constant([1.0]), b)])
+            names.append([v.name for v in opt.variables()])
+        return names
+    try:
+        out["legacy sgd"] = legacy()
+    except ImportError as e:   # compared by the test
+        out["legacy sgd"] = {"__error__": type(e).__name__, "message": str(e).splitlines()[0]}
+    return out

@@ -10,6 +10,7 @@ from sim.keras.optimizers.optimizer import Optimizer
 
 
 class Adam(Optimizer):
+    _keras3_slot_names = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat"}
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
                  name="Adam", **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)

@@ -39,6 +39,7 @@ class Adam(adam.Adam):
 
 
 class RMSprop(rmsprop.RMSprop):
+    _legacy_slot_names = {"velocity": "rms", "average_gradient": "mg"}
     _legacy = True
     _eps_outside_sqrt = True
 

@@ -16,6 +16,8 @@ import sim.tf as tf
 
 from sim.keras import _errors, backend, distribute_utils as du
 from sim.keras.optimizers import rate, schedules, utils
+from sim.keras.version import keras_major
+from sim.keras.weight_names import as_keras3
 
 
 class _VariablesList(list):
@@ -192,12 +194,11 @@ class Optimizer:
     @property
     def iterations(self):
         if self._iterations is None:
-            self._iterations = tf.Variable(
-                np.int64(0), trainable=False, name="iteration", dtype=tf.int64,
+            self._iterations = tf.Variable(   # optimizer_v2 calls it 'SGD/iter:0'
+                np.int64(0), trainable=False,
+                name=f"{self.name}/iter" if self._legacy else "iteration", dtype=tf.int64,
                 aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
-            from sim.keras.version import keras_major
             if keras_major() == 3:   # 'iteration', printed <Variable path=sgd/iteration, ...>
-                from sim.keras.weight_names import as_keras3
                 as_keras3(self._iterations, "iteration", f"{self._path_name}/iteration")
         return self._iterations
 
@@ -225,6 +226,7 @@ class Optimizer:
     def build(self, var_list):
         """Create the slot variables of every new variable (in the variable's strategy)."""
         self.iterations  # noqa: B018  (created in the current scope)
+        built = []   # the new variables' slots, listed in ``variables`` in Keras's order
         for var in var_list:
             if id(var) in self._slots:
                 continue
@@ -233,12 +235,14 @@ class Optimizer:
                 raise ValueError(_errors.msg("slot_scope", _SLOT_SCOPE_TEXT.format(strategy, var)))
             slots = {}
             for slot in self._slot_names:
-                base = var.name.split(":")[0]
+                name = self._slot_variable_name(var, slot)
                 with strategy.extended.colocate_vars_with(var):   # a slot lives with its variable
                     sv = tf.Variable(np.zeros(tuple(var.shape), dtype=np.dtype(var.dtype.name)),
-                                     trainable=False, name=f"{base}/{slot}", dtype=var.dtype)
+                                     trainable=False, name=name, dtype=var.dtype)
+                if keras_major() == 3:
+                    as_keras3(sv, name, f"{self._path_name}/{name}")
                 slots[slot] = sv
-                self._slot_vars.append(sv)
+            built.append(slots)
             self._slots[id(var)] = slots
             self._built_vars.append(var)
             # Map each local component to the matching slot component, so the update fn
@@ -248,6 +252,30 @@ class Optimizer:
             for i, c in enumerate(comps):
                 if id(c) != id(var):
                     self._slots[id(c)] = {k: sc[min(i, len(sc) - 1)] for k, sc in slot_comps.items()}
+
+        if self._slots_by_kind or self._legacy:   # every velocity, then every momentum...
+            self._slot_vars.extend(slots[k] for k in self._slot_names for slots in built)
+        else:                     # one variable's slots after another
+            self._slot_vars.extend(slots[k] for slots in built for k in self._slot_names)
+
+    _slots_by_kind = False            # RMSprop (and every legacy optimizer) lists its slots kind
+                                      # by kind
+    _keras3_slot_names: dict = {}     # sim's slot name -> Keras 3's, where they differ
+    _tf_keras_slot_names: dict = {}   # ... -> tf-keras's
+    _legacy_slot_names: dict = {}     # ... -> optimizer_v2's
+
+    def _slot_variable_name(self, var, slot):
+        """Keras 3: 'sequential_dense_kernel_momentum' (the variable's path, or its name with '/'
+        and ':' as '_'); tf-keras: 'SGD/m/dense/kernel'; legacy optimizer_v2: 'SGD/dense/kernel/momentum'."""
+        shared = var.name.split(":")[0]
+        if self._legacy:
+            return f"{self.name}/{shared}/{self._legacy_slot_names.get(slot, slot)}"
+        if keras_major() == 3:
+            path = getattr(var, "path", None)
+            ref = path.replace("/", "_") if path else var.name.replace("/", "_").replace(":", "_")
+            return f"{ref}_{self._keras3_slot_names.get(slot, slot)}"
+        return f"{self.name}/{self._tf_keras_slot_names.get(slot, slot)}/{shared}"
+
 
     def get_slot(self, var, slot_name):
         return self._slots[id(var)][slot_name]

@@ -8,6 +8,7 @@ from sim.keras.optimizers.optimizer import Optimizer
 
 
 class RMSprop(Optimizer):
+    _slots_by_kind = True   # Keras builds all velocities, then all momentums...
     _eps_outside_sqrt = False  # the legacy optimizer's non-momentum formula
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,

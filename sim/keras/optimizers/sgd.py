@@ -5,6 +5,8 @@ from sim.keras.optimizers.optimizer import Optimizer
 
 
 class SGD(Optimizer):
+    _tf_keras_slot_names = {"momentum": "m"}   # 'SGD/m/dense/kernel:0'
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         if not 0.0 <= momentum <= 1.0:
