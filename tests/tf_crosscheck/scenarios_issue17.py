@@ -653,7 +653,8 @@ def keras_version_weight_names(env):
     out["iterations"] = re.sub(r"sgd_\d+/", "sgd/", repr(lazy.optimizer.iterations))
     out["metric variable"] = repr(tf.keras.metrics.Mean(name="w_mean").variables[0])
 
-    strategy = tf.distribute.MirroredStrategy(env.devices(2))
+    strategy = tf.distribute.MirroredStrategy(   # no collectives: their keys would collide
+        env.devices(2), cross_device_ops=tf.distribute.ReductionToOneDevice())   # (see above)
     with strategy.scope():
         mirrored = tf.keras.Sequential([tf.keras.Input((1,)), L.Dense(2, kernel_initializer="ones",
                                                                        name="m_dense")], name="m_seq")
