@@ -680,8 +680,10 @@ def keras_version_weight_names(env):
         return "ok"
     with strategy.scope():
         out["outside: compile"] = error(lambda: outside.compile(loss="mse", optimizer="sgd"))
-    out["outside: fit"] = error(lambda: outside.fit(np.ones((4, 1), np.float32),
-                                                    np.ones((4, 1), np.float32), verbose=0))
+    ones = np.ones((4, 1), np.float32)
+    out["outside: fit"] = error(lambda: outside.fit(ones, ones, verbose=0))
+    out["outside: train_on_batch"] = error(lambda: outside.train_on_batch(ones, ones))
+    out["outside: evaluate"] = error(lambda: outside.evaluate(ones, ones, verbose=0))
     return out
 
 
