@@ -109,7 +109,8 @@ def _check(kind, directory):
         if os.path.isdir(chief):
             def load(path):
                 meta, arrays, _ = saving.load_npz(path)
-                assert meta["ckpt_saved_batch"] >= 0 and len(arrays) == 2 + 1
+                # the model's 2 weights, the optimizer's iteration and (Keras 3) learning_rate
+                assert meta["ckpt_saved_batch"] >= 0 and len(arrays) == 2 + 2
             _check_single_file(chief, "ckpt.npz", load)
 
 

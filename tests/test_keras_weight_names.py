@@ -127,19 +127,25 @@ def test_optimizer_slot_variable_names(keras):
     sgd = tf.keras.optimizers.SGD(0.1, momentum=0.9)
     sgd.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0], name="w"))])
     got = [[v.name for v in opt.variables][1:] for opt in (adam, rms, sgd)]
-    if keras == "keras3":
+    if keras == "keras3":   # 'iteration', 'learning_rate', then the slots
+        assert {names[0] for names in got} == {"learning_rate"}
+        got = [names[1:] for names in got]
         assert got == [["net_dense_kernel_momentum", "net_dense_kernel_velocity",
                         "net_dense_bias_momentum", "net_dense_bias_velocity"],
                        ["net_dense_kernel_velocity", "net_dense_bias_velocity",     # kind by kind
                         "net_dense_kernel_momentum", "net_dense_bias_momentum"],
                        ["w_0_momentum"]]
-        assert adam.variables[1].path.endswith("/net_dense_kernel_momentum")
+        assert adam.variables[2].path.endswith("/net_dense_kernel_momentum")
     else:
         assert got == [["Adam/m/dense/kernel:0", "Adam/v/dense/kernel:0",
                         "Adam/m/dense/bias:0", "Adam/v/dense/bias:0"],
                        ["RMSprop/velocity/dense/kernel:0", "RMSprop/velocity/dense/bias:0",
                         "RMSprop/momentum/dense/kernel:0", "RMSprop/momentum/dense/bias:0"],
                        ["SGD/m/w:0"]]
+        plain = tf.keras.optimizers.SGD(0.1)       # tf-keras makes the slot without momentum too
+        plain.build(model.trainable_variables)
+        assert [v.name for v in plain.variables] == ["iteration:0", "SGD/m/dense/kernel:0",
+                                                     "SGD/m/dense/bias:0"]
         legacy = tf.keras.optimizers.legacy.SGD(0.1, momentum=0.9)   # optimizer_v2's names
         legacy.build(model.trainable_variables)
         assert [v.name for v in legacy.variables] == ["SGD/iter:0", "SGD/dense/kernel/momentum:0",

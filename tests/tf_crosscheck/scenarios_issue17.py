@@ -725,14 +725,14 @@ def keras_version_model_metrics(env):
 def keras_version_optimizer_variables(env):
     """Keras-version-sensitive: optimizer slot variable names and order (Keras 3:
     'o_seq_o_dense_kernel_momentum', path 'adam/...'; tf-keras: 'Adam/m/o_dense/kernel:0') for
-    Adam and RMSprop on a model, SGD with momentum on a plain tf.Variable. Keras 3 also lists
-    its 'learning_rate' variable there, which sim does not (docs/keras_versions.md): left out."""
+    Adam and RMSprop on a model, SGD with momentum on a plain tf.Variable, after 'iteration'
+    (and, in Keras 3, 'learning_rate'; not under a schedule); tf-keras's legacy optimizers."""
     import re
     tf = env.tf
 
     def slots(opt):
         return [[v.name, None if getattr(v, "path", None) is None else re.sub(r"_\d+/", "/", v.path)]
-                for v in opt.variables if v.name.split(":")[0] != "learning_rate"]
+                for v in opt.variables]
     out = {}
     for key, opt in (("adam", tf.keras.optimizers.Adam(0.01)),
                      ("rmsprop", tf.keras.optimizers.RMSprop(0.01, momentum=0.5, centered=True))):
@@ -741,6 +741,9 @@ def keras_version_optimizer_variables(env):
         model.compile(loss="mse", optimizer=opt)
         model.fit(X[:4, :2], LABELS[:4], batch_size=4, epochs=1, shuffle=False, verbose=0)
         out[key] = slots(opt)
+    scheduled = tf.keras.optimizers.SGD(tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))
+    scheduled.apply_gradients([(tf.constant([1.0]), tf.Variable([1.0], name="s"))])
+    out["scheduled sgd"] = slots(scheduled)
     sgd = tf.keras.optimizers.SGD(0.1, momentum=0.9)
     w = tf.Variable([1.0, 2.0], name="w")
     sgd.apply_gradients([(tf.constant([1.0, 1.0]), w)])

@@ -208,7 +208,11 @@ class Optimizer:
 
     @property
     def variables(self):
-        return _VariablesList([self.iterations] + list(self._slot_vars))
+        """``iteration``, then (Keras 3, for a float rate) ``learning_rate``, then the slots."""
+        rate_variable = []
+        if keras_major() == 3 and not self._legacy and not callable(self._learning_rate):
+            rate_variable = [self.learning_rate]
+        return _VariablesList([self.iterations] + rate_variable + list(self._slot_vars))
 
     def get_weights(self):
         return [np.asarray(backend.get_value(v)) for v in self.variables]

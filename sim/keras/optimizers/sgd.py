@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from sim.keras.optimizers.optimizer import Optimizer
+from sim.keras.version import keras_major
 
 
 class SGD(Optimizer):
@@ -13,7 +14,10 @@ class SGD(Optimizer):
             raise ValueError("`momentum` must be between [0, 1].")
         self.momentum = float(momentum)
         self.nesterov = bool(nesterov)
-        self._slot_names = ("momentum",) if self.momentum else ()
+        # tf-keras's SGD makes its 'm' slot even without momentum (unused then); Keras 3's and
+        # the legacy one's only with momentum
+        tf_keras_always = keras_major() == 2 and not self._legacy
+        self._slot_names = ("momentum",) if self.momentum or tf_keras_always else ()
 
     def _update_step(self, var, grad, lr, slots):
         if not self.momentum:
