@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import tempfile
 import time
 from pathlib import Path
+
+# The tutorial was written for tf.keras 2 (tf.keras.optimizers.legacy): on TensorFlow 2.21 it
+# runs with tf-keras, as tests/test_ps_tutorial.py runs it (sim/keras/version.py).
+os.environ["TF_USE_LEGACY_KERAS"] = "1"
 
 TUTORIAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "ps_tutorial.py"
 TARGET_SECONDS = 10.0
