@@ -1,9 +1,9 @@
 """The launcher's start-up cost: ``python -m sim launch --workers 4 task.py`` where each task only
 imports sim.tf, against one bare ``python -c "import sim.tf"``, wall time, side by side.
 
-Four tasks on the 2-core course machine cannot start in less than about twice one start-up
-(two cores, four imports); the launcher adds its own interpreter, the fabric and the process
-management. Interleaved REPEATS rounds after an untimed warm-up of each, ratio of the medians,
+Four new interpreters on the 2-core course machine could not start in less than about twice
+one start-up (two cores, four imports of NumPy); the CLI imports sim.tf once and forks its tasks
+(sim/launch/forked.py), and adds its own interpreter, the fabric and the process management. Interleaved REPEATS rounds after an untimed warm-up of each, ratio of the medians,
 so load from other processes falls on both sides alike.
 
 The warm-up also compiles the package's bytecode, as any first run of Python does: where

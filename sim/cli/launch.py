@@ -89,6 +89,11 @@ def main(argv=None) -> int:
         print(f"python -m sim launch: {e}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, _on_sigterm)
+    if opts["engine"] == "sim":
+        from sim.launch import forked
+        if forked.available():          # a fresh process: import sim.tf once, fork the tasks
+            forked.preload()
+            opts["fork"] = True
     try:
         result = launch(**opts)
     except KeyboardInterrupt:

@@ -23,7 +23,7 @@ from sim.launch import protocol
 class Fabric:
     """Serve the collectives of one launch. ``group``: task names ("worker:0"...) in rank order."""
 
-    def __init__(self, group, secret: bytes, reducer=None):
+    def __init__(self, group, secret: bytes, reducer=None, start=True):
         self.group = list(group)
         self._secret = secret
         self._reducer = reducer
@@ -40,7 +40,13 @@ class Fabric:
         self._threads: list = []
         self._closed = False
         self._accepter = threading.Thread(target=self._accept_loop, name="fabric-accept", daemon=True)
-        self._accepter.start()
+        if start:
+            self.start()
+
+    def start(self):
+        """Accept the tasks' connections (they wait in the listen queue until then)."""
+        if self._accepter.ident is None:
+            self._accepter.start()
 
     # -- connections ----------------------------------------------------------------------------
     def _accept_loop(self):
@@ -207,6 +213,7 @@ class Fabric:
         self._listener.close()
         # The serving threads end when their task's process does (EOF); the launcher has
         # stopped every task before it closes the fabric.
-        self._accepter.join(timeout=2)
+        if self._accepter.ident is not None:
+            self._accepter.join(timeout=2)
         for t in self._threads:
             t.join(timeout=2)

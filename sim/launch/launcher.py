@@ -127,13 +127,18 @@ def task_list(workers, chief=False, ps=0):
 
 
 class _Task:
-    def __init__(self, kind, index, proc, echo, lock):
+    def __init__(self, kind, index, proc, echo, lock, read=True):
         self.kind, self.index, self.proc = kind, index, proc
         self.name = f"{kind}:{index}"
         self.lines: list = []
         self.ended_at = None
         self._reader = threading.Thread(target=self._read, args=(echo, lock), daemon=True)
-        self._reader.start()
+        if read:
+            self._reader.start()
+
+    def start_reading(self):
+        if not self._reader.is_alive() and self._reader.ident is None:
+            self._reader.start()
 
     def _read(self, echo, lock):
         prefix = f"[{task_label(self.name)}] "
@@ -178,7 +183,7 @@ _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exi
 
 def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHINE,
            gpus_per_worker=None, fail_at=None, echo=True, env=None, timeout=None,
-           engine="sim", python=None):
+           engine="sim", python=None, fork=False):
     """Run ``script`` as a simulated cluster; a ``LaunchResult``.
 
     ``echo``: True prints each task's lines as they come (``[worker 0] ...``) to stdout, a file
@@ -188,6 +193,8 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     ``engine="tensorflow"`` runs the same script on real TensorFlow (``sim.launch.tf_task``: its
     ``import sim.tf`` gives ``tensorflow``) under ``python`` (``sim.launch.tf_engine``), with
     the same TF_CONFIG per task and no simulated fabric; ``fail_at`` is a sim-only option.
+    ``fork=True`` (the CLI's, after ``sim.launch.forked.preload()``) forks the tasks from this
+    process instead of starting new interpreters: only where ``forked.available()`` says so.
     """
     from sim.launch.tf_engine import check_engine
     exe = check_engine(engine, python)
@@ -201,7 +208,10 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     tasks = task_list(workers, chief, ps)
     group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
     secret = secrets.token_bytes(32)
-    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker))
+    from sim.launch import forked
+    fork = fork and engine == "sim" and forked.available()
+    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker),
+                     start=not fork)        # a forked task must not inherit a running thread
               if engine == "sim" else _NoFabric(group))
     runner = "sim.launch.task" if engine == "sim" else "sim.launch.tf_task"
     echo = sys.stdout if echo is True else (echo or None)
@@ -234,10 +244,18 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
             task_env = dict(base_env, TF_CONFIG=task.json)
             if fail_at is not None and (kind, index) == fail_at[:2]:
                 task_env[_env.ENV_FAIL_STEP] = str(fail_at[2])
-            proc = subprocess.Popen([exe, "-m", runner, str(script), *map(str, args)],
-                                    env=task_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
-            running.append(_Task(kind, index, proc, echo, lock))
+            if fork:
+                proc = forked.fork_task([str(script), *map(str, args)], task_env)
+            else:
+                proc = subprocess.Popen([exe, "-m", runner, str(script), *map(str, args)],
+                                        env=task_env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+            running.append(_Task(kind, index, proc, echo, lock, read=not fork))
+        if fork:                                   # every task forked: now the threads
+            fabric.start()
+            for x in running:
+                x.start_reading()
         failed, reason = _supervise(running, fabric, fail_at, timeout)
     except KeyboardInterrupt as e:
         interrupted = e
