@@ -26,8 +26,9 @@ BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def available() -> bool:
-    """This process can fork its tasks: a POSIX system and no thread but this one."""
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """This process can fork its tasks: Linux (macOS's system libraries are not fork-safe once
+    loaded) and no thread but this one."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 def preload() -> None:
