@@ -4,17 +4,9 @@ import numpy as np
 import pytest
 
 import sim.tf as tf
-from sim.keras import backend
+from keras_selection import keras  # noqa: F401  (the fixture)
 
 
-@pytest.fixture(params=["keras3", "tf-keras"])
-def keras(request, monkeypatch):
-    if request.param == "tf-keras":
-        monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
-    else:
-        monkeypatch.delenv("TF_USE_LEGACY_KERAS", raising=False)
-    backend.clear_session()
-    return request.param
 
 
 def _listed(model):

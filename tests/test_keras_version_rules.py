@@ -5,15 +5,9 @@ import numpy as np
 import pytest
 
 import sim.tf as tf
+from keras_selection import keras  # noqa: F401  (the fixture)
 
 
-@pytest.fixture(params=["keras3", "tf-keras"])
-def keras(request, monkeypatch):
-    if request.param == "tf-keras":
-        monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
-    else:
-        monkeypatch.delenv("TF_USE_LEGACY_KERAS", raising=False)
-    return request.param
 
 
 Y_TRUE, Y_PRED = np.array([[1.0], [2.0]], np.float32), np.zeros((2, 1), np.float32)  # mean 2.5
