@@ -13,12 +13,11 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import time  # noqa: E402
-
 import numpy as np  # noqa: E402
 from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 
 import sim.tf as tf  # noqa: E402
+from _side_by_side import report_step  # noqa: E402
 
 REPEATS = 30
 BATCH = 64
@@ -95,19 +94,7 @@ def main():
         assert abs(float(sim_step()) - float(baseline.step(x, y))) < 1e-5
     for v, w in zip(model.trainable_variables, baseline.w):
         np.testing.assert_allclose(v.numpy(), w, rtol=1e-4, atol=1e-6)
-    sim_t, np_t = [], []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        sim_step()
-        t1 = time.perf_counter()
-        baseline.step(x, y)
-        t2 = time.perf_counter()
-        sim_t.append(t1 - t0)
-        np_t.append(t2 - t1)
-    ratio = float(np.median(sim_t) / np.median(np_t))
-    print(f"sim.tf median {np.median(sim_t) * 1e3:.2f} ms, NumPy median {np.median(np_t) * 1e3:.2f} ms")
-    print(f"BENCH conv step: {ratio:.2f}x plain NumPy (target <= 2x) {'ok' if ratio <= 2 else 'MISS'}")
-
+    report_step("conv step", sim_step, lambda: baseline.step(x, y), REPEATS)
 
 if __name__ == "__main__":
     main()

@@ -3,11 +3,10 @@ sim.tf (Keras layers + GradientTape + optimizer.apply_gradients) against the sam
 NumPy, in the same run. Prints the median-time ratio."""
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 import sim.tf as tf
+from _side_by_side import report_step
 
 REPEATS = 30
 
@@ -60,19 +59,7 @@ def main():
 
     # Same math: the first losses agree.
     assert abs(float(sim_step()) - float(np_step())) < 1e-4
-    sim_t, np_t = [], []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        sim_step()
-        t1 = time.perf_counter()
-        np_step()
-        t2 = time.perf_counter()
-        sim_t.append(t1 - t0)
-        np_t.append(t2 - t1)
-    ratio = float(np.median(sim_t) / np.median(np_t))
-    print(f"sim.tf median {np.median(sim_t) * 1e3:.2f} ms, NumPy median {np.median(np_t) * 1e3:.2f} ms")
-    print(f"BENCH mlp step: {ratio:.2f}x plain NumPy (target <= 2x) {'ok' if ratio <= 2 else 'MISS'}")
-
+    report_step("mlp step", sim_step, np_step, REPEATS)
 
 if __name__ == "__main__":
     main()
