@@ -22,8 +22,6 @@ import sys
 import threading
 import time
 
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
 
 def available() -> bool:
     """This process can fork its tasks: Linux (macOS's system libraries are not fork-safe once
@@ -34,8 +32,8 @@ def available() -> bool:
 def preload() -> None:
     """Import what every task imports, with one BLAS thread per task unless the caller set more
     (the launcher's rule for its tasks, applied before NumPy loads)."""
-    for var in BLAS_THREADS:
-        os.environ.setdefault(var, "1")
+    from sim.launch.launcher import one_blas_thread_each
+    one_blas_thread_each(os.environ)
     import sim.tf  # noqa: F401
     import sim.launch.task  # noqa: F401
 

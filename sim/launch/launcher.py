@@ -25,10 +25,16 @@ from sim.launch import client as _env
 from sim.launch.messages import reason_text, task_label
 
 DEFAULT_MACHINE = "workstation-4gpu"
-# A multi-threaded BLAS in every task oversubscribes the cores (on the 2-core course machine two
-# workers each spinning two BLAS threads ran a custom loop 7x slower than one process).
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 GRACE_SECONDS = 1.0          # how long the others may take to stop by themselves after a failure
+
+
+def one_blas_thread_each(env) -> None:
+    """N tasks share the cores: one BLAS thread each in ``env``, unless it asks for more. A
+    multi-threaded BLAS in every task oversubscribes the cores (on the 2-core course machine two
+    workers each spinning two BLAS threads ran a custom loop 7x slower than one process)."""
+    for var in _BLAS_THREADS:
+        env.setdefault(var, "1")
 
 
 @dataclass
@@ -222,8 +228,7 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     base_env.update(env or {})
     base_env["PYTHONPATH"] = os.pathsep.join(
         [package_root] + [p for p in base_env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    for var in _BLAS_THREADS:   # N tasks share the cores: one BLAS thread each, unless asked
-        base_env.setdefault(var, "1")
+    one_blas_thread_each(base_env)
     base_env.update({"PYTHONUNBUFFERED": "1", "SIM_LAUNCH_PARENT_PID": str(os.getpid())})
     if engine == "sim":
         base_env.update({_env.ENV_ADDRESS: "%s:%d" % fabric.address, _env.ENV_SECRET: secret.hex(),
