@@ -37,16 +37,27 @@ def _die_with_launcher():
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    return run_script(argv, "sim", before=startup_ops.listen, on_error=_report)
+
+
+def run_script(argv, engine, before=None, on_error=None) -> int:
+    """Run ``argv[0]`` as ``python script.py argv[1:]`` would, in a task of a launch of
+    ``engine`` ("sim" or "tensorflow"): dies with the launcher, applies SIM_SAME_START
+    (same_start.py), calls ``before()`` just before the script and ``on_error(error)`` when it
+    raises; returns the exit status."""
     _die_with_launcher()
     script = argv[0]
     sys.argv = argv
     sys.path[0] = os.path.dirname(os.path.abspath(script))
-    try:
-        _same_start()
-    except ValueError as e:
-        print(f"ValueError: {e}", flush=True)
-        return 2
-    startup_ops.listen()
+    if os.environ.get("SIM_SAME_START"):    # the same data and start on both engines
+        from sim.launch.same_start import install
+        try:
+            install(engine)
+        except ValueError as e:
+            print(f"ValueError: {e}", flush=True)
+            return 2
+    if before is not None:
+        before()
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
@@ -54,16 +65,10 @@ def main(argv=None) -> int:
         return code if isinstance(code, int) else (0 if code is None else 1)
     except BaseException as e:
         traceback.print_exc()
-        _report(e)
+        if on_error is not None:
+            on_error(e)
         return 1
     return 0
-
-
-def _same_start():
-    """SIM_SAME_START: the same data and initial weights as on TensorFlow (same_start.py)."""
-    if os.environ.get("SIM_SAME_START"):
-        from sim.launch.same_start import install
-        install("sim")
 
 
 def _report(error):
