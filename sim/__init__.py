@@ -3,8 +3,8 @@
 Learners write ``import sim.tf as tf``; the rest of the package is the machinery behind it:
 ``sim.hardware`` (devices, links, presets), ``sim.des`` (the SimPy simulator),
 ``sim.collectives`` (all-reduce schedules), ``sim.engine`` (NumPy tensors and autodiff),
-``sim.distribute`` (strategies), ``sim.plots`` and ``sim.i18n`` (the course's languages),
-``sim.exercises`` (checkers for the graded exercises). ``sim.show_error()`` shows a lesson's
+``sim.distribute`` (strategies), ``sim.course.plots`` and ``sim.i18n`` (the course's languages),
+``sim.course.exercises`` (checkers for the graded exercises). ``sim.show_error()`` shows a lesson's
 deliberate error as ``Type: message`` (no traceback).
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ __version__ = "0.1.0"
 
 def show_error(expected: type = Exception):
     """``with sim.show_error(): ...`` prints the block's error as ``Type: message`` (see
-    sim.error_display)."""
-    from sim.error_display import show_error as shown
+    sim.course.error_display)."""
+    from sim.course.error_display import show_error as shown
 
     return shown(expected)
 
@@ -29,7 +29,8 @@ def setup(language: str = "en", seed: int = 0) -> None:
     """
     import numpy as np
 
-    from sim import i18n, plots
+    from sim import i18n
+    from sim.course import plots
 
     i18n.set_language(language)
     plots.setup_fonts()

@@ -1,4 +1,4 @@
-"""sim.cluster: TF_CONFIG for every task of a described cluster, and the shell line per machine."""
+"""sim.launch.tf_configs: TF_CONFIG for every task of a described cluster, and the shell line per machine."""
 import json
 import os
 import subprocess
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import sim.cluster as cluster_helper
+import sim.launch.tf_configs as cluster_helper
 from sim import i18n
 from sim.distribute import tf_config
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from sim.collectives import nccl_model
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
-from sim.plots.collectives import ring_states, widget_view
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.plots.collectives import ring_states, widget_view
 
 
 def test_ring_states_end_with_every_contribution():
@@ -52,7 +52,7 @@ def _solution_ring(arrays):
 
 
 def test_ring_checker_passes_solution_and_reports_gaps(capsys):
-    from sim.exercises.lesson02_ring_allreduce import check_ring_allreduce
+    from sim.course.exercises.lesson02_ring_allreduce import check_ring_allreduce
     assert check_ring_allreduce(_solution_ring) is None
     assert "All 8 cases pass" in capsys.readouterr().out
 
@@ -71,7 +71,7 @@ def test_ring_checker_passes_solution_and_reports_gaps(capsys):
 
 def test_choose_checker():
     from sim.collectives.cost import closed_form
-    from sim.exercises.lesson02_choose_algorithm import check_choose_algorithm
+    from sim.course.exercises.lesson02_choose_algorithm import check_choose_algorithm
 
     def solution(p, nbytes, alpha, beta):
         names = ["reduce_to_one", "ring", "binomial_tree"] + (["halving_doubling"] if p & (p - 1) == 0 else [])

@@ -1,6 +1,6 @@
 """What a learner opens: committed notebooks open clean in JupyterLab (their kernelspec and
 language_info are what JupyterLab writes back), and their outputs hold no machine path and no
-traceback frame (errors are shown as ``Type: message``, see sim.error_display)."""
+traceback frame (errors are shown as ``Type: message``, see sim.course.error_display)."""
 import json
 import re
 

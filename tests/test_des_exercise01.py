@@ -2,8 +2,8 @@
 get a verdict that names them."""
 import pytest
 
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
-from sim.exercises import lesson01_transfer_time as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson01_transfer_time as ex
 
 pytestmark = pytest.mark.lesson01
 

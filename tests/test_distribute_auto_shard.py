@@ -174,7 +174,7 @@ def test_the_original_pipeline_is_left_unchanged(tmp_path):
 
 def test_who_reads_builds_each_workers_pipeline_afresh():
     """Every worker is its own process: a seeded shuffle gives every worker the same order."""
-    from sim.plots.sharding import read_matrix, who_reads
+    from sim.course.plots.sharding import read_matrix, who_reads
     ds = _with_policy(tf.data.Dataset.range(8).shuffle(8, seed=5), AutoShardPolicy.OFF)
     streams = who_reads(ds, 2)
     assert streams[0] == streams[1] and sorted(streams[0]) == list(range(8))
@@ -189,7 +189,7 @@ def test_sharding_figure_draws_one_grid_per_policy():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from sim.plots.sharding import draw
+    from sim.course.plots.sharding import draw
     axes = draw([("a", [[0, 1], [2]]), ("b", [[0, 1, 2], [0, 1, 2]])], 3)
     assert len(axes) == 2
     assert [tick.get_text() for tick in axes[0].get_yticklabels()] == ["worker 0", "worker 1"]

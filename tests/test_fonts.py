@@ -6,7 +6,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sim import i18n, plots  # noqa: E402
+from sim import i18n  # noqa: E402
+from sim.course import plots  # noqa: E402
 
 
 def _draw(text):

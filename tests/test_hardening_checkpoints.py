@@ -107,7 +107,7 @@ _KILLED_SAVE = """
 import os, sys
 import numpy as np
 import sim.tf as tf
-from sim import safe_io
+from sim.storage import safe_io
 path, kind = sys.argv[1], sys.argv[2]
 real = safe_io.atomic_write
 def dies_half_way(target, write):

@@ -1,4 +1,4 @@
-"""Clusters from any node (sim.hardware.cluster) and named networks (sim.hardware.networks)."""
+"""Clusters from any node (sim.hardware.node_clusters) and named networks (sim.hardware.networks)."""
 from __future__ import annotations
 
 import random

@@ -3,7 +3,7 @@ import numpy as np
 
 from sim.collectives import build
 from sim.collectives.replay import replay
-from sim.launch.cluster_machine import ClusterReducer, local_devices
+from sim.fabric.launch_machine import ClusterReducer, local_devices
 
 
 def _run(reducer, algorithm, devices, n):

@@ -6,8 +6,8 @@ from multiprocessing.connection import Client
 import numpy as np
 import pytest
 
-from sim.launch import client as fabric_client, protocol
-from sim.launch.fabric import Fabric
+from sim.fabric import client as fabric_client, protocol
+from sim.fabric.server import Fabric
 
 
 class _Pipe:

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from sim import strategy_map, sync_vs_async
-from sim.exercises import lesson00_data_parallel as ex
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course import strategy_map, sync_vs_async
+from sim.course.exercises import lesson00_data_parallel as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 
 
 def test_support_table_matches_the_guide():

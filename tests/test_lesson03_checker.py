@@ -2,8 +2,8 @@
 import pytest
 
 import sim.tf as tf
-from sim.exercises import lesson03_custom_loop_loss as ex
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson03_custom_loop_loss as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.i18n import get_language, set_language, t
 
 

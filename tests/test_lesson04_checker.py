@@ -1,8 +1,8 @@
 """Exercise 04's checker: per-replica batch sizes against what sim's MirroredStrategy produces."""
 import pytest
 
-from sim.exercises import lesson04_batch_split as ex
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson04_batch_split as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.i18n import set_language, t
 from sim import runtime
 

@@ -1,8 +1,8 @@
 """Exercise 05's checker: the reference passes, each known mistake is named, the stub is "not done"."""
 import pytest
 
-from sim.exercises import lesson05_bytes_per_step as ex
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson05_bytes_per_step as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.i18n import set_language, t
 
 

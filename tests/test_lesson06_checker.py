@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from sim.exercises import lesson06_tf_config as ex
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson06_tf_config as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.i18n import set_language, t
 
 

@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 
 from sim import i18n  # noqa: E402
 from sim.hardware import links as L  # noqa: E402
-from sim.plots.cluster_step import (RESNET50_FLOPS, RESNET50_PARAMS, cluster_step, draw,  # noqa: E402
+from sim.course.plots.cluster_step import (RESNET50_FLOPS, RESNET50_PARAMS, cluster_step, draw,  # noqa: E402
                                     summary, widget)
 
 

@@ -3,9 +3,9 @@ import math
 
 import pytest
 
-from sim.exercises import lesson07_shards as shards
-from sim.exercises import lesson07_stable_lr as stable
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson07_shards as shards
+from sim.course.exercises import lesson07_stable_lr as stable
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.i18n import t
 
 pytestmark = pytest.mark.lesson07

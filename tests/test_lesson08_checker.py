@@ -1,9 +1,9 @@
 """Exercise 08's checkers: the reference passes, an empty gap fails helpfully, usual mistakes get their hint."""
 import pytest
 
-from sim.exercises import lesson08_noise_scale as noise
-from sim.exercises import lesson08_scaled_lr as scaled
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson08_noise_scale as noise
+from sim.course.exercises import lesson08_scaled_lr as scaled
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 from sim.i18n import set_language
 
 pytestmark = pytest.mark.lesson08

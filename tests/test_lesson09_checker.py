@@ -1,8 +1,8 @@
 """Exercise 09's checker: the expected answers, margins that make them unambiguous, and hints."""
 import pytest
 
-from sim.exercises.checker import ExerciseFailed, ExerciseNotDone
-from sim.exercises import lesson09_fastest_cluster as ex
+from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
+from sim.course.exercises import lesson09_fastest_cluster as ex
 
 pytestmark = pytest.mark.lesson09
 

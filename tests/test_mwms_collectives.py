@@ -10,7 +10,7 @@ from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.values import PerReplica
 from sim.engine.tensor import Tensor
 from sim.hardware import links as L
-from sim.launch.cluster_machine import ClusterReducer, cluster_machine, local_devices
+from sim.fabric.launch_machine import ClusterReducer, cluster_machine, local_devices
 
 GPUS = ("/job:worker/replica:0/task:0/device:GPU:0", "/job:worker/replica:0/task:0/device:GPU:1")
 

@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 import sim  # noqa: E402
 from sim import i18n  # noqa: E402
 from sim.collectives.algorithms import ALGORITHMS  # noqa: E402
-from sim.plots import collectives as pc  # noqa: E402
+from sim.course.plots import collectives as pc  # noqa: E402
 
 
 @pytest.fixture

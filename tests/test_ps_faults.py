@@ -3,7 +3,7 @@ once, re-executions counted); a lost ps raises UnavailableError at the coordinat
 import pytest
 
 import sim.tf as tf
-from sim.plots.ps import timeline_data
+from sim.course.plots.ps import timeline_data
 from tests.ps_cluster import Resolver
 
 

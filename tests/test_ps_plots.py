@@ -11,7 +11,7 @@ from sim import i18n  # noqa: E402
 from sim.des import ComputeTime  # noqa: E402
 from sim.distribute.ps.problems import StreamingRegression  # noqa: E402
 from sim.distribute.ps.regimes import run_async, run_sync  # noqa: E402
-from sim.plots import ps as P  # noqa: E402
+from sim.course.plots import ps as P  # noqa: E402
 from tests.ps_cluster import Resolver  # noqa: E402
 
 

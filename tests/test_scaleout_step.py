@@ -129,14 +129,14 @@ def test_timeline_events_of_one_step(two_dgx1):
     assert max(e.end for e in step.events) == pytest.approx(step.step_time)
     import matplotlib
     matplotlib.use("Agg")
-    from sim.plots.timeline import draw
+    from sim.course.plots.timeline import draw
     assert draw(step.events) is not None
 
 
 def test_the_demo_view_sweeps_powers_of_two_and_keeps_the_largest_step():
     import matplotlib
     matplotlib.use("Agg")
-    from sim.scaleout.view import draw_view, scaling_view
+    from sim.course.plots.scaleout_view import draw_view, scaling_view
     view = scaling_view("resnet50", "big-basin", "10gbe", nodes=3, bucket_mb=16)
     assert [r["nodes"] for r in view["rows"]] == [1, 2, 3]
     assert view["step"].devices == 24 and "step" not in view["rows"][-1]

@@ -7,7 +7,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from sim.i18n import set_language, t  # noqa: E402
-from sim.plots import scaling as scaling_plots  # noqa: E402
+from sim.course.plots import scaling as scaling_plots  # noqa: E402
 from sim.scaling import experiments  # noqa: E402
 from sim.scaling.rule_demo import DEMO_BASE_BATCH, DEMO_BASE_LR, rule_curves  # noqa: E402
 

@@ -6,9 +6,10 @@ import pytest
 
 matplotlib.use("Agg")
 
-from sim import i18n, plots                     # noqa: E402
+from sim import i18n  # noqa: E402
+from sim.course import plots  # noqa: E402
 from sim.des import Failure, Simulator         # noqa: E402
-from sim.plots import timeline                 # noqa: E402
+from sim.course.plots import timeline                 # noqa: E402
 
 
 def small_run():
@@ -69,7 +70,7 @@ def test_draw_on_a_given_axes_and_empty_trace():
 
 
 def test_full_tensorflow_device_names_are_shortened():
-    from sim.plots.timeline import short_where
+    from sim.course.plots.timeline import short_where
 
     assert short_where("/job:localhost/replica:0/task:0/device:GPU:1") == "/gpu:1"
     assert short_where("/job:localhost/replica:0/task:0/device:GPU:0→"
@@ -80,6 +81,6 @@ def test_full_tensorflow_device_names_are_shortened():
 
 def test_draw_names_the_mistake_when_given_no_trace():
     import pytest
-    from sim.plots.timeline import draw
+    from sim.course.plots.timeline import draw
     with pytest.raises(TypeError, match="last_step_trace"):
         draw(3.0)

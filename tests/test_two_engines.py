@@ -1,4 +1,4 @@
-"""Lesson 10's comparison (sim/two_engines.py) where TensorFlow is not installed: the recorded
+"""Lesson 10's comparison (sim/course/two_engines.py) where TensorFlow is not installed: the recorded
 TensorFlow run is current (the simulator today reproduces the sim half of the record exactly),
 the record agrees with itself to float32 rounding, and it names its provenance without a machine
 path. The live TensorFlow half runs in make test-tf (tests/tf_crosscheck, lesson 10 under nbval)."""
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sim import two_engines
+from sim.course import two_engines
 
 pytestmark = pytest.mark.lesson10
 

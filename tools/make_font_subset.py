@@ -1,4 +1,4 @@
-"""Build sim/fonts/NotoSansSC-course.otf: a subset of Noto Sans CJK SC (SIL OFL 1.1).
+"""Build sim/course/fonts/NotoSansSC-course.otf: a subset of Noto Sans CJK SC (SIL OFL 1.1).
 
 Why: Chinese plots must render on every learner's machine (macOS and Windows have no apt),
 so the package ships its own small CJK font. The subset holds the 3755 level-1 hanzi of

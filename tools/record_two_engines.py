@@ -2,9 +2,9 @@
 
     python -m tools.record_two_engines [--python .venv-tf/bin/python]
 
-Runs ``sim.two_engines.compare`` (the one-import script and the seed chapter's MWMS script as 2
+Runs ``sim.course.two_engines.compare`` (the one-import script and the seed chapter's MWMS script as 2
 workers, each on sim.tf and on TensorFlow under ``--python``, default SIM_TF_PYTHON) and writes
-``sim/two_engines_record.json`` (temp file + rename) with its provenance: the versions of
+``sim/course/two_engines_record.json`` (temp file + rename) with its provenance: the versions of
 TensorFlow, tf-keras, Keras, NumPy and Python that produced it, and this command. No date and no
 machine path. Both engines are deterministic here, so re-running it gives the same file while
 the versions stay the same.
@@ -18,8 +18,8 @@ import sys
 
 import numpy as np
 
-from sim import two_engines
-from sim.safe_io import atomic_write
+from sim.course import two_engines
+from sim.storage.safe_io import atomic_write
 
 
 def main(argv=None) -> int:

@@ -41,7 +41,7 @@
 
 # %%
 import numpy as np
-from sim.exercises.lesson00_data_parallel import check_data_parallel_gradient
+from sim.course.exercises.lesson00_data_parallel import check_data_parallel_gradient
 
 # %%
 def data_parallel_gradient(w, x, y, num_replicas):

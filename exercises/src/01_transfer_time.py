@@ -44,7 +44,7 @@
 # por 25 GbE.
 
 # %%
-from sim.exercises.lesson01_transfer_time import check_transfer_time
+from sim.course.exercises.lesson01_transfer_time import check_transfer_time
 
 # %%
 def transfer_time(machine, src, dst, nbytes):

@@ -31,7 +31,7 @@
 
 # %%
 from sim.collectives.cost import closed_form
-from sim.exercises.lesson02_choose_algorithm import check_choose_algorithm
+from sim.course.exercises.lesson02_choose_algorithm import check_choose_algorithm
 
 # %%
 def choose_algorithm(p, nbytes, alpha, beta):

@@ -48,7 +48,7 @@
 
 # %%
 import numpy as np
-from sim.exercises.lesson02_ring_allreduce import check_ring_allreduce
+from sim.course.exercises.lesson02_ring_allreduce import check_ring_allreduce
 
 # %%
 def ring_allreduce(arrays):

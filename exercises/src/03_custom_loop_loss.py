@@ -46,7 +46,7 @@
 
 # %%
 import sim.tf as tf
-from sim.exercises.lesson03_custom_loop_loss import check_compute_loss
+from sim.course.exercises.lesson03_custom_loop_loss import check_compute_loss
 
 loss_object = tf.keras.losses.MeanSquaredError(reduction=tf.keras.losses.Reduction.NONE)
 

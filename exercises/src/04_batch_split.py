@@ -52,7 +52,7 @@
 
 # %%
 import math
-from sim.exercises.lesson04_batch_split import check_per_replica_batch_sizes
+from sim.course.exercises.lesson04_batch_split import check_per_replica_batch_sizes
 
 # %%
 def per_replica_batch_sizes(num_examples, global_batch, num_replicas, policy):
@@ -81,14 +81,14 @@ def per_replica_batch_sizes(num_examples, global_batch, num_replicas, policy):
 check_per_replica_batch_sizes(per_replica_batch_sizes)
 
 # %% [markdown] lang="en"
-# To go further: run `sim.exercises.lesson04_batch_split.simulated(n, g, r, policy)` on sizes of
+# To go further: run `sim.course.exercises.lesson04_batch_split.simulated(n, g, r, policy)` on sizes of
 # your own choice, or call `experimental_distribute_dataset` yourself as in lesson 04, and predict
 # the answer before you look.
 
 # %% [markdown] lang="zh"
-# 更进一步：用你自己选的大小运行 `sim.exercises.lesson04_batch_split.simulated(n, g, r, policy)`，或者像第 04 课那样自己调用 `experimental_distribute_dataset`，并在查看结果之前先预测答案。
+# 更进一步：用你自己选的大小运行 `sim.course.exercises.lesson04_batch_split.simulated(n, g, r, policy)`，或者像第 04 课那样自己调用 `experimental_distribute_dataset`，并在查看结果之前先预测答案。
 
 # %% [markdown] lang="pt"
-# Para ir além: rode `sim.exercises.lesson04_batch_split.simulated(n, g, r, policy)` com tamanhos que
+# Para ir além: rode `sim.course.exercises.lesson04_batch_split.simulated(n, g, r, policy)` com tamanhos que
 # você escolher, ou chame `experimental_distribute_dataset` você mesmo, como na lição 04, e preveja a
 # resposta antes de olhar.

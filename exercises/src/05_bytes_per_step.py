@@ -44,7 +44,7 @@
 # registro de eventos (trace) o tamanho que passou pelo all-reduce e depois testa 1, 2 e 8 GPUs.
 
 # %%
-from sim.exercises.lesson05_bytes_per_step import check_bytes_per_gpu
+from sim.course.exercises.lesson05_bytes_per_step import check_bytes_per_gpu
 
 # %%
 def bytes_per_gpu(strategy, num_params, num_gpus):

@@ -42,7 +42,7 @@
 # %%
 import json
 
-from sim.exercises.lesson06_tf_config import check_tf_configs
+from sim.course.exercises.lesson06_tf_config import check_tf_configs
 
 # %%
 def write_tf_configs(workers, chief=None, port=12345):

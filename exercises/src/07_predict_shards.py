@@ -45,7 +45,7 @@
 # %%
 import math
 
-from sim.exercises.lesson07_shards import check_shard_rows
+from sim.course.exercises.lesson07_shards import check_shard_rows
 
 # %%
 def shard_rows(kind, shape, bytes_per_element, **params):

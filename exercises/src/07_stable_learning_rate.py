@@ -32,7 +32,7 @@
 # compara com o limite exato (com tolerância de 3%).
 
 # %%
-from sim.exercises.lesson07_stable_lr import check_largest_stable_lr, is_stable
+from sim.course.exercises.lesson07_stable_lr import check_largest_stable_lr, is_stable
 
 # %%
 def largest_stable_lr(workers, staleness_aware):

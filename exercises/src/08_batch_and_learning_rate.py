@@ -46,7 +46,7 @@
 
 # %%
 import math
-from sim.exercises.lesson08_scaled_lr import check_global_batch_and_learning_rate
+from sim.course.exercises.lesson08_scaled_lr import check_global_batch_and_learning_rate
 
 LEARNING_RATES_BY_BATCH_SIZE = {5: 0.1, 10: 0.15, 20: 0.175}
 

@@ -42,7 +42,7 @@
 
 # %%
 import numpy as np
-from sim.exercises.lesson08_noise_scale import check_critical_batch_size
+from sim.course.exercises.lesson08_noise_scale import check_critical_batch_size
 
 # %%
 def critical_batch_size(b_small, b_big, small_sq_norms, big_sq_norms):

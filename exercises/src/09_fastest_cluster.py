@@ -45,7 +45,7 @@
 # é o maior, e o mais barato por hora nem sempre é o mais barato no total.
 
 # %%
-from sim.exercises.lesson09_fastest_cluster import EPOCHS_90, OPTIONS, check_fastest_within_budget
+from sim.course.exercises.lesson09_fastest_cluster import EPOCHS_90, OPTIONS, check_fastest_within_budget
 from sim.i18n import number
 from sim.scaleout import scale
 

@@ -166,7 +166,7 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # atrasam) e compara quantas atualizações cada modo conclui no mesmo tempo.
 
 # %%
-from sim.sync_vs_async import asynchronous_updates_by, step_times, synchronous_time
+from sim.course.sync_vs_async import asynchronous_updates_by, step_times, synchronous_time
 
 # 100 steps' worth of times per worker: asynchronous workers may run past step 50.
 times = step_times(workers=4, steps=100, base=0.1, spread=0.3, seed=0)
@@ -177,7 +177,7 @@ print(t("lesson00.async_line", n=async_updates, s=sync_seconds))
 
 # %%
 import matplotlib.pyplot as plt
-from sim.plots import label
+from sim.course.plots import label
 
 fig, ax = plt.subplots(figsize=(7, 3))
 ax.plot(np.arange(1, 51), np.cumsum(times[:50].max(axis=1)), label=label("sync"))
@@ -246,7 +246,7 @@ plt.show()
 # Qual API de treinamento cada uma suporta, segundo o guia do TensorFlow:
 
 # %%
-from sim import strategy_map
+from sim.course import strategy_map
 
 strategy_map.show()
 
@@ -303,7 +303,7 @@ print("num_replicas_in_sync:", strategy.num_replicas_in_sync)
 #   exercício desta lição recebe a "média das médias" calculada acima e explica o erro:
 
 # %% tags=["raises-exception"]
-from sim.exercises.lesson00_data_parallel import check_data_parallel_gradient
+from sim.course.exercises.lesson00_data_parallel import check_data_parallel_gradient
 
 def mean_of_means_gradient(w, x, y, num_replicas):
     shards = zip(np.array_split(x, num_replicas), np.array_split(y, num_replicas))

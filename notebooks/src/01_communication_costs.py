@@ -148,7 +148,7 @@ print(t("lesson01.sim_vs_formula", sim=sim.now * 1e6, formula=alpha_beta(100e6) 
 import matplotlib.pyplot as plt
 import numpy as np
 
-from sim.plots import label
+from sim.course.plots import label
 
 sizes = np.logspace(0, 9, 37)
 effective = []
@@ -216,7 +216,7 @@ for key, run in [("alone", alone), ("three_to_host", to_host), ("two_pairs", two
     print(t("lesson01.finish", what=t(f"lesson01.{key}"), ms=run.now * 1e3))
 
 # %%
-from sim.plots import timeline
+from sim.course.plots import timeline
 
 fig, axes = plt.subplots(2, 1, figsize=(9, 4.5))
 timeline.draw(to_host.trace, ax=axes[0], title=t("lesson01.title_to_host"))

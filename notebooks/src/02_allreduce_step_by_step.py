@@ -73,7 +73,7 @@ print(np.array_equal(results[2], sum(arrays)))
 # tem um segmento totalmente somado (escuro); o all-gather o copia para os outros.
 
 # %%
-from sim.plots.collectives import draw_ring_steps, ring_animation_gif
+from sim.course.plots.collectives import draw_ring_steps, ring_animation_gif
 
 draw_ring_steps(4)
 plt.show()
@@ -183,7 +183,7 @@ print(t("lesson02.sim_vs_formula", sim=simulated * 1e3, formula=formula * 1e3))
 
 # %%
 from sim.collectives.compare import compare, fastest, sizes_between
-from sim.plots.collectives import draw_comparison
+from sim.course.plots.collectives import draw_comparison
 from sim.i18n import t
 
 sizes = sizes_between(1024, 2**30, 16)
@@ -414,6 +414,6 @@ for name in ("dgx-a100", "workstation-4gpu"):
 # da linha de comando: `python -m sim allreduce --machine dgx-a100 --algorithm all`.
 
 # %% tags=["nbval-ignore-output"]
-from sim.plots.collectives import comparison_widget
+from sim.course.plots.collectives import comparison_widget
 
 comparison_widget()

@@ -504,7 +504,7 @@ trace = big.extended.last_step_trace   # sim-only
 short = {d: d.split("device:")[-1] for d in big.extended.worker_devices}
 events = [e._replace(where=short.get(e.where, t("lesson03.links"))) for e in trace]
 
-from sim.plots.timeline import draw   # sim-only
+from sim.course.plots.timeline import draw   # sim-only
 
 fig = draw(events, title=t("lesson03.timeline_title", n=len(short)))
 plt.show()

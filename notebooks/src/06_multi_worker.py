@@ -8,7 +8,7 @@
 #
 # 1. `TF_CONFIG` written by hand, and read back by `TFConfigClusterResolver`;
 # 2. the **chief**: the worker with extra duties, and how TensorFlow picks it;
-# 3. every task's `TF_CONFIG` and start-up line written for you with `sim.cluster`;
+# 3. every task's `TF_CONFIG` and start-up line written for you with `sim.launch.tf_configs`;
 # 4. the mistakes a learner makes in `TF_CONFIG`, and the messages they get;
 # 5. auto-sharding: which worker reads which examples;
 # 6. launching a cluster of workers, each its own process;
@@ -28,7 +28,7 @@
 #
 # 1. 手写 `TF_CONFIG`，再用 `TFConfigClusterResolver` 读回来；
 # 2. **首席工作进程（chief）**：多承担一些职责的那个工作进程，以及 TensorFlow 如何选出它；
-# 3. 用 `sim.cluster` 为每个任务生成 `TF_CONFIG` 和启动命令；
+# 3. 用 `sim.launch.tf_configs` 为每个任务生成 `TF_CONFIG` 和启动命令；
 # 4. 学习者在 `TF_CONFIG` 中常犯的错误，以及会看到的错误信息；
 # 5. 自动分片：哪个工作进程读取哪些样本；
 # 6. 启动一个由工作进程组成的集群，每个工作进程都是独立的进程；
@@ -50,7 +50,7 @@
 #
 # 1. o `TF_CONFIG` escrito à mão e lido de volta pelo `TFConfigClusterResolver`;
 # 2. o **chefe (chief)**: o worker com tarefas extras, e como o TensorFlow o escolhe;
-# 3. o `TF_CONFIG` e a linha de comando de cada tarefa, escritos para você pelo `sim.cluster`;
+# 3. o `TF_CONFIG` e a linha de comando de cada tarefa, escritos para você pelo `sim.launch.tf_configs`;
 # 4. os erros que se cometem no `TF_CONFIG` e as mensagens que eles produzem;
 # 5. a fragmentação automática: qual worker lê quais exemplos;
 # 6. iniciar um cluster de workers, cada um em seu próprio processo;
@@ -174,7 +174,7 @@ for name, cluster in clusters:
 # ## 3. Every machine's TF_CONFIG, written for you
 #
 # With two machines writing `TF_CONFIG` by hand is easy; with ten it is how mistakes happen.
-# `sim.cluster` writes them from a description of the cluster: `describe` builds the `"cluster"`
+# `sim.launch.tf_configs` writes them from a description of the cluster: `describe` builds the `"cluster"`
 # part, `print_commands` prints, for each machine, the line that starts its task. Given the
 # tutorial's two hosts, it prints the tutorial's two lines, character for character:
 
@@ -183,7 +183,7 @@ for name, cluster in clusters:
 #
 # ## 3. 自动为每台机器生成 TF_CONFIG
 #
-# 两台机器时手写 `TF_CONFIG` 很容易；到了十台，就很容易出错。`sim.cluster` 根据对集群的描述来生成它们：`describe` 构建 `"cluster"` 部分，`print_commands` 为每台机器打印启动其任务的命令。给出教程中的两台主机，它打印出的正是教程里的那两行命令，一字不差：
+# 两台机器时手写 `TF_CONFIG` 很容易；到了十台，就很容易出错。`sim.launch.tf_configs` 根据对集群的描述来生成它们：`describe` 构建 `"cluster"` 部分，`print_commands` 为每台机器打印启动其任务的命令。给出教程中的两台主机，它打印出的正是教程里的那两行命令，一字不差：
 
 # %% [markdown] lang="pt"
 # O guia chama o chefe de "o worker com índice 0" porque, sem um job `"chief"`, é exatamente isso
@@ -192,15 +192,15 @@ for name, cluster in clusters:
 # ## 3. O TF_CONFIG de cada máquina, escrito para você
 #
 # Com duas máquinas, escrever o `TF_CONFIG` à mão é fácil; com dez, é assim que os erros aparecem.
-# O `sim.cluster` os escreve a partir de uma descrição do cluster: `describe` monta a parte
+# O `sim.launch.tf_configs` os escreve a partir de uma descrição do cluster: `describe` monta a parte
 # `"cluster"`, e `print_commands` imprime, para cada máquina, a linha que inicia a tarefa dela. Com
 # os dois hosts do tutorial, ele imprime as duas linhas do tutorial, caractere por caractere:
 
 # %%
-import sim.cluster
+from sim.launch import tf_configs
 
-cluster = sim.cluster.describe(workers=["10.1.10.58", "10.1.10.250"])
-sim.cluster.print_commands(cluster, "worker.py")
+cluster = tf_configs.describe(workers=["10.1.10.58", "10.1.10.250"])
+tf_configs.print_commands(cluster, "worker.py")
 
 # %% [markdown] lang="en"
 # The JSON is what real TensorFlow reads: paste a line into a shell on that machine and the
@@ -216,9 +216,9 @@ sim.cluster.print_commands(cluster, "worker.py")
 # mais de uma vez, as portas são numeradas a partir de 12345; aqui, `localhost`):
 
 # %%
-cluster = sim.cluster.describe(workers=2, chief=True, evaluator=True)
+cluster = tf_configs.describe(workers=2, chief=True, evaluator=True)
 print(cluster)
-for task in sim.cluster.tasks(cluster):
+for task in tf_configs.tasks(cluster):
     print(f"{task.task_type} {task.index}: {task.json}")
 
 # %% [markdown] lang="en"
@@ -340,22 +340,22 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 
 # %% [markdown] lang="en"
 # `list_files` shuffled the 4 files (with `seed=0`), so the examples come file by file in that
-# order. Now what each of 2 workers would read, for each policy. `sim.plots.sharding.who_reads`
+# order. Now what each of 2 workers would read, for each policy. `sim.course.plots.sharding.who_reads`
 # applies, for each worker in turn, the same rewrite that `MultiWorkerMirroredStrategy` applies on
 # that worker's machine:
 
 # %% [markdown] lang="zh"
-# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个文件顺序一个文件一个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
+# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个文件顺序一个文件一个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
 
 # %% [markdown] lang="pt"
 # `list_files` embaralhou os 4 arquivos (com `seed=0`), então os exemplos chegam arquivo por
 # arquivo nessa ordem. Agora veja o que cada um dos 2 workers leria em cada política. O
-# `sim.plots.sharding.who_reads` aplica, para cada worker por vez, a mesma reescrita que a
+# `sim.course.plots.sharding.who_reads` aplica, para cada worker por vez, a mesma reescrita que a
 # `MultiWorkerMirroredStrategy` aplica na máquina daquele worker:
 
 # %%
 from sim.distribute.auto_shard import applied_policy
-from sim.plots import setup_fonts, sharding
+from sim.course.plots import setup_fonts, sharding
 
 Policy = tf.data.experimental.AutoShardPolicy
 
@@ -552,7 +552,7 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 # GPUs it runs several rings at once ("channels"), each leaving a machine through its own network
 # card. Whether that matters depends on the machines. Here is one synchronous step of a
 # ResNet-50-sized model (25.6 M parameters, about 100 MB of gradients) on 2 machines × 4 GPUs,
-# with `sim.plots.cluster_step`, which uses the same simulated cluster as the launcher: two DGX
+# with `sim.course.plots.cluster_step`, which uses the same simulated cluster as the launcher: two DGX
 # A100 nodes (8 InfiniBand cards each), then two workstations on 10 Gb Ethernet (one card each).
 
 # %% [markdown] lang="zh"
@@ -560,7 +560,7 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 #
 # ## 7. 机器之间用 RING 还是 NCCL
 #
-# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。
+# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.course.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。
 
 # %% [markdown] lang="pt"
 # Cada linha vem com o prefixo da sua tarefa, como nos logs de um cluster. Os dois workers
@@ -577,12 +577,12 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 # NVIDIA: em GPUs, ela executa vários anéis ao mesmo tempo ("canais"), cada um saindo da máquina
 # pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis um passo
 # síncrono de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
-# de gradientes) em 2 máquinas × 4 GPUs, com `sim.plots.cluster_step`, que usa o mesmo cluster
+# de gradientes) em 2 máquinas × 4 GPUs, com `sim.course.plots.cluster_step`, que usa o mesmo cluster
 # simulado que o inicializador: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
 
 # %%
-from sim.plots import cluster_step
+from sim.course.plots import cluster_step
 
 fig, axes = plt.subplots(2, 2, figsize=(12, 5), layout="constrained")
 for row, network in enumerate(("dgx-a100", "workstation-4gpu")):

@@ -71,7 +71,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import sim.tf as tf
 from sim.i18n import t
-from sim.plots import ps as ps_plots
+from sim.course.plots import ps as ps_plots
 
 
 def create_in_process_cluster(num_workers, num_ps):

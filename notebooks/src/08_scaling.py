@@ -75,7 +75,7 @@ import matplotlib.pyplot as plt
 import sim.tf as tf
 from sim import scaling
 from sim.i18n import t
-from sim.plots import scaling as scaling_plots
+from sim.course.plots import scaling as scaling_plots
 from sim.scaling import experiments
 
 mirrored_strategy = tf.distribute.MirroredStrategy()

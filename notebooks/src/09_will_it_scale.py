@@ -92,7 +92,7 @@ from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
 from sim.i18n import number, t
 from sim.scaleout import scale, simulate_step
-from sim.scaleout.plot import draw_scaling, draw_step
+from sim.course.plots.scaleout import draw_scaling, draw_step
 from sim.scaleout.ranks import ring_ranks
 from sim.scaleout.sweep import cluster_of
 from sim.workloads import workload
@@ -719,7 +719,7 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # 1024 MB.
 
 # %%
-from sim.scaleout.view import draw_view, scaling_view, scaling_widget
+from sim.course.plots.scaleout_view import draw_view, scaling_view, scaling_widget
 
 draw_view(scaling_view("vgg16", "big-basin", "25gbe", nodes=16, bucket_mb=64))
 plt.show()

@@ -48,7 +48,7 @@
 # %% tags=["nbval-ignore-output"]
 import difflib
 
-from sim import two_engines
+from sim.course import two_engines
 from sim.i18n import t
 
 python_tf = two_engines.tensorflow_python()        # a Python with TensorFlow, or None
@@ -233,7 +233,7 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 #   machine's GPUs as its replicas (the launcher's `--gpus-per-worker` played that part);
 # - **real addresses in `TF_CONFIG`**: the `"cluster"` part lists every machine's `host:port`
 #   and is the same everywhere; `"task"` gives each machine its own index. Lesson 06's
-#   `sim.cluster` writes them for you;
+#   `sim.launch.tf_configs` writes them for you;
 # - **TensorFlow installed on every machine**, the same version, and `import tensorflow as tf`
 #   (or start the script under `python -m sim.launch.tf_task`, which keeps `import sim.tf`);
 # - the ports open between the machines, and the data (or a path all of them can read) on each;
@@ -247,7 +247,7 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # 脚本不用改。要改的是它的进程在哪里运行，以及各自的 `TF_CONFIG` 写了什么：
 #
 # - **每台机器一个进程**：每台机器上运行一个工作进程任务，它把这台机器上所有的 GPU 都用作副本（在启动器中，这由 `--gpus-per-worker` 扮演）；
-# - **`TF_CONFIG` 里写真实地址**：`"cluster"` 部分列出每台机器的 `host:port`，在所有机器上都相同；`"task"` 给每台机器各自的索引。第 06 课的 `sim.cluster` 可以替你生成它们；
+# - **`TF_CONFIG` 里写真实地址**：`"cluster"` 部分列出每台机器的 `host:port`，在所有机器上都相同；`"task"` 给每台机器各自的索引。第 06 课的 `sim.launch.tf_configs` 可以替你生成它们；
 # - **每台机器上都安装 TensorFlow**，版本相同，并使用 `import tensorflow as tf`（或者用 `python -m sim.launch.tf_task` 启动脚本，这样可以保留 `import sim.tf`）；
 # - 机器之间的端口要开放，每台机器上都要有数据（或者有一个所有机器都能读取的路径）；
 # - 启动每一个任务：创建策略时，工作进程会互相等待。
@@ -269,7 +269,7 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - **um processo por máquina**: em cada máquina, uma tarefa worker, que usa todas as GPUs da
 #   máquina como réplicas (no inicializador, quem fazia esse papel era o `--gpus-per-worker`);
 # - **endereços reais no `TF_CONFIG`**: a parte `"cluster"` lista o `host:porta` de cada máquina e é
-#   igual em todas; `"task"` dá a cada máquina o seu próprio índice. O `sim.cluster` da lição 06 os
+#   igual em todas; `"task"` dá a cada máquina o seu próprio índice. O `sim.launch.tf_configs` da lição 06 os
 #   escreve para você;
 # - **o TensorFlow instalado em todas as máquinas**, na mesma versão, e `import tensorflow as tf`
 #   (ou inicie o script com `python -m sim.launch.tf_task`, que mantém o `import sim.tf`);
@@ -278,10 +278,10 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - inicie todas as tarefas: os workers esperam uns pelos outros quando a estratégia é criada.
 
 # %%
-import sim.cluster
+from sim.launch import tf_configs
 
-cluster = sim.cluster.describe(["10.1.10.58", "10.1.10.250"])
-sim.cluster.print_commands(cluster, "seed002_mwms_mnist.py")
+cluster = tf_configs.describe(["10.1.10.58", "10.1.10.250"])
+tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 
 # %% [markdown] lang="en"
 # ## 4. What the simulator does not model

@@ -119,7 +119,7 @@ def main(argv=None) -> int:
     except ValueError as err:
         print(t("scale.cli_error", message=err), file=sys.stderr)
         return 2
-    from sim.hardware.cluster import DEFAULT_NETWORK
+    from sim.hardware.node_clusters import DEFAULT_NETWORK
     from sim.scaleout import scale
     network = args.network or DEFAULT_NETWORK.get(args.machine, "-")
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
@@ -127,14 +127,14 @@ def main(argv=None) -> int:
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
                  keep_steps=bool(args.trace))
     if args.trace:
-        from sim.scaleout.plot import write_trace
+        from sim.course.plots.scaleout import write_trace
         write_trace(rows[-1]["step"], args.trace)
     for r in rows:
         r.pop("step", None)
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
-        from sim.scaleout.plot import draw_scaling
+        from sim.course.plots.scaleout import draw_scaling
         fig = draw_scaling(rows, title=t("scale.plot_title", model=args.model, machine=args.machine,
                                          network=network))
         fig.savefig(args.plot, dpi=100)

@@ -13,13 +13,13 @@ from .replay import replay, resolve_ranks
 def machine_of(machine, nodes: int | None = None, network: str | None = None):
     """A Machine from a Machine or a preset name.
 
-    ``nodes``/``network`` make a cluster of any single-node preset (``sim.hardware.cluster``);
+    ``nodes``/``network`` make a cluster of any single-node preset (``sim.hardware.node_clusters``);
     on a cluster preset ``nodes`` sets its size (``network`` rebuilds it on another network).
     """
     if not isinstance(machine, str):
         return machine
     from sim.hardware import cluster, preset, preset_names
-    from sim.hardware.cluster import ALIASES, DEFAULT_NETWORK
+    from sim.hardware.node_clusters import ALIASES, DEFAULT_NETWORK
     if machine not in preset_names():
         from sim.i18n import t
         raise ValueError(t("collectives.unknown_machine", name=machine, known=", ".join(preset_names())))

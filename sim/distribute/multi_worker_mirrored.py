@@ -4,7 +4,7 @@ Each worker is its own OS process started by the course launcher (``python -m si
 with its role in TF_CONFIG. The strategy is MirroredStrategy on the worker's own host (one
 replica per local GPU, replica threads in lockstep), plus what makes it a cluster (§6.5):
 
-* the simulated machine is the launch's cluster, one host per worker (sim.launch.cluster_machine),
+* the simulated machine is the launch's cluster, one host per worker (sim.fabric.launch_machine),
   and this worker's replicas are its host's GPUs, so ``num_replicas_in_sync`` = local x workers;
 * gradients and every reduction go through ``CollectiveAllReduce``: across workers, through the
   launch's fabric, which sums them and keeps the cluster's one clock;
@@ -98,7 +98,8 @@ class CollectiveAllReduceExtended(MirroredExtended):
         self._local_devices = resolve_devices(None)
 
     def _setup_cluster(self, found):
-        from sim.launch import client, startup_ops
+        from sim.fabric import client
+        from sim.distribute import startup_ops
         self._task_type, self._task_id = found.task_type, found.task_id
         self._rank, self._num_workers = found.id_in_cluster, found.worker_count
         self._is_chief = found.is_chief
@@ -115,8 +116,8 @@ class CollectiveAllReduceExtended(MirroredExtended):
         self._fail_step = int(fail) if fail else None
 
     def _use_cluster_machine(self):
-        from sim.launch import client
-        from sim.launch.cluster_machine import cluster_machine, local_devices
+        from sim.fabric import client
+        from sim.fabric.launch_machine import cluster_machine, local_devices
         preset = os.environ.get(client.ENV_MACHINE) or "workstation-4gpu"
         gpus = os.environ.get(client.ENV_GPUS)
         gpus = int(gpus) if gpus else None

@@ -8,7 +8,7 @@ from sim.hardware.devices import SPECS, Device, DeviceSpec, full_name
 from sim.hardware.links import Link
 from sim.hardware.machine import Machine, Node
 from sim.hardware.presets import DEFAULT, as_machine, preset, preset_names, switched
-from sim.hardware.cluster import cluster
+from sim.hardware.node_clusters import cluster
 from sim.hardware.networks import Network, network, network_names
 
 __all__ = ["Device", "DeviceSpec", "Link", "Machine", "Node", "SPECS", "DEFAULT", "as_machine",

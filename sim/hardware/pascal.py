@@ -50,7 +50,7 @@ def big_basin() -> Machine:
 def pascal_pcie_4gpu() -> Machine:
     """A server of 4 Tesla P100 PCIe (NVIDIA P100 data sheet, PCIe column): two PCIe Gen3 x16
     switches with 2 GPUs each (12 GB/s, NCCL model, collectives.md §3.5) under one Broadwell
-    socket, no NVLink. It has no NIC of its own: on a cluster, ``sim.hardware.cluster`` gives it
+    socket, no NVLink. It has no NIC of its own: on a cluster, ``sim.hardware.node_clusters`` gives it
     one on the CPU's PCIe root whose speed is the ``network`` (default ``25gbe-roce``, the
     Horovod paper's 25 Gbit/s RoCE)."""
     m = Machine("pascal-pcie-4gpu", job="localhost", description="4x P100-PCIe on PCIe Gen3 switches")

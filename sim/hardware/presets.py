@@ -55,7 +55,7 @@ def dgx1_v100() -> Machine:
 def _dgx_node(m: Machine, host: int, gpu_spec, nvlinks: int, nvlink_bw: float, pcie_bw: float,
               socket_bw: float) -> None:
     """One DGX A100/H100: 8 GPUs on an NVSwitch crossbar, 4 PCIe switches, 2 sockets, 8 NICs
-    (their network ports: ``sim.hardware.cluster``)."""
+    (their network ports: ``sim.hardware.node_clusters``)."""
     p = f"host{host}:"
     cpu0 = m.add_device("CPU", D.XEON_8380, host=host)
     cpu1 = m.add_node(p + "cpu-socket1", "cpu-root", host=host)
@@ -104,7 +104,7 @@ def dgx_h100() -> Machine:
 def dgx_a100_cluster(nodes: int = 2) -> Machine:
     """``nodes`` DGX A100 on HDR InfiniBand: 8 x 25 GB/s = 200 GB/s per node (the NIC cap);
     2.7 µs per network hop (NCCL, collectives.md §3.3). ``cluster("dgx-a100", nodes, "hdr-ib")``."""
-    from sim.hardware.cluster import cluster
+    from sim.hardware.node_clusters import cluster
     return cluster("dgx-a100", nodes, "hdr-ib", name="dgx-a100-cluster")
 
 
@@ -112,7 +112,7 @@ def dgx_h100_cluster(nodes: int = 2) -> Machine:
     """``nodes`` DGX H100 on NDR InfiniBand: 8 x 50 GB/s = 400 GB/s per node (the NIC cap;
     NDR line rate, collectives.md §4); 2.7 µs per network hop (§3.3).
     ``cluster("dgx-h100", nodes, "ndr-ib")``."""
-    from sim.hardware.cluster import cluster
+    from sim.hardware.node_clusters import cluster
     return cluster("dgx-h100", nodes, "ndr-ib", name="dgx-h100-cluster")
 
 

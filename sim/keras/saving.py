@@ -1,7 +1,7 @@
 """Weights files: NumPy ``.npz`` (``allow_pickle=False``) plus JSON metadata, written atomically.
 
 A crash mid-save must never leave a half-written checkpoint, so every file is written to a
-temporary file beside it and moved into place with ``os.replace`` (sim/safe_io.py).
+temporary file beside it and moved into place with ``os.replace`` (sim/storage/safe_io.py).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from sim import safe_io
+from sim.storage import safe_io
 from sim.keras import _errors, backend
 
 FORMAT = "sim.keras.weights/1"
@@ -22,7 +22,7 @@ def atomic_savez(path: str, arrays: dict, meta: dict) -> str:
 
 def load_npz(path: str):
     """(meta dict, [arrays in order], extras) from a file written by ``atomic_savez``; a missing,
-    damaged or foreign file raises TensorFlow's NotFoundError / DataLossError (sim/safe_io.py)."""
+    damaged or foreign file raises TensorFlow's NotFoundError / DataLossError (sim/storage/safe_io.py)."""
     meta, data = safe_io.read_npz(path, required=("count",))
     try:
         count = int(meta["count"])

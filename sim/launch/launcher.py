@@ -21,8 +21,8 @@ import time
 from dataclasses import dataclass, field
 
 from sim.i18n import t
-from sim.launch import client as _env
-from sim.launch.messages import reason_text, task_label
+from sim.fabric import client as _env
+from sim.fabric.messages import reason_text, task_label
 
 DEFAULT_MACHINE = "workstation-4gpu"
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -82,7 +82,7 @@ class LaunchInterrupted(KeyboardInterrupt):
 def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
                   gpus_per_worker=None, fail_at=None):
     """Validate the options; a ValueError whose message names the mistake and the fix."""
-    from sim.launch.cluster_machine import CLUSTER_PRESETS, gpus_per_host
+    from sim.fabric.launch_machine import CLUSTER_PRESETS, gpus_per_host
     _count("--workers", workers, 1, 2)
     _count("--ps", ps, 0, 1)
     if gpus_per_worker is not None:
@@ -123,9 +123,9 @@ def parse_fail_at(text):
 
 
 def task_list(workers, chief=False, ps=0):
-    """The launch's tasks, each with its own TF_CONFIG (``sim.cluster.loopback``: chief first,
+    """The launch's tasks, each with its own TF_CONFIG (``sim.launch.tf_configs.loopback``: chief first,
     then workers and ps, every address on 127.0.0.1; valid for real TensorFlow too)."""
-    from sim.cluster import loopback
+    from sim.launch.tf_configs import loopback
     return loopback(workers, chief=chief, ps=ps)
 
 
@@ -209,8 +209,8 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     if isinstance(fail_at, str):
         fail_at = parse_fail_at(fail_at)
     check_options(script, workers, chief, ps, machine, gpus_per_worker, fail_at)
-    from sim.launch.cluster_machine import ClusterReducer
-    from sim.launch.fabric import Fabric
+    from sim.fabric.launch_machine import ClusterReducer
+    from sim.fabric.server import Fabric
     tasks = task_list(workers, chief, ps)
     group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
     secret = secrets.token_bytes(32)

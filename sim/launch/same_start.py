@@ -118,6 +118,6 @@ def _start(model, path):
                                model=[tuple(np.shape(w)) for w in mine]))
         model.set_weights(weights)
     elif _is_first_task():
-        from sim.safe_io import atomic_write
+        from sim.storage.safe_io import atomic_write
         arrays = {f"w{i:03d}": np.asarray(w) for i, w in enumerate(model.get_weights())}
         atomic_write(path, lambda f: np.savez(f, **arrays))

@@ -15,7 +15,7 @@ import signal
 import sys
 import traceback
 
-from sim.launch import startup_ops
+from sim.distribute import startup_ops
 
 ENV_PARENT = "SIM_LAUNCH_PARENT_PID"
 
@@ -73,7 +73,7 @@ def run_script(argv, engine, before=None, on_error=None) -> int:
 
 def _report(error):
     """Tell the fabric why this task stops (unless it only stops because another task failed)."""
-    from sim.launch import client
+    from sim.fabric import client
     c = client.current()
     if c is None or getattr(error, "_sim_peer_failure", False):
         return

@@ -27,7 +27,7 @@ class ClusterResolver(abc.ABC):
         TensorFlow lists the devices of the running program and keeps those whose name
         carries ``/job:<task_type>`` and ``/task:<task_id>``. A simulated process is one task
         and its devices are that task's devices, so they all count."""
-        from sim.tf import config
+        from sim.distribute import device_config as config
         counts = {}
         for device in config.list_logical_devices():
             if device.device_type != "CPU":

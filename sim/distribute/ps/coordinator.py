@@ -13,7 +13,7 @@ and ``fail_worker``/``fail_ps`` to take a task down at a simulated time.
 """
 from __future__ import annotations
 
-from sim.distribute.ps.cluster_sim import Closure, SimulatedCluster
+from sim.distribute.ps.worker_pool import Closure, SimulatedCluster
 from sim.distribute.ps.errors import explain
 from sim.distribute.ps.remote_value import PerWorkerValues, RemoteValue
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 
-from sim import safe_io
+from sim.storage import safe_io
 from sim.keras import _errors, saving
 
 

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from sim.exercises.checker import Case, close, run_cases
+from sim.course.exercises.checker import Case, close, run_cases
 from sim.i18n import t
 
 FEATURES = 3

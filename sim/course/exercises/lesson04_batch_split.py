@@ -18,7 +18,7 @@ import functools
 import math
 from typing import Callable
 
-from sim.exercises.checker import Case, run_cases
+from sim.course.exercises.checker import Case, run_cases
 from sim.i18n import t
 
 POLICIES = ("AUTO", "DATA", "OFF")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from sim.exercises.checker import Case, close, run_cases
+from sim.course.exercises.checker import Case, close, run_cases
 from sim.i18n import t
 from sim.scaling import global_batch_size, scaled_learning_rate
 

@@ -12,7 +12,7 @@ from matplotlib import ticker
 
 from sim.i18n import NUMBER_SYMBOLS, get_language
 
-HOOK = "sim.plots.number_format:localize_on_draw"
+HOOK = "sim.course.plots.number_format:localize_on_draw"
 # Formatters that turn numbers into text. FuncFormatter is left out: it is the learner's own
 # function, and matplotlib also uses it for labels set by hand (set_yticks(..., labels=...)).
 NUMERIC = (ticker.ScalarFormatter, ticker.LogFormatter, ticker.StrMethodFormatter,

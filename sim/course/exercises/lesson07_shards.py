@@ -11,7 +11,7 @@ from typing import Callable
 
 from sim.distribute.ps import partitioners as P
 from sim.distribute.ps.sharded_variable import div_row_sizes
-from sim.exercises.checker import Case, run_cases
+from sim.course.exercises.checker import Case, run_cases
 from sim.i18n import t
 
 _DTYPES = {1: "int8", 2: "float16", 4: "float32", 8: "float64"}

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 RECORD = Path(__file__).with_name("two_engines_record.json")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEED_SCRIPT = ROOT / "tests" / "seed_scripts" / "seed002_mwms_mnist.py"
 SEED_SAMPLES = 512            # 4 global batches of 128 per epoch: 12 steps for the script's 3 epochs
 SIM_IMPORT, TF_IMPORT = "import sim.tf as tf", "import tensorflow as tf"

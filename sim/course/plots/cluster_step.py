@@ -2,7 +2,7 @@
 pure function behind lesson 06's RING/NCCL comparison and its classroom widget.
 
 ``cluster_step(workers, gpus_per_worker, network, implementation, params)`` builds the cluster
-the launcher simulates (``sim.launch.cluster_machine``: one host of the preset per worker),
+the launcher simulates (``sim.fabric.launch_machine``: one host of the preset per worker),
 gives every replica the compute of one step on ``batch_per_replica`` examples of
 ``flops_per_example`` FLOPs each (forward and backward; the default is a ResNet-50: 25.6 M
 parameters, about 4 GFLOP forward, so 12 GFLOP with the backward pass) at the device's float32
@@ -44,7 +44,7 @@ def cluster_step(workers=2, gpus_per_worker=4, network="dgx-a100", implementatio
     from sim.collectives import build
     from sim.collectives.replay import replay
     from sim.des.trace import TraceEvent
-    from sim.launch.cluster_machine import cluster_machine, local_devices
+    from sim.fabric.launch_machine import cluster_machine, local_devices
 
     if network not in NETWORKS:
         from sim.i18n import t
@@ -89,8 +89,8 @@ def summary(step, workers, gpus_per_worker, network, implementation):
 
 
 def draw(step, ax=None, title=None):
-    """The step's timeline (sim.plots.timeline)."""
-    from sim.plots.timeline import draw as draw_timeline
+    """The step's timeline (sim.course.plots.timeline)."""
+    from sim.course.plots.timeline import draw as draw_timeline
     return draw_timeline(step.trace, ax=ax, title=title)
 
 

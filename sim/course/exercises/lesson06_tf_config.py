@@ -15,7 +15,7 @@ import json
 from typing import Callable
 
 from sim.distribute.cluster_spec import ClusterSpec
-from sim.exercises.checker import Case, run_cases
+from sim.course.exercises.checker import Case, run_cases
 from sim.i18n import t
 
 CASES = [

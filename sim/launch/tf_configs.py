@@ -4,8 +4,8 @@ The multi-node tutorial writes them by hand: the same "cluster" on every machine
 that changes from machine to machine, then ``TF_CONFIG='...' python worker.py`` on each node.
 Here::
 
-    cluster = sim.cluster.describe(workers=["10.1.10.58", "10.1.10.250"])
-    sim.cluster.print_commands(cluster, "worker.py")
+    cluster = sim.launch.tf_configs.describe(workers=["10.1.10.58", "10.1.10.250"])
+    sim.launch.tf_configs.print_commands(cluster, "worker.py")
 
 prints the tutorial's two lines. The JSON is what real TensorFlow reads (keys sorted, one line).
 ``loopback(...)`` gives the same for tasks on this machine's loopback interface (the launcher).

@@ -7,7 +7,7 @@ from sim.i18n import t
 def draw_scaling(rows: list, ax=None, title: str | None = None):
     """Samples/s against devices, with the ideal (linear) line and each point's efficiency."""
     import matplotlib.pyplot as plt
-    from sim.plots import setup_fonts
+    from sim.course.plots import setup_fonts
     setup_fonts()
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
@@ -35,8 +35,8 @@ def draw_scaling(rows: list, ax=None, title: str | None = None):
 
 
 def draw_step(step, ax=None, title: str | None = None):
-    """The Gantt timeline of one simulated step (``sim.plots.timeline``)."""
-    from sim.plots.timeline import draw
+    """The Gantt timeline of one simulated step (``sim.course.plots.timeline``)."""
+    from sim.course.plots.timeline import draw
     return draw(step.events, ax=ax, title=title)
 
 

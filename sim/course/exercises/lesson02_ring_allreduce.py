@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.exercises.checker import Case, close, run_cases
+from sim.course.exercises.checker import Case, close, run_cases
 from sim.i18n import t
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from sim.exercises.checker import Case, run_cases
+from sim.course.exercises.checker import Case, run_cases
 from sim.i18n import t
 
 OPTIONS = {

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from sim.exercises.checker import Case, close, run_cases
+from sim.course.exercises.checker import Case, close, run_cases
 from sim.i18n import t
 
 STRATEGIES = ("mirrored", "central_storage", "one_device")

@@ -1,6 +1,6 @@
 """Plots that speak the course language.
 
-``setup_fonts()`` registers the CJK font shipped in ``sim/fonts`` by path (no reliance on what
+``setup_fonts()`` registers the CJK font shipped in ``sim/course/fonts`` by path (no reliance on what
 a machine has installed, no font-cache rebuild) and sets a per-glyph fallback list: DejaVu Sans
 for Latin text and the minus sign, then the CJK font for hanzi.
 """
@@ -12,7 +12,7 @@ import matplotlib
 from matplotlib import font_manager
 
 from sim.i18n import t
-from sim.plots import number_format  # noqa: F401  (sim.setup installs its figure hook)
+from sim.course.plots import number_format  # noqa: F401  (sim.setup installs its figure hook)
 
 FONT_FILE = Path(__file__).resolve().parents[1] / "fonts" / "NotoSansSC-course.otf"
 CJK_FAMILY = "Noto Sans SC Course"

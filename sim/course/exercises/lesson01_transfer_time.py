@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from sim.exercises.checker import Case, close, run_cases
+from sim.course.exercises.checker import Case, close, run_cases
 from sim.hardware.units import format_bytes
 from sim.i18n import t
 

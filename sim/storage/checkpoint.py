@@ -1,6 +1,6 @@
 """``tf.train.Checkpoint``: save and restore the variables reachable from named objects.
 
-Files (never pickles, written to a temporary name then renamed, see sim/safe_io.py, so a kill
+Files (never pickles, written to a temporary name then renamed, see sim/storage/safe_io.py, so a kill
 at any instant leaves the last good checkpoint): ``<prefix>.npz`` is the whole checkpoint, one
 array per variable plus a ``__meta__`` entry mapping each variable's path of attribute names
 (``model/dense/kernel``) to its array; the directory's ``checkpoint`` file (JSON) names the
@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from sim import safe_io
+from sim.storage import safe_io
 
 _STATE = "checkpoint"
 _FORMAT = "sim.tf.train.Checkpoint/2"
@@ -121,7 +121,7 @@ class Checkpoint:
         """Assign every saved value to the variable at the same path. ``None`` does nothing.
 
         A missing checkpoint raises ``tf.errors.NotFoundError``; a damaged or foreign file
-        ``tf.errors.DataLossError`` naming the file and the damage (sim/safe_io.py)."""
+        ``tf.errors.DataLossError`` naming the file and the damage (sim/storage/safe_io.py)."""
         if save_path is None:
             return _Status(set(), set())
         save_path = os.fspath(save_path)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from multiprocessing.connection import Client, Listener
 
-from sim.launch import protocol
+from sim.fabric import protocol
 
 
 class Fabric:

@@ -43,7 +43,7 @@ class FabricClient:
     def __init__(self, task: str):
         from multiprocessing.connection import Client
 
-        from sim.launch import protocol
+        from sim.fabric import protocol
         host, _, port = os.environ[ENV_ADDRESS].rpartition(":")
         self.task = task
         self._protocol = protocol
@@ -126,7 +126,7 @@ def _clock_trace():
 
 def _unavailable(task, reason):
     from sim.engine.errors import UnavailableError
-    from sim.launch.messages import abort_message
+    from sim.fabric.messages import abort_message
     error = UnavailableError(None, None, abort_message(task, reason))
     error._sim_peer_failure = True      # this task stops because another one failed
     return error

@@ -204,7 +204,7 @@ def draw_comparison(rows: list, ax=None, highlight: str | None = None, title: st
                     size_bytes: int | None = None):
     """Time against message size (log-log), one line per algorithm."""
     import matplotlib.pyplot as plt
-    from sim.plots import label
+    from sim.course.plots import label
 
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 4.5))
@@ -265,7 +265,7 @@ def comparison_widget():
     import ipywidgets as W
     import matplotlib.pyplot as plt
     from sim.collectives.algorithms import ALGORITHMS
-    from sim.plots import label
+    from sim.course.plots import label
 
     style = {"description_width": "initial"}
     wide = W.Layout(width="360px")
