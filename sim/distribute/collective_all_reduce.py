@@ -11,13 +11,10 @@ replicas of all workers (§9.2).
 """
 from __future__ import annotations
 
-import numpy as np
-
 from sim.distribute import _collective, _ops, packing, timing
 from sim.distribute.communication_options import CommunicationImplementation, CommunicationOptions
-from sim.distribute.cross_device_ops import (CrossDeviceOps, _arrays, _check_op, _check_shapes,
+from sim.distribute.cross_device_ops import (CrossDeviceOps, _check_op, batch_all_reduce_arrays,
                                              _mirrored, devices_of)
-from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.values import DistributedValues, PerReplica
 
 LABEL = "CollectiveAllReduce"
@@ -49,12 +46,11 @@ class CollectiveAllReduce(CrossDeviceOps):
         _check_op(reduce_op)
         options = self._options.merge(options)
         values = [self._as_local(v) for v, _ in pairs]
-        reduced = self._all_reduce_values(values, options)
+        reduced = batch_all_reduce_arrays(reduce_op, values,
+                                          lambda group: self._all_reduce_packs(group, options),
+                                          self._num_replicas_in_sync)
         out = []
         for (value, dest), per_device in zip(pairs, reduced):
-            if reduce_op == ReduceOp.MEAN:
-                per_device = [(a / self._num_replicas_in_sync).astype(a.dtype, copy=False)
-                              for a in per_device]
             template = value.values[0] if isinstance(value, DistributedValues) else value
             dests = devices_of(dest) if dest is not None else self._devices
             if tuple(dests) == self._devices:
@@ -73,13 +69,6 @@ class CollectiveAllReduce(CrossDeviceOps):
         return PerReplica((value,) * len(self._devices))
 
     # -- the collective ----------------------------------------------------------------------
-    def _all_reduce_values(self, values, options):
-        """``values``: local PerReplica values -> their summed arrays ``[value][local replica]``."""
-        per_value = [_arrays(v) for v in values]
-        for arrays in per_value:
-            _check_shapes(arrays)
-        return packing.reduce_by_dtype(per_value, lambda group: self._all_reduce_packs(group, options))
-
     def _all_reduce_packs(self, tensors, options):
         """One dtype's ``tensors[t][d]``, packed by ``bytes_per_pack`` (T26), each pack one collective."""
         out = []

@@ -88,6 +88,23 @@ def _check_shapes(arrays):
             "reduce_shape_mismatch", shapes=", ".join(str(tuple(s)) for s in shapes)))
 
 
+def batch_all_reduce_arrays(reduce_op, values, reduce_group, num_replicas):
+    """The arrays of each value summed one dtype at a time, then divided for MEAN.
+
+    ``values``: PerReplica values with one component per local replica; ``reduce_group`` gets one
+    dtype's ``tensors[t][d]`` and returns their sums ``[t][d]`` (packed however the caller packs).
+    Returns ``[value][d]`` arrays, MEAN divided by ``num_replicas`` in the values' own dtype.
+    Shared by the one-worker all-reduces and MultiWorkerMirroredStrategy's collective ops."""
+    per_value = [_arrays(v) for v in values]
+    for arrays in per_value:
+        _check_shapes(arrays)
+    reduced = packing.reduce_by_dtype(per_value, reduce_group)
+    if reduce_op == ReduceOp.MEAN:
+        reduced = [[(a / num_replicas).astype(a.dtype, copy=False) for a in per_device]
+                   for per_device in reduced]
+    return reduced
+
+
 class CrossDeviceOps:
     """Base class for cross-device reduction and broadcasting algorithms."""
 
@@ -193,17 +210,10 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
 
     def _batch_all_reduce(self, reduce_op, values):
         devices = devices_of(values[0])
-        n = len(devices)
-        per_value = [_arrays(v) for v in values]
-        for arrays in per_value:
-            _check_shapes(arrays)
-        results = packing.reduce_by_dtype(per_value, lambda group: self._all_reduce_group(group, devices))
-        out = []
-        for v, per_device in zip(values, results):
-            if reduce_op == ReduceOp.MEAN:
-                per_device = [(a / n).astype(a.dtype, copy=False) for a in per_device]
-            out.append(_mirrored([_ops.like(a, v.values[0]) for a in per_device], devices))
-        return out
+        results = batch_all_reduce_arrays(
+            reduce_op, values, lambda group: self._all_reduce_group(group, devices), len(devices))
+        return [_mirrored([_ops.like(a, v.values[0]) for a in per_device], devices)
+                for v, per_device in zip(values, results)]
 
     def _all_reduce_group(self, tensors, devices):
         """``tensors[t][d]``: tensor t on device d. Returns the reduced ``[t][d]``."""
