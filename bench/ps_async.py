@@ -1,6 +1,6 @@
 """Benchmark: asynchronous parameter-server training against bare SimPy events, side by side.
 
-Covers: ``sim.distribute.ps.regimes.run_async``, the engine of the staleness experiments (E4-E6)
+Covers: ``sim.scaling.staleness_regimes.run_async``, the engine of the staleness experiments (E4-E6)
 and of lesson 07's demo. Scenario: 256 workers, 10,000 applied updates of a small model (the
 16-feature streaming regression, a fresh batch of 32 per gradient, exponential compute times),
 staleness counted on every update. Baseline, in the same process right after: 256 bare SimPy
@@ -14,8 +14,8 @@ import time
 import simpy
 
 from sim.des import ComputeTime
-from sim.distribute.ps.problems import StreamingRegression
-from sim.distribute.ps.regimes import run_async
+from sim.scaling.problems import StreamingRegression
+from sim.scaling.staleness_regimes import run_async
 
 WORKERS = 256
 UPDATES = 10_000

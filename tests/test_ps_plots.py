@@ -9,8 +9,8 @@ import pytest  # noqa: E402
 import sim.tf as tf  # noqa: E402
 from sim import i18n  # noqa: E402
 from sim.des import ComputeTime  # noqa: E402
-from sim.distribute.ps.problems import StreamingRegression  # noqa: E402
-from sim.distribute.ps.regimes import run_async, run_sync  # noqa: E402
+from sim.scaling.problems import StreamingRegression  # noqa: E402
+from sim.scaling.staleness_regimes import run_async, run_sync  # noqa: E402
 from sim.course.plots import ps as P  # noqa: E402
 from tests.ps_cluster import Resolver  # noqa: E402
 

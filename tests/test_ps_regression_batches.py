@@ -9,7 +9,7 @@ Both paths are checked: Bartlett (batch >= dim) and drawn samples (batch < dim).
 import numpy as np
 import pytest
 
-from sim.distribute.ps.problems import StreamingRegression
+from sim.scaling.problems import StreamingRegression
 
 DRAWS = 40_000
 

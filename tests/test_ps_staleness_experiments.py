@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from sim.des import ComputeTime
-from sim.distribute.ps.problems import Quadratic, StreamingRegression
-from sim.distribute.ps.regimes import run_async, run_sync
+from sim.scaling.problems import Quadratic, StreamingRegression
+from sim.scaling.staleness_regimes import run_async, run_sync
 
 CONSTANT = ComputeTime(fixed=1)
 EXPONENTIAL = ComputeTime(exponential=1)

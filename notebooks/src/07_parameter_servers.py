@@ -322,8 +322,8 @@ plt.show()
 
 # %%
 from sim.des import ComputeTime
-from sim.distribute.ps.problems import StreamingRegression
-from sim.distribute.ps.regimes import run_async, run_sync
+from sim.scaling.problems import StreamingRegression
+from sim.scaling.staleness_regimes import run_async, run_sync
 
 problem = StreamingRegression(seed=0)
 rates = [0.1, 0.3, 0.6, 1.0]

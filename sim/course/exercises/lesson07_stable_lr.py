@@ -23,8 +23,8 @@ from sim.i18n import t
 def is_stable(workers: int, lr: float, staleness_aware: bool = False) -> bool:
     """Run asynchronous training on the simulator and say whether it converges."""
     from sim.des import ComputeTime
-    from sim.distribute.ps.problems import Quadratic
-    from sim.distribute.ps.regimes import run_async
+    from sim.scaling.problems import Quadratic
+    from sim.scaling.staleness_regimes import run_async
     run = run_async(Quadratic(), int(workers), ComputeTime(fixed=1.0), updates=200 * int(workers),
                     lr=[float(lr)], rule="1+tau" if staleness_aware else None)
     loss = run.loss[:, 0]
