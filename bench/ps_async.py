@@ -14,7 +14,7 @@ import time
 import simpy
 
 from sim.des import ComputeTime
-from sim.scaling.problems import StreamingRegression
+from sim.scaling.problems import staleness_regression
 from sim.scaling.staleness_regimes import run_async
 
 WORKERS = 256
@@ -26,7 +26,7 @@ COMPUTE = ComputeTime(exponential=1.0)
 
 def ours() -> float:
     t0 = time.perf_counter()
-    run = run_async(StreamingRegression(seed=0), WORKERS, COMPUTE, updates=UPDATES, lr=0.01, seed=0)
+    run = run_async(staleness_regression(seed=0), WORKERS, COMPUTE, updates=UPDATES, lr=0.01, seed=0)
     elapsed = time.perf_counter() - t0
     assert len(run.staleness) == UPDATES
     return elapsed

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 import sim.tf as tf  # noqa: E402
 from sim import i18n  # noqa: E402
 from sim.des import ComputeTime  # noqa: E402
-from sim.scaling.problems import StreamingRegression  # noqa: E402
+from sim.scaling.problems import staleness_regression  # noqa: E402
 from sim.scaling.staleness_regimes import run_async, run_sync  # noqa: E402
 from sim.course.plots import ps as P  # noqa: E402
 from tests.ps_cluster import Resolver  # noqa: E402
@@ -47,7 +47,7 @@ def test_every_picture_draws_in_every_language(lang):
     i18n.set_language(lang)
     try:
         cluster, _ = _cluster_with_failure()
-        problem = StreamingRegression()
+        problem = staleness_regression()
         run = run_async(problem, 4, ComputeTime(exponential=1), until=50, lr=[0.1, 2.5])
         sync = run_sync(problem, 4, ComputeTime(exponential=1), until=50, backups=1)
         fig, axes = plt.subplots(1, 4, figsize=(16, 3))

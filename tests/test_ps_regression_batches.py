@@ -9,7 +9,7 @@ Both paths are checked: Bartlett (batch >= dim) and drawn samples (batch < dim).
 import numpy as np
 import pytest
 
-from sim.scaling.problems import StreamingRegression
+from sim.scaling.problems import staleness_regression
 
 DRAWS = 40_000
 
@@ -22,7 +22,7 @@ def _moments(problem, batch, seed):
 
 @pytest.mark.parametrize("batch", [32, 16, 5])
 def test_batches_match_the_closed_form_moments(batch):
-    problem = StreamingRegression(dim=6, condition=10.0, noise=0.7, seed=3)
+    problem = staleness_regression(dim=6, condition=10.0, noise=0.7, seed=3)
     xtx, xty = _moments(problem, batch, seed=11)
     s = np.diag(problem.eigenvalues)
     w = problem.w_star
@@ -36,7 +36,7 @@ def test_batches_match_the_closed_form_moments(batch):
 
 
 def test_batches_are_symmetric_and_seeded():
-    problem = StreamingRegression(seed=0)
+    problem = staleness_regression(seed=0)
     a = problem.batches(32, np.random.default_rng(4))
     b = problem.batches(32, np.random.default_rng(4))
     for _ in range(300):

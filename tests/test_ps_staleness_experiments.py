@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sim.des import ComputeTime
-from sim.scaling.problems import Quadratic, StreamingRegression
+from sim.scaling.problems import Quadratic, staleness_regression
 from sim.scaling.staleness_regimes import run_async, run_sync
 
 CONSTANT = ComputeTime(fixed=1)
@@ -76,7 +76,7 @@ def test_e5a_levin_may_limit(n):
 
 
 def test_e5b_staleness_aware_rate_restores_convergence():
-    problem = StreamingRegression(seed=0)
+    problem = staleness_regression(seed=0)
     etas = [0.1, 0.3, 0.6, 1.0]
     plain, aware, peak = {}, {}, {}
     for n in (1, 4, 8, 16):
@@ -99,7 +99,7 @@ def test_e5b_staleness_aware_rate_restores_convergence():
 
 # -- E6: stragglers: sync, sync with backups, async --------------------------------------------
 def test_e6_sync_backups_async_under_stragglers():
-    problem = StreamingRegression(seed=0)
+    problem = staleness_regression(seed=0)
     shifted = ComputeTime(fixed=1, exponential=1)
     mixture = ComputeTime(fixed=1, slow=10, slow_prob=0.05, exponential=0.1)
     sync = run_sync(problem, 8, shifted, until=400, lr=1.0)

@@ -322,10 +322,10 @@ plt.show()
 
 # %%
 from sim.des import ComputeTime
-from sim.scaling.problems import StreamingRegression
+from sim.scaling.problems import staleness_regression
 from sim.scaling.staleness_regimes import run_async, run_sync
 
-problem = StreamingRegression(seed=0)
+problem = staleness_regression(seed=0)
 rates = [0.1, 0.3, 0.6, 1.0]
 print(t("lesson07.lr_header"))
 for n in (1, 4, 16):

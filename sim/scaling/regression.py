@@ -21,16 +21,22 @@ CHUNK = 64                 # at most this many steps of input drawn at once (few
 
 @dataclass
 class StreamingRegression:
-    """The problem: ``dim`` inputs, covariance eigenvalues from ``eig_max`` to ``eig_min``."""
+    """The problem: ``dim`` inputs, covariance eigenvalues from ``eig_max`` to ``eig_min``.
+
+    One class serves lesson 08's batch-size sweeps (``draws``: the samples themselves, a grid of
+    rates trained on them) and lesson 07's staleness experiments (``batches``: each minibatch's
+    sufficient statistics, for ``sim.scaling.staleness_regimes``). ``seed`` may be a sequence:
+    the staleness experiments draw w* from ``(seed, 7)``."""
     dim: int = 16
     eig_max: float = 1.0
     eig_min: float = 0.1
     noise_std: float = 1.0
-    seed: int = 0
+    seed: int | tuple = 0
     eigenvalues: np.ndarray = field(init=False)
     w_star: np.ndarray = field(init=False)
 
     def __post_init__(self):
+        self.dim = int(self.dim)
         self.eigenvalues = np.linspace(self.eig_max, self.eig_min, self.dim)
         self.w_star = np.random.default_rng(self.seed).standard_normal(self.dim)
 
@@ -38,16 +44,69 @@ class StreamingRegression:
     def cov(self) -> np.ndarray:
         return np.diag(self.eigenvalues)
 
+    @property
+    def lambda_max(self) -> float:
+        return float(self.eigenvalues.max())
+
+    @property
+    def noise(self) -> float:
+        return self.noise_std
+
+    def start(self, rows=1):
+        """``rows`` copies of the starting point w = 0."""
+        return np.zeros((rows, self.dim))
+
     def excess_loss(self, w) -> np.ndarray:
         """0.5 (w - w*)' S (w - w*) along the last axis."""
         e = np.asarray(w) - self.w_star
         return 0.5 * (e * e) @ self.eigenvalues
+
+    excess = excess_loss
 
     def draws(self, rng, steps: int, batch: int) -> tuple[np.ndarray, np.ndarray]:
         """``steps`` batches: inputs (steps, batch, dim) and labels (steps, batch)."""
         x = rng.standard_normal((steps, batch, self.dim)) * np.sqrt(self.eigenvalues)
         y = x @ self.w_star + self.noise_std * rng.standard_normal((steps, batch))
         return x, y
+
+    def batches(self, batch, rng, block=256):
+        """Endless fresh minibatches, drawn ``block`` at a time, each given by what its gradient
+        needs: ``(X'X / B, X'y / B)`` (the gradient at w is then ``w X'X/B - X'y/B``).
+
+        Only these sufficient statistics matter, so they are drawn directly rather than from B
+        samples: X'X is Wishart(B, diag) by Bartlett's decomposition, X'X = M M' with M lower
+        triangular (chi-square diagonal, normal below it, rows scaled by sqrt(eigenvalues));
+        given X, the noise term X'e is N(0, noise^2 X'X) = noise M z. Same joint law as drawing
+        the B samples, with 152 draws per batch instead of 544 (the 16-feature default).
+        Batches smaller than ``dim`` (a singular X'X) draw the samples."""
+        if batch < self.dim:
+            yield from self._sampled_batches(batch, rng, block)
+            return
+        d, scale = self.dim, np.sqrt(self.eigenvalues)
+        below, diagonal = np.tril_indices(d, -1), np.arange(d)
+        chi2_dof = batch - diagonal                 # Bartlett: n - i + 1 for i = 1..d
+        while True:
+            m = np.zeros((block, d, d))
+            m[:, below[0], below[1]] = rng.standard_normal((block, len(below[0])))
+            m[:, diagonal, diagonal] = np.sqrt(rng.chisquare(chi2_dof, size=(block, d)))
+            m *= scale[:, None]
+            xtx = m @ m.transpose(0, 2, 1) / batch
+            v = self.w_star @ m + self.noise_std * rng.standard_normal((block, d))  # M'w* + noise z
+            xty = np.einsum("kij,kj->ki", m, v) / batch
+            yield from zip(xtx, xty)
+
+    def _sampled_batches(self, batch, rng, block):
+        while True:
+            x = rng.standard_normal((block, batch, self.dim)) * np.sqrt(self.eigenvalues)
+            y = x @ self.w_star + self.noise_std * rng.standard_normal((block, batch))
+            xtx = np.matmul(x.transpose(0, 2, 1), x) / batch
+            xty = np.einsum("kbd,kb->kd", x, y) / batch
+            yield from zip(xtx, xty)
+
+    def gradient(self, w, data):
+        """Minibatch gradient of the squared loss at every row of ``w`` (same batch for all)."""
+        xtx, xty = data
+        return w @ xtx - xty
 
 
 @dataclass

@@ -133,9 +133,9 @@ def demo_view(workers=4, spread=1.0, lr=0.3, seed=0, until=200.0):
     """The runs the classroom demo draws: async (plain and staleness-aware) and sync, on the
     E1 regression, each worker's step taking 1 + Exp(mean=spread) time units."""
     from sim.des import ComputeTime
-    from sim.scaling.problems import StreamingRegression
+    from sim.scaling.problems import staleness_regression
     from sim.scaling.staleness_regimes import run_async, run_sync
-    problem = StreamingRegression(seed=seed)
+    problem = staleness_regression(seed=seed)
     compute = ComputeTime(fixed=1.0, exponential=float(spread))
     plain = run_async(problem, workers, compute, until=until, lr=lr, seed=seed)
     aware = run_async(problem, workers, compute, until=until, lr=lr, rule="1+tau", seed=seed)
