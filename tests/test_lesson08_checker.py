@@ -110,6 +110,6 @@ def test_hints_speak_the_course_language():
 def test_catalogue_has_the_same_keys_in_every_language():
     import json
     from pathlib import Path
-    data = json.loads((Path(scaled.__file__).parents[1] / "i18n" / "catalogs" / "lesson08.json")
+    data = json.loads((Path(scaled.__file__).parents[2] / "i18n" / "catalogs" / "lesson08.json")
                       .read_text(encoding="utf-8"))
     assert set(data["en"]) == set(data["zh"]) == set(data["pt"])

@@ -12,7 +12,7 @@ NETWORKS = ("10gbe", "25gbe", "50gbe", "edr-ib", "hdr-ib")
 def scaling_view(model: str = "resnet50", machine: str = "big-basin", network: str = "25gbe",
                  nodes: int = 8, bucket_mb: float = 64, strategy: str = "nccl") -> dict:
     """Rows for 1, 2, 4, ... ``nodes`` nodes and the step of the largest (for its timeline)."""
-    from .sweep import scale
+    from sim.scaleout.sweep import scale
     sizes = [1]
     while sizes[-1] * 2 <= nodes:
         sizes.append(sizes[-1] * 2)
@@ -30,7 +30,7 @@ def scaling_view(model: str = "resnet50", machine: str = "big-basin", network: s
 def draw_view(view: dict):
     """The two pictures side by side: the curve and the largest cluster's step."""
     import matplotlib.pyplot as plt
-    from .plot import draw_scaling, draw_step
+    from sim.course.plots.scaleout import draw_scaling, draw_step
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2), layout="constrained")
     draw_scaling(view["rows"], ax=left, title=view["title"])
     draw_step(view["step"], ax=right, title=t("scale.step_title", devices=view["step"].devices))
