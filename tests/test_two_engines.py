@@ -37,10 +37,15 @@ def test_the_recorded_engines_agree_to_float32_rounding(record):
 def test_the_simulator_still_gives_the_recorded_numbers(record, tmp_path):
     """If this fails, sim's numbers changed: check them against TensorFlow and re-record
     (python -m tools.record_two_engines --python .venv-tf/bin/python)."""
-    assert two_engines.run_one_import("sim") == record["one_import"]["sim"]
+    # OpenBLAS picks its float32 kernels by CPU (AVX-512 or AVX2), which moves a loss's last bits
+    # (8e-8 relative seen between two machines); a change to sim moves it far more than 1e-6.
+    now, recorded = two_engines.run_one_import("sim"), record["one_import"]["sim"]
+    assert now.keys() == recorded.keys()
+    for key in recorded:
+        assert now[key] == pytest.approx(recorded[key], rel=1e-6, abs=0), key
     seed = two_engines.run_seed("sim", tmp_path / "start.npz")
     for key in ("loss", "accuracy", "simulated_seconds"):
-        assert seed[key] == pytest.approx(record["seed_mwms"]["sim"][key], rel=1e-12, abs=0), key
+        assert seed[key] == pytest.approx(record["seed_mwms"]["sim"][key], rel=1e-6, abs=0), key
 
 
 def test_one_import_is_the_only_difference():
