@@ -1,9 +1,9 @@
 """The cluster a launch simulates: one host of the chosen preset per worker, on one network.
 
-``cluster_machine(preset, hosts)`` builds it: the DGX presets become their InfiniBand cluster
-(8 NICs per node, the per-node NIC cap), ``cpu-cluster`` its Ethernet cluster, and the course's
-``workstation-4gpu`` a row of workstations, each reaching a 10 GbE switch through one NIC on its
-CPU's PCIe root (a workstation's usual network; line rate and TCP hop from collectives.md §4).
+``cluster_machine(preset, hosts)`` builds it with ``sim.hardware.cluster``: the DGX presets on
+their InfiniBand (8 NICs per node), the course's ``workstation-4gpu`` on 10 GbE (one NIC on its
+CPU's PCIe root, TCP's goodput and per-message latency from ``sim.hardware.networks``), and
+``cpu-cluster`` its Ethernet cluster.
 sim.hardware is imported only when the machine is built (the launcher starts faster).
 Host ``k`` is the task with ``id_in_cluster == k`` (chief first, then the workers).
 
@@ -15,41 +15,19 @@ from __future__ import annotations
 CLUSTER_PRESETS = ("workstation-4gpu", "dgx-a100", "dgx-h100", "cpu-cluster")
 
 
-def workstation_cluster(hosts: int, gpus: int = 4):
-    """``hosts`` workstations (``gpus`` V100-PCIe each under one PCIe switch) on 10 GbE."""
-    from sim.hardware import devices as D
-    from sim.hardware import links as L
-    from sim.hardware.machine import Machine
-    m = Machine("workstation-4gpu-cluster", job="worker",
-                description=f"{hosts} workstations x {gpus} V100-PCIe, 10 GbE")
-    eth = m.add_node("eth-switch", "switch")
-    for host in range(hosts):
-        cpu = m.add_device("CPU", D.XEON_8380, host=host)
-        sw = m.add_node(f"host{host}:pcie-switch", "switch", host=host)
-        m.connect(sw, cpu, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-        for _ in range(gpus):
-            m.connect(m.add_device("GPU", D.V100_PCIE, host=host), sw, L.PCIE_GEN3_X16,
-                      L.PCIE_HOP / 2, "pcie")
-        nic = m.add_node(f"host{host}:nic0", "nic", host=host)
-        m.connect(cpu, nic, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-        m.connect(nic, eth, L.ETH_10G, L.TCP_HOP / 2, "ethernet")
-    return m
-
-
 def gpus_per_host(preset: str) -> int:
     return {"workstation-4gpu": 4, "dgx-a100": 8, "dgx-h100": 8, "cpu-cluster": 0}[preset]
 
 
 def cluster_machine(preset: str, hosts: int, gpus: int | None = None):
-    """The cluster of ``hosts`` hosts of ``preset`` (see CLUSTER_PRESETS)."""
-    from sim.hardware import presets
+    """The cluster of ``hosts`` hosts of ``preset`` (see CLUSTER_PRESETS), built by sim.hardware."""
+    from sim.hardware import cluster, presets
     name = preset[:-len("-cluster")] if preset.endswith("-cluster") and preset != "cpu-cluster" else preset
     if name == "workstation-4gpu":
-        return workstation_cluster(hosts, gpus if gpus is not None else 4)
-    if name == "dgx-a100":
-        return presets.dgx_a100_cluster(nodes=hosts)
-    if name == "dgx-h100":
-        return presets.dgx_h100_cluster(nodes=hosts)
+        return cluster(name, hosts, "10gbe", name="workstation-4gpu-cluster",
+                       gpus=gpus if gpus is not None else 4)
+    if name in ("dgx-a100", "dgx-h100"):
+        return cluster(name, hosts, name=f"{name}-cluster")
     if name == "cpu-cluster":
         return presets.cpu_cluster(nodes=hosts)
     raise ValueError(preset)

@@ -33,8 +33,9 @@ def check_nodes(nodes) -> int:
 
 
 def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
-            name: str | None = None) -> Machine:
-    """``nodes`` copies of the single-node preset ``node`` on ``network`` (default: the node's own)."""
+            name: str | None = None, **node_options) -> Machine:
+    """``nodes`` copies of the single-node preset ``node`` on ``network`` (default: the node's own);
+    ``node_options`` go to the node's preset (``gpus=2`` for a two-GPU workstation)."""
     from sim.hardware.presets import PRESETS, preset
 
     nodes = check_nodes(nodes)
@@ -46,7 +47,7 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
     if node not in PRESETS:
         raise ValueError(t("hardware.unknown_preset", name=node, known=", ".join(PRESETS)))
     net = network_of(network or DEFAULT_NETWORK.get(node, "hdr-ib"))
-    template = preset(node)
+    template = preset(node, **node_options)
     m = ClusterMachine(name or f"{node}-x{nodes}", job="worker",
                        description=f"{nodes} x {node} on {net.name} ({net.transport})")
     m.switch = m.add_node(f"{net.name}-switch", "switch")
