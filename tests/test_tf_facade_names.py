@@ -4,7 +4,7 @@ AttributeError from inside the facade."""
 import pytest
 
 import sim.tf as tf
-from sim.tf._alternatives import ALTERNATIVES
+from sim.engine.alternatives import ALTERNATIVES
 
 REACHED_FOR = """
 tf.keras.layers.LSTM tf.keras.layers.GRU tf.keras.layers.Conv1D tf.keras.layers.BatchNormalization

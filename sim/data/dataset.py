@@ -27,7 +27,7 @@ def _unsupported_method(name):
     AttributeError, so hasattr stays False), naming it and what to use instead."""
     if name.startswith("_"):
         return AttributeError(name)
-    from sim.tf._lazy import unsupported
+    from sim.engine.errors import unsupported
     return unsupported(f"tf.data.Dataset.{name}")
 
 

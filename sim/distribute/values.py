@@ -52,7 +52,7 @@ class DistributedValues:
 
     def __repr__(self):
         if getattr(self._values[0], "_keras_path", None) is not None:   # a Keras 3 weight prints
-            from sim.keras.weight_names import keras3_repr             # as Keras's Variable
+            from sim.engine.variable import keras3_repr                # as Keras's Variable
             return keras3_repr(self)
         body = ",\n".join("  %d: %r" % (i, v) for i, v in enumerate(self._values))
         return "%s:{\n%s\n}" % (type(self).__name__, body)

@@ -53,3 +53,10 @@ UNAUTHENTICATED = 16
 
 class UnsupportedName(NotImplementedError, AttributeError):
     """A TensorFlow name outside the sim.tf subset (also an AttributeError, so hasattr works)."""
+
+
+def unsupported(tf_name):
+    """The error for a TensorFlow name outside the subset, with what to use instead where known."""
+    from sim.engine.alternatives import instead
+    from sim.i18n import t
+    return UnsupportedName(t("engine.unsupported", name=tf_name) + instead(tf_name))

@@ -231,8 +231,15 @@ class Variable(metaclass=_VariableMeta):
 
     def __repr__(self):
         if self._keras_path is not None:
-            from sim.keras.weight_names import keras3_repr
             return keras3_repr(self)
         t = Tensor(self._value, self._dtype if self._dtype is dtypes.bfloat16 else None)
         return (f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, "
                 f"numpy={t._numpy_text(True)}>")
+
+
+def keras3_repr(variable) -> str:
+    """Keras 3's ``Variable.__repr__``: the path, the shape as a tuple, NumPy's text of the value.
+    Here, below Keras, because a distributed value of Keras 3 weights prints the same way."""
+    value = np.asarray(variable.numpy())
+    return (f"<Variable path={variable.path}, shape={tuple(value.shape)}, "
+            f"dtype={variable.dtype.name}, value={value}>")

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-import numpy as np
+
+from sim.engine.variable import keras3_repr  # noqa: F401  (a Keras 3 weight's repr)
 
 _enclosing: list = []   # (layer, entered by a call), outermost first
 
@@ -75,10 +76,3 @@ def as_keras3(variable, name, path):
         component._keras_path = path
     if components[0] is not variable:
         variable.__class__ = _keras3_class(type(variable))
-
-
-def keras3_repr(variable) -> str:
-    """Keras 3's ``Variable.__repr__``: the path, the shape as a tuple, NumPy's text of the value."""
-    value = np.asarray(variable.numpy())
-    return (f"<Variable path={variable.path}, shape={tuple(value.shape)}, "
-            f"dtype={variable.dtype.name}, value={value}>")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from sim.engine.errors import UnsupportedName
+from sim.engine.errors import UnsupportedName, unsupported  # noqa: F401  (the facade's modules import it here)
 
 
 def module_getattr(module_name, submodules=(), lazy=None):
@@ -26,9 +26,3 @@ def module_getattr(module_name, submodules=(), lazy=None):
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         raise unsupported(f"{tf_name}.{name}")
     return __getattr__
-
-
-def unsupported(tf_name):
-    from sim.i18n import t
-    from sim.tf._alternatives import instead
-    return UnsupportedName(t("engine.unsupported", name=tf_name) + instead(tf_name))

@@ -89,7 +89,7 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries,
                          f"{len(boundaries)}. "
                          + _t("bucket_sizes", expected=len(boundaries) + 1, got=len(sizes)))
     if pad_to_bucket_boundary:
-        from sim.tf._lazy import unsupported
+        from sim.engine.errors import unsupported
         raise unsupported("tf.data.Dataset.bucket_by_sequence_length(pad_to_bucket_boundary=True)")
 
     def bucket_of(*element):

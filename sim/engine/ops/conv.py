@@ -160,7 +160,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
             f"tensor but is a {f.dtype.name} tensor [Op:Conv2D]")
     sh, sw = _pair(strides, "strides", "Conv2D", data_format or "NHWC")
     if dilations is not None and _pair(dilations, "dilations", "Conv2D") != (1, 1):
-        from sim.tf._lazy import unsupported
+        from sim.engine.errors import unsupported
         raise unsupported("tf.nn.conv2d(dilations=...) other than 1")
     pad = _padding(padding, "Conv2D", data_format)
     a, channels_first = _to_nhwc(x._v, data_format, "Conv2D")

@@ -90,7 +90,7 @@ class Conv2D(Layer):
         self.data_format = normalize_data_format(data_format)
         self.dilation_rate = normalize_tuple(dilation_rate, 2, "dilation_rate")
         if self.dilation_rate != (1, 1) or groups != 1:
-            from sim.tf._lazy import unsupported
+            from sim.engine.errors import unsupported
             raise unsupported("tf.keras.layers.Conv2D(dilation_rate=..., groups=...) other than 1")
         self.groups = 1
         self.activation = activations.get(activation)
