@@ -8,6 +8,7 @@ become that variable again, anything else becomes a PerReplica.
 from __future__ import annotations
 
 from sim.distribute.context import current_mode
+from sim.distribute.operator_delegation import delegate_operators
 from sim.engine import nest
 
 
@@ -86,17 +87,7 @@ class DistributedDelegate(DistributedValues):
         return float(self._as_tensor())
 
 
-def _delegate(name):
-    def op(self, *args):
-        return getattr(self._get(), name)(*args)
-    op.__name__ = name
-    return op
-
-
-for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-           "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__", "__pow__", "__getitem__",
-           "__lt__", "__le__", "__gt__", "__ge__"):
-    setattr(DistributedDelegate, _n, _delegate(_n))
+delegate_operators(DistributedDelegate, "_get", extra=("__getitem__",))
 
 
 class Mirrored(DistributedDelegate):

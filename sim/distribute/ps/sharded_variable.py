@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.distribute.operator_delegation import delegate_operators
 from sim.distribute.ps.errors import explain
 from sim.distribute.variable_surface import VariableSurface
 
@@ -150,14 +151,4 @@ class ShardedVariable(VariableSurface):
         return self
 
 
-def _binary(name):
-    def op(self, *args):
-        return getattr(self._as_tensor(), name)(*args)
-    op.__name__ = name
-    return op
-
-
-for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-           "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__", "__pow__",
-           "__lt__", "__le__", "__gt__", "__ge__"):
-    setattr(ShardedVariable, _n, _binary(_n))
+delegate_operators(ShardedVariable, "_as_tensor")
