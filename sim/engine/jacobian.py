@@ -114,7 +114,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients):
     diagonal = (np.arange(batch), slice(None), np.arange(batch), slice(None))
     shape = (batch,) + tuple(t_rest) + tuple(s_rest)
     if _recorded(target):  # full is a recorded Tensor: keep its diagonal blocks with ops
-        from sim.engine.ops import array
-        return array.reshape(array.getitem(array.reshape(full, blocks), diagonal), shape)
+        from sim.engine.ops import array, indexing
+        return array.reshape(indexing.getitem(array.reshape(full, blocks), diagonal), shape)
     j = full._v.reshape(blocks)  # [b, t..., b, s...]: keep the diagonal blocks
     return Tensor(j[diagonal].reshape(shape))

@@ -11,10 +11,10 @@ from sim.engine import dtypes as _dt
 from sim.engine.dtypes import DType, as_dtype  # noqa: F401
 from sim.engine.function import function  # noqa: F401
 from sim.engine.ops.array import (broadcast_to, clip_by_value, concat, expand_dims, fill,  # noqa: F401
-                                  gather, identity, linspace, one_hot, ones, ones_like, pad,
-                                  range, rank, reshape, shape, size, split, squeeze, stack,
-                                  stop_gradient, tile, transpose, unstack, where, zeros,
-                                  zeros_like)
+                                  identity, linspace, ones, ones_like, pad, range, rank, reshape,
+                                  shape, size, split, squeeze, stack, stop_gradient, tile,
+                                  transpose, unstack, zeros, zeros_like)
+from sim.engine.ops.indexing import gather, one_hot, where  # noqa: F401
 from sim.engine.ops.linalg import matmul, tensordot  # noqa: F401
 from sim.engine.ops.math import (abs, add, add_n, cast, cos, divide, equal, exp, floor,  # noqa: F401
                                  floordiv, greater, greater_equal, less, less_equal, log, logical_and,

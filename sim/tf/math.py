@@ -1,7 +1,7 @@
 """``tf.math``: elementwise math, comparisons and reductions under TensorFlow's names."""
 from __future__ import annotations
 
-from sim.engine.ops.array import where  # noqa: F401
+from sim.engine.ops.indexing import where  # noqa: F401
 from sim.engine.ops.math import divide_no_nan  # noqa: F401
 from sim.engine.ops.math import (abs, add, add_n, ceil, cos, divide, equal, erf, exp,  # noqa: F401
                                  floor, floordiv, floormod, greater, greater_equal, is_finite,

@@ -118,7 +118,8 @@ class ShardedVariable(VariableSurface):
 
     def embedding_lookup(self, ids):
         """Rows ``ids`` read shard by shard: only the shards the ids fall in are read."""
-        from sim.engine.ops.array import concat, gather, reshape
+        from sim.engine.ops.array import concat, reshape
+        from sim.engine.ops.indexing import gather
         from sim.engine.tensor import convert_to_tensor
         ids_t = convert_to_tensor(ids)
         flat = np.asarray(ids_t._v).reshape(-1).astype(np.int64)

@@ -6,7 +6,7 @@ Variable (``a + b``, ``a @ b``, ``a[1:]``...) call these same ops, so they count
 """
 from __future__ import annotations
 
-from sim.engine.ops import array, conv, linalg, math, nn, random, reduce  # noqa: F401
+from sim.engine.ops import array, conv, indexing, linalg, math, nn, random, reduce  # noqa: F401
 from sim.engine.tensor import Tensor
 from sim.engine.variable import Variable
 
@@ -29,7 +29,7 @@ _OPERATORS = {
     "__eq__": math.equal, "__ne__": math.not_equal,
     "__and__": math.logical_and, "__or__": math.logical_or, "__xor__": math.logical_xor,
     "__neg__": math.negative, "__abs__": math.abs, "__invert__": math.logical_not,
-    "__getitem__": array.getitem,
+    "__getitem__": indexing.getitem,
 }
 
 

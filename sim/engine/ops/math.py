@@ -69,7 +69,7 @@ def _tpow_a(g, x, y, z):
 
 
 def _tpow_b(g, x, y, z):
-    from sim.engine.ops.array import where
+    from sim.engine.ops.indexing import where
     positive = greater(x, 0.0)
     return where(positive, multiply(multiply(g, z), log(where(positive, x, 1.0))), 0.0)
 

@@ -13,7 +13,7 @@ from sim.engine.ops import array as _array
 from sim.engine.ops import math as m
 from sim.engine.ops import reduce as _reduce
 from sim.engine.ops._core import binary, out, tensor
-from sim.engine.ops.array import gather
+from sim.engine.ops.indexing import gather, where as _where
 
 
 def _positive(x):
@@ -26,7 +26,7 @@ relu6 = m._unary(lambda a: np.clip(a, 0, 6), "Relu6", lambda g, a, v: g * ((a > 
                  tgrad=lambda g, x, y: m.multiply(g, _tgrad.constant((x._v > 0) & (x._v < 6), g)))
 elu = m._unary(lambda a: np.where(a > 0, a, np.expm1(np.minimum(a, 0))), "Elu",
                lambda g, a, v: g * np.where(a > 0, 1, v + 1),
-               tgrad=lambda g, x, y: _array.where(_positive(x), g, m.multiply(g, m.add(y, 1.0))))
+               tgrad=lambda g, x, y: _where(_positive(x), g, m.multiply(g, m.add(y, 1.0))))
 softsign = m._unary(lambda a: a / (1 + np.abs(a)), "Softsign",
                     lambda g, a, v: g / (1 + np.abs(a)) ** 2,
                     tgrad=lambda g, x, y: m.divide(g, m.square(m.add(m.abs(x), 1.0))))
@@ -34,7 +34,7 @@ sigmoid, tanh, softplus = m.sigmoid, m.tanh, m.softplus
 _SELU_A, _SELU_S = 1.6732632423543772, 1.0507009873554805
 selu = m._unary(lambda a: _SELU_S * np.where(a > 0, a, _SELU_A * np.expm1(np.minimum(a, 0))),
                 "Selu", lambda g, a, v: g * np.where(a > 0, _SELU_S, v + _SELU_S * _SELU_A),
-                tgrad=lambda g, x, y: _array.where(
+                tgrad=lambda g, x, y: _where(
                     _positive(x), m.multiply(g, _SELU_S), m.multiply(g, m.add(y, _SELU_S * _SELU_A))))
 
 

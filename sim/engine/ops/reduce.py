@@ -67,10 +67,10 @@ def _textreme(e, x, y, ax):
 
 
 def _tprod(e, x, y, ax):
-    from sim.engine.ops import array, math
+    from sim.engine.ops import indexing, math
     nonzero = math.not_equal(x, 0.0)
-    safe = array.where(nonzero, x, 1.0)
-    return array.where(nonzero, math.divide(math.multiply(e, y), safe), 0.0)
+    safe = indexing.where(nonzero, x, 1.0)
+    return indexing.where(nonzero, math.divide(math.multiply(e, y), safe), 0.0)
 
 
 def _tlogsumexp(e, x, y, ax):
