@@ -301,7 +301,8 @@ _CLASSES = {c.__name__: c for c in (
 
 
 # The rest of the catalogue, one module per family (confusion counts, top-k).
-from sim.keras.metrics_confusion import AUC, MeanIoU, Precision, Recall  # noqa: E402
+from sim.keras.metrics_auc import AUC  # noqa: E402
+from sim.keras.metrics_confusion import MeanIoU, Precision, Recall  # noqa: E402
 from sim.keras.metrics_topk import (SparseTopKCategoricalAccuracy,  # noqa: E402
                                     sparse_top_k_categorical_accuracy)
 
