@@ -11,18 +11,16 @@ the next replica (the last one wakes the coordinator), so a round costs N+1 thre
 Each thread runs ``fn`` under its replica's device scope (the engine's device and tape stacks
 are per thread), so its tensors report its device and its tapes see only its own ops.
 For the length of a run the caller's thread and the replica threads share one core (see
-``_cpu_reader``'s comment): they take turns, so one core's warm caches serve them all.
+sim/distribute/core_pinning.py): they take turns, so one core's warm caches serve them all.
 """
 from __future__ import annotations
 
-import _thread
 import os
-import sys
 import threading
-from functools import partial
 
-from sim.distribute import context
+from sim.distribute import context, core_pinning
 from sim.distribute.errors import explain
+from sim.distribute.replica_batons import make_batons
 from sim.distribute.replica_context import ReplicaContext
 from sim.distribute.values import regroup, split_replicas
 from sim.engine import device as _device
@@ -30,85 +28,6 @@ from sim.engine import device as _device
 
 class _Aborted(BaseException):
     """Raised inside a paused replica when another replica failed (TF's coordinator stop)."""
-
-
-# How a paused thread waits for its turn. On Linux a pipe: a pipe write wakes the reader as a
-# "sync" wake-up (the waker is about to sleep), so the scheduler keeps the baton's threads on
-# the waker's core instead of waking an idle or busy other core; a 5-thread lock ping-pong
-# measured 45 us per round with locks and 22 us with pipes on the 2-core course machine.
-# Elsewhere, or if the process is out of file descriptors, a plain lock.
-_USE_PIPES = sys.platform.startswith("linux")
-
-
-class _LockBaton:
-    """Wait until signalled; one signal lets one wait through (a held lock)."""
-
-    def __init__(self):
-        lock = _thread.allocate_lock()
-        lock.acquire()
-        self.wait = lock.acquire
-        self.signal = lock.release
-
-    def close(self):
-        pass
-
-
-class _PipeBaton:
-    """The same with a pipe: ``signal`` writes one byte, ``wait`` reads one."""
-
-    def __init__(self):
-        self._r, self._w = os.pipe()
-        self.wait = partial(os.read, self._r, 1)
-        self.signal = partial(os.write, self._w, b"\0")
-
-    def close(self):
-        os.close(self._r)
-        os.close(self._w)
-
-
-# Where a round runs. The coordinator and its replicas never run at the same time, so they are
-# fastest on one core: each hand-off then finds the interpreter's working set in that core's
-# caches. Left to the scheduler, a woken thread often lands on the other, idle core: on the
-# 2-core course machine the guide's custom loop on 4 replicas took 90 ms per 50 steps that way
-# and 66 ms on one core (pinning only the replicas did not help: the coordinator moved away).
-# So for the length of ``strategy.run`` the caller's thread is held on the core it was running
-# on (its own CPU set is restored on the way out) and each replica thread moves to that core when
-# it takes its job (one syscall, only when the core changed). Where the core cannot be read or
-# set (not Linux, a restricted cpuset), nothing is pinned. Scheduling only: no number changes.
-def _cpu_reader():
-    """``sched_getcpu`` (read once, on the first pool: ctypes stays out of ``import sim``), or
-    None where the core cannot be read or pinned."""
-    global _current_cpu
-    if _current_cpu is False:
-        _current_cpu = None
-        if sys.platform.startswith("linux") and hasattr(os, "sched_setaffinity"):
-            try:
-                import ctypes
-                fn = ctypes.CDLL(None, use_errno=True).sched_getcpu
-                fn.restype = ctypes.c_int
-                fn.argtypes = []
-                if fn() >= 0:
-                    _current_cpu = fn
-            except (OSError, AttributeError):
-                pass
-    return _current_cpu
-
-
-_current_cpu = False     # not looked up yet
-
-
-def _batons(n):
-    """``n`` batons of one kind: pipes where available, else (or when out of fds) locks."""
-    if _USE_PIPES:
-        made = []
-        try:
-            for _ in range(n):
-                made.append(_PipeBaton())
-            return made
-        except OSError:
-            for b in made:
-                b.close()
-    return [_LockBaton() for _ in range(n)]
 
 
 class ReplicaThread(threading.Thread):
@@ -169,7 +88,7 @@ class ReplicaThread(threading.Thread):
             self._handoff()
 
     def _pin(self, cpu):
-        """Run on core ``cpu`` from now on (see ``_cpu_reader``); on failure stop trying."""
+        """Run on core ``cpu`` from now on (see sim/distribute/core_pinning.py); on failure stop trying."""
         try:
             os.sched_setaffinity(0, (cpu,))
             self._cpu = cpu
@@ -204,7 +123,7 @@ class ThreadPool:
     """The replica threads of one strategy."""
 
     def __init__(self, n):
-        batons = _batons(n + 1)
+        batons = make_batons(n + 1)
         self._back = batons[n]
         self.wait_back = self._back.wait       # the coordinator waits for the turn to come back
         self.signal_back = self._back.signal
@@ -213,7 +132,7 @@ class ThreadPool:
         self.closing = False
         self.timer = None
         self.cpu = None               # the core the replicas run on this round (None: any)
-        self.pinning = _cpu_reader() is not None
+        self.pinning = core_pinning.cpu_reader() is not None
         self.threads = [ReplicaThread(self, i, batons[i]) for i in range(n)]
         for a, b in zip(self.threads, self.threads[1:]):
             a.next = b
@@ -273,7 +192,7 @@ def run_replicas(extended, fn, args, kwargs, timer):
         extended._shared_variables = []
         pool.timer = timer
         if pool.pinning:
-            saved_affinity = _hold_core(pool)
+            saved_affinity = core_pinning.hold_core(pool)
         replica_args = split_replicas(args, n)
         replica_kwargs = split_replicas(kwargs, n)
         for r, t in enumerate(threads):
@@ -321,31 +240,8 @@ def run_replicas(extended, fn, args, kwargs, timer):
             t.merge_fn = t.merge_result = t.merge_args = t.merge_kwargs = t.result = t.error = None
         pool.timer = None
         if saved_affinity is not None:
-            _release_core(pool, saved_affinity)
+            core_pinning.release_core(pool, saved_affinity)
         extended._release_pool(pool)
-
-
-def _hold_core(pool):
-    """Pin the calling thread to its current core for a round; its CPU set (None: not pinned)."""
-    try:
-        saved = os.sched_getaffinity(0)
-        cpu = _current_cpu()
-        if len(saved) > 1:
-            os.sched_setaffinity(0, (cpu,))
-        pool.cpu = cpu
-        return saved
-    except (OSError, ValueError):
-        pool.pinning = False
-        pool.cpu = None
-        return None
-
-
-def _release_core(pool, saved):
-    try:
-        if len(saved) > 1:
-            os.sched_setaffinity(0, saved)
-    except (OSError, ValueError):
-        pool.pinning = False
 
 
 def _abort(pool):
