@@ -8,7 +8,6 @@ same update. Subclasses write only ``_update_step(var, grad, lr, slots)`` with t
 """
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -17,6 +16,9 @@ import sim.tf as tf
 from sim.keras import _errors, backend, distribute_utils as du
 from sim.keras.optimizers import rate, schedules, utils
 from sim.keras.version import keras_major
+from sim.keras.optimizers.empty_gradients import filter_empty_gradients
+from sim.keras.optimizers.keras2_arguments import keras2_arguments
+from sim.keras.optimizers.slot_names import slot_variable_name
 from sim.keras.weight_names import as_keras3
 
 
@@ -35,70 +37,6 @@ _SLOT_SCOPE_TEXT = (
 )
 
 
-def filter_empty_gradients(grads_and_vars):
-    """Drop (None, var) pairs; all None is an error (TF's text)."""
-    grads_and_vars = tuple(grads_and_vars)
-    if not grads_and_vars:
-        return grads_and_vars
-    filtered = tuple((g, v) for g, v in grads_and_vars if g is not None)
-    if not filtered:
-        variable = ([v.name for _, v in grads_and_vars],)
-        raise ValueError(_errors.msg(
-            "no_gradients",
-            f"No gradients provided for any variable: {variable}. "
-            f"Provided `grads_and_vars` is {grads_and_vars}."))
-    if len(filtered) < len(grads_and_vars):
-        missing = [v.name for g, v in grads_and_vars if g is None]
-        warnings.warn(
-            f"Gradients do not exist for variables {missing} when minimizing the loss. If you're "
-            "using `model.compile()`, did you forget to provide a `loss` argument?", stacklevel=3)
-    return filtered
-
-
-def _legacy_arguments(optimizer, learning_rate, kwargs):
-    """``(learning_rate, decay)`` from the Keras 2 arguments, as the selected Keras treats them:
-    legacy optimizers take ``lr`` and ``decay`` (Keras 3 has none: ImportError); the new ones
-    ignore ``lr`` with a warning (tf-keras) or refuse it (Keras 3), and drop ``decay``."""
-    from sim.keras.version import keras_major
-    cls = type(optimizer).__name__
-    kwargs.pop("is_legacy_optimizer", None)
-    if optimizer._legacy:
-        if keras_major() == 3:
-            raise ImportError(LEGACY_IN_KERAS3)
-        if "lr" in kwargs:
-            warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.",
-                          stacklevel=4)
-            learning_rate = kwargs.pop("lr")
-        decay = float(kwargs.pop("decay", 0.0) or 0.0)
-    elif keras_major() == 3:
-        if kwargs.pop("decay", None) is not None:
-            warnings.warn("Argument `decay` is no longer supported and will be ignored.", stacklevel=4)
-        if kwargs:
-            raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        decay = 0.0
-    else:
-        if kwargs.pop("lr", None):
-            warnings.warn("`lr` is deprecated in TF-Keras optimizer, please use `learning_rate` or "
-                          f"use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.{cls}.",
-                          stacklevel=4)
-        for k in kwargs:
-            if k in ("decay", "gradient_aggregator", "gradient_transformers"):
-                raise ValueError(f"{k} is deprecated in the new TF-Keras optimizer, please check the "
-                                 "docstring for valid arguments, or use the legacy optimizer, e.g., "
-                                 f"tf.keras.optimizers.legacy.{cls}.")
-            raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "
-                            "`optimizer_experimental.Optimizer`.")
-        decay = 0.0
-    return learning_rate, decay
-
-
-LEGACY_IN_KERAS3 = (
-    "`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue "
-    "using a `tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package "
-    "(Keras 2) and set the environment variable `TF_USE_LEGACY_KERAS=True` to configure "
-    "TensorFlow to use `tf_keras` when accessing `tf.keras`.")
-
-
 class Optimizer:
     """Base optimizer (Keras 2.11+ semantics; the legacy module subclasses it)."""
 
@@ -108,7 +46,7 @@ class Optimizer:
     def __init__(self, name, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, jit_compile=True, **kwargs):
-        learning_rate, self._decay = _legacy_arguments(self, learning_rate, kwargs)
+        learning_rate, self._decay = keras2_arguments(self, learning_rate, kwargs)
         if sum(x is not None for x in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set.")
         self.name = name
@@ -269,17 +207,7 @@ class Optimizer:
     _legacy_slot_names: dict = {}     # ... -> optimizer_v2's
 
     def _slot_variable_name(self, var, slot):
-        """Keras 3: 'sequential_dense_kernel_momentum' (the variable's path, or its name with '/'
-        and ':' as '_'); tf-keras: 'SGD/m/dense/kernel'; legacy optimizer_v2: 'SGD/dense/kernel/momentum'."""
-        shared = var.name.split(":")[0]
-        if self._legacy:
-            return f"{self.name}/{shared}/{self._legacy_slot_names.get(slot, slot)}"
-        if keras_major() == 3:
-            path = getattr(var, "path", None)
-            ref = path.replace("/", "_") if path else var.name.replace("/", "_").replace(":", "_")
-            return f"{ref}_{self._keras3_slot_names.get(slot, slot)}"
-        return f"{self.name}/{self._tf_keras_slot_names.get(slot, slot)}/{shared}"
-
+        return slot_variable_name(self, var, slot)
 
     def get_slot(self, var, slot_name):
         return self._slots[id(var)][slot_name]
