@@ -10,6 +10,12 @@ configurations), every configuration of one seed starts from the same weights an
 batches, and each configuration follows its own learning rate per step (from any schedule), so
 "rule A against rule B" differs in nothing but the rule. One step is a handful of batched
 matmuls whatever the number of runs.
+
+The matmuls accumulate in float64 and round to float32 (``_matmul``): OpenBLAS picks its float32
+kernels by CPU, and in these runs at lr 6.4 a last-bit difference between an AVX2 and an AVX-512
+machine grew into a different final loss (E3's warmup margin read 0.049 on one, above 0.05 on the
+other). Rounded float64 sums are the same on both but in a case in billions, so the experiments
+and lesson 08 give the same numbers wherever they run; the weights stay float32, like Keras'.
 """
 from __future__ import annotations
 
@@ -51,11 +57,16 @@ def he_init(rng, seeds_shape=()) -> list[np.ndarray]:
             np.zeros((*seeds_shape, CLASSES))]
 
 
+def _matmul(a, b):
+    """``a @ b`` summed in float64, rounded to float32 (the same on every CPU, see the docstring)."""
+    return np.matmul(a, b, dtype=np.float64).astype(np.float32)
+
+
 def _forward(params, x):
     """x (..., batch, DIM) -> hidden pre-activation and logits, broadcasting over run axes."""
     w1, b1, w2, b2 = params
-    pre = x @ w1 + b1[..., None, :]
-    logits = np.maximum(pre, 0) @ w2 + b2[..., None, :]
+    pre = _matmul(x, w1) + b1[..., None, :]
+    logits = _matmul(np.maximum(pre, 0), w2) + b2[..., None, :]
     return pre, logits
 
 
@@ -145,19 +156,19 @@ def _sgd_step(params, x, onehot, rate):
     """One SGD step of every run in place; returns each run's batch loss (before the step)."""
     w1, b1, w2, b2 = params
     batch = x.shape[-2]
-    pre = x @ w1 + b1[..., None, :]
+    pre = _matmul(x, w1) + b1[..., None, :]
     hidden = np.maximum(pre, 0)
-    logits = hidden @ w2 + b2[..., None, :]
+    logits = _matmul(hidden, w2) + b2[..., None, :]
     shifted = logits - logits.max(axis=-1, keepdims=True)
     e = np.exp(shifted)
     z = e.sum(axis=-1, keepdims=True)
     loss = (np.log(z[..., 0]) - (shifted * onehot).sum(axis=-1)).mean(axis=-1)
     d_logits = (e / z - onehot) / batch                   # (seeds, configs, batch, CLASSES)
-    d_pre = (d_logits @ np.swapaxes(w2, -1, -2)) * (pre > 0)
+    d_pre = _matmul(d_logits, np.swapaxes(w2, -1, -2)) * (pre > 0)
     r = rate[..., None, None]
-    w2 -= r * (np.swapaxes(hidden, -1, -2) @ d_logits)
+    w2 -= r * _matmul(np.swapaxes(hidden, -1, -2), d_logits)
     b2 -= rate[..., None] * d_logits.sum(axis=-2)
-    w1 -= r * (np.swapaxes(x, -1, -2) @ d_pre)
+    w1 -= r * _matmul(np.swapaxes(x, -1, -2), d_pre)
     b1 -= rate[..., None] * d_pre.sum(axis=-2)
     return loss
 
