@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import ranges as _ranges
 from .schedule import Schedule
 
 _PATTERNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -218,8 +219,9 @@ class _Pieces:
         table = self.tables[which]
         if hi is None:
             return table.ravel()[rank * table.shape[1] + lo]
-        return np.array([table[r, a:b].max() for r, a, b in
-                         zip(rank.tolist(), lo.tolist(), hi.tolist())])
+        if LOOPS:
+            return _read_loop(table, rank, lo, hi)
+        return _ranges.max_over(table, rank, lo, hi)
 
     def write(self, rank, lo, hi, when, which: int = 0) -> None:
         self.untouched = False
@@ -231,9 +233,23 @@ class _Pieces:
             if (flat[at] < when).any():              # two writes to one piece: keep the later
                 np.maximum.at(flat, at, when)
             return
-        for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
-            seg = table[r, a:b]
-            np.maximum(seg, w, out=seg)
+        if LOOPS:
+            _write_loop(table, rank, lo, hi, when)
+        else:
+            _ranges.raise_to(table, rank, lo, hi, when)
+
+
+LOOPS = False       # True: the per-transfer Python loops below (the reference the tests compare to)
+
+
+def _read_loop(table, rank, lo, hi) -> np.ndarray:
+    return np.array([table[r, a:b].max() for r, a, b in zip(rank.tolist(), lo.tolist(), hi.tolist())])
+
+
+def _write_loop(table, rank, lo, hi, when) -> None:
+    for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
+        seg = table[r, a:b]
+        np.maximum(seg, w, out=seg)
 
 
 def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
