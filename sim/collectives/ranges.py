@@ -7,7 +7,7 @@ ring's boundaries).
 the flat table, a range never crossing a row since ``hi <= pieces``); ``raise_to`` lifts every
 piece of each range to at least ``when[i]`` (``np.maximum.at`` on the expanded indices, so two
 transfers writing one piece keep the later). Both give exactly what a loop over the transfers
-gives (``sim.collectives.dependencies._read_loop``/``_write_loop``; tests compare them), in a few
+gives (``read_loop``/``write_loop`` below, used when ``LOOPS`` is set; tests compare them), in a few
 NumPy calls instead of one Python iteration per transfer.
 """
 from __future__ import annotations
@@ -39,3 +39,16 @@ def raise_to(table: np.ndarray, rank, lo, hi, when) -> None:
     offsets = np.arange(total) - np.repeat(np.cumsum(length) - length, length)
     at = np.repeat(start, length) + offsets
     np.maximum.at(table.ravel(), at, np.repeat(np.asarray(when, dtype=np.float64), length))
+
+
+LOOPS = False       # True: the per-transfer Python loops below (the reference the tests compare to)
+
+
+def read_loop(table, rank, lo, hi) -> np.ndarray:
+    return np.array([table[r, a:b].max() for r, a, b in zip(rank.tolist(), lo.tolist(), hi.tolist())])
+
+
+def write_loop(table, rank, lo, hi, when) -> None:
+    for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
+        seg = table[r, a:b]
+        np.maximum(seg, w, out=seg)

@@ -20,6 +20,12 @@ from sim.hardware import links as L
 RDMA, TCP = "rdma", "tcp"
 TCP_FRACTION = 0.9                  # assumption, see the module docstring
 RDMA_FRACTION = 1.0
+# LogGP's gap g per message at an endpoint (sim.collectives.endpoint): RDMA, NCCL's network post
+# overhead on Intel CPUs (NVIDIA/nccl src/graph/tuning.cc, collectives.md §3.3).
+RDMA_GAP = 1.0e-6
+# TCP: ASSUMED 5 us, one send() and one recv() system call with its copy per message on the
+# kernel's socket path (a few us each on a 2017 Xeon), five times RDMA's post.
+TCP_GAP = 5.0e-6
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,8 @@ class Network:
     latency: float
     fraction: float
     source: str
+    gap: float = RDMA_GAP
+
 
     @property
     def bandwidth(self) -> float:
@@ -45,11 +53,17 @@ class Network:
 
 
 def _rdma(name, rate, source):
-    return Network(name, rate, RDMA, L.NET_HOP, RDMA_FRACTION, source)
+    return Network(name, rate, RDMA, L.NET_HOP, RDMA_FRACTION, source, RDMA_GAP)
 
 
 def _tcp(name, rate, source):
-    return Network(name, rate, TCP, L.TCP_HOP, TCP_FRACTION, source)
+    return Network(name, rate, TCP, L.TCP_HOP, TCP_FRACTION, source, TCP_GAP)
+
+
+def gap_for_kind(kind: str) -> float:
+    """``g`` for a network link of a machine that does not name its network (``cpu-cluster``:
+    Ethernet, TCP; InfiniBand: RDMA)."""
+    return TCP_GAP if kind == "ethernet" else RDMA_GAP
 
 
 NETWORKS = {n.name: n for n in (
