@@ -30,6 +30,7 @@ class Communicator:
             raise ValueError(t("scale.unknown_strategy", name=strategy, known=", ".join(STRATEGIES)))
         self.machine, self.ranks, self.strategy, self.ps = machine, list(ranks), strategy, ps
         self._cache: dict = {}
+        self.choices: dict = {}         # bytes -> what the collective chose (algorithm, protocol)
 
     def seconds(self, nbytes: int) -> float:
         """Seconds to synchronise ``nbytes`` of gradients (one bucket) across all ranks."""
@@ -47,6 +48,9 @@ class Communicator:
             count = max(1, nbytes // 4)
             sched = build(algorithm, len(self.ranks), count, machine=self.machine,
                           ranks=self.ranks, itemsize=4, **options)
+            info = sched.info
+            self.choices[nbytes] = (info.get("nccl_algorithm", algorithm), info.get("nccl_protocol", ""),
+                                    int(info.get("channels", 1)))
             return replay(sched, self.machine, count * 4, self.ranks)
         if self.strategy == "central-storage":
             cpu = self.cpus()[0]
