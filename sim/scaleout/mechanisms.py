@@ -39,7 +39,7 @@ def mechanisms_of(step, comm) -> tuple:
     else:
         out.append(("one_node", {}))
     if step.communication > 0:
-        hidden = (step.compute + step.communication - step.step_time) / step.communication
+        hidden = (step.compute_alone + step.communication - step.step_time) / step.communication
         out.append(("hidden", {"fraction": max(0.0, min(1.0, hidden))}))
     return tuple(out)
 

@@ -26,6 +26,7 @@ from sim.workloads.throughput import achieved
 from . import horovod, reduction
 from .buckets import buckets as make_buckets
 from .comm import Communicator
+from .cpu_variables import forward_with_reads, uses_cpu_variables
 from .mechanisms import mechanisms_of
 
 MB = 2**20
@@ -46,6 +47,7 @@ class Step:
     events: list = field(default_factory=list)
     reduction: reduction.Reduction | None = None
     mechanisms: tuple = ()
+    compute_alone: float = 0.0      # forward + backward with nothing to wait for (one device)
 
     @property
     def compute(self) -> float:
@@ -78,15 +80,18 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
     comm = communicator or Communicator(machine, ranks, strategy, ps)
     policy = reduction.resolve(comm.strategy, bucket_mb, overlap, cycle_ms, when)
     rate = device_rate(model, comm.ranks[0]) / batch_per_device
-    forward = model.forward_flops / rate
+    asynchronous = not sync and not strategy_is_allreduce(comm)
+    where = comm.ranks[0].short_name
+    if uses_cpu_variables(comm):
+        forward, forward_alone, events = forward_with_reads(model, comm, rate, alone=asynchronous)
+    else:
+        forward = forward_alone = model.forward_flops / rate
+        events = [TraceEvent("compute", "forward", where, 0.0, forward)]
     t, done = forward, []
     for layer in model.backward_order():
         t += layer.backward_flops / rate
         done.append(t)
     backward_end = t
-    where = comm.ranks[0].short_name
-    events = [TraceEvent("compute", "forward", where, 0.0, forward)]
-    asynchronous = not sync and not strategy_is_allreduce(comm)
     seconds = comm.alone if asynchronous else comm.seconds
     if policy.when == reduction.HOROVOD:
         rows, talks = _horovod_rows(model, comm, policy, done, seconds)
@@ -113,6 +118,7 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
         staleness = len(comm.ranks) - 1.0
     out = Step(model.name, len(comm.ranks), batch_per_device, forward, backward_end - forward,
                rows, step, staleness, sorted(events, key=lambda e: e.start), policy)
+    out.compute_alone = forward_alone + (backward_end - forward)
     out.mechanisms = mechanisms_of(out, comm)
     return out
 

@@ -47,11 +47,11 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
             comm = Communicator(m, ranks, strategy, ps)
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
                                  ps, sync, communicator=comm, cycle_ms=cycle_ms, when=when)
-            one = batch_per_device / step.compute
+            one = batch_per_device / step.compute_alone
             row = {"nodes": n, "devices": len(ranks), "step_time_ms": step.step_time * 1e3,
                    "samples_per_s": step.samples_per_s,
                    "efficiency": step.samples_per_s / (len(ranks) * one),
-                   "strategy": strategy, "compute_ms": step.compute * 1e3,
+                   "strategy": strategy, "compute_ms": step.compute_alone * 1e3,
                    "communication_ms": step.communication * 1e3, "staleness": step.staleness,
                    "when": step.reduction.when, "mechanisms": step.mechanisms}
             if keep_steps:
