@@ -57,3 +57,11 @@ def test_tcp_gap_is_larger_than_rdma():
     assert tcp.network.gap > roce.network.gap > 0
     sched = build("reduce_to_one", 32, 2)
     assert replay(sched, tcp, 8, tcp.gpus) > replay(sched, roce, 8, roce.gpus)
+
+
+def test_tcp_goodput_is_protocol_arithmetic():
+    from sim.hardware.networks import network, tcp_goodput_fraction
+    assert tcp_goodput_fraction() == pytest.approx(1448 / 1538)
+    assert tcp_goodput_fraction(9000) == pytest.approx(8948 / 9038)        # jumbo frames
+    assert network("25gbe").bandwidth == pytest.approx(3.125e9 * 1448 / 1538)
+    assert network("25gbe-roce").bandwidth == 3.125e9

@@ -7,9 +7,17 @@ achievable fractions are the transport's, and are stated assumptions, not measur
 * RDMA (InfiniBand, RoCE): NCCL's IB transport moves GPU memory without the CPU (GPUDirect RDMA);
   a copy gets the full line rate, and a message pays NCCL's network hop latency, 2.7 µs
   (Ring/LL, §3.3; RDMA small-message end-to-end is 1-2 µs, §4).
-* TCP (plain Ethernet): NCCL's socket transport copies through the kernel's TCP stack;
-  ASSUMED: 90 % of the line rate (protocol headers and copies) and 25 µs per message
-  (§4 rule of thumb "TCP over Ethernet ~10-50 µs", unverified there).
+* TCP (plain Ethernet): NCCL's socket transport copies through the kernel's TCP stack. What a
+  copy carries is protocol arithmetic (``tcp_goodput_fraction``): with the standard 1500-byte MTU
+  each frame takes 1538 bytes of wire time (IEEE 802.3: 8 preamble + SFD, 14 header, 1500
+  payload, 4 FCS, 12 inter-frame gap) and carries 1448 bytes of data (1500 - 20 IPv4 - 20 TCP -
+  12 of the timestamps option Linux sends on every segment, RFC 7323 §3), 94.1 % of the line
+  rate. ASSUMED: 25 µs per message (§4 rule of thumb "TCP over Ethernet ~10-50 µs", unverified
+  there) and ``TCP_GAP`` per message at an endpoint. Not modelled: a single connection's limit
+  when one CPU core cannot keep up with the NIC (NCCL opens several sockets per peer,
+  ``NCCL_SOCKET_NTHREADS`` x ``NCCL_NSOCKS_PERTHREAD``, for that reason).
+* RDMA (RoCE) pays Ethernet framing too (RoCEv2 adds 58 bytes of headers per packet of up to
+  4096 bytes, about 2 %); it is left at the line rate, as NCCL's own IB model does.
 """
 from __future__ import annotations
 
@@ -18,7 +26,15 @@ from dataclasses import dataclass
 from sim.hardware import links as L
 
 RDMA, TCP = "rdma", "tcp"
-TCP_FRACTION = 0.9                  # assumption, see the module docstring
+MTU, ETHERNET_FRAMING, IP_TCP_HEADERS, TCP_TIMESTAMPS = 1500, 38, 40, 12     # bytes
+
+
+def tcp_goodput_fraction(mtu: int = MTU) -> float:
+    """Data bytes per byte of Ethernet wire time for a bulk TCP stream (module docstring)."""
+    return (mtu - IP_TCP_HEADERS - TCP_TIMESTAMPS) / (mtu + ETHERNET_FRAMING)
+
+
+TCP_FRACTION = tcp_goodput_fraction()    # 1448 / 1538 = 0.9415
 RDMA_FRACTION = 1.0
 # LogGP's gap g per message at an endpoint (sim.collectives.endpoint): RDMA, NCCL's network post
 # overhead on Intel CPUs (NVIDIA/nccl src/graph/tuning.cc, collectives.md §3.3).
