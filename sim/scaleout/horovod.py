@@ -6,9 +6,15 @@ From ``horovod/horovod`` (read at its master):
   cycle's start plus ``HOROVOD_CYCLE_TIME``, then asks the controller which tensors every rank has
   ready. A gradient that exists just after a cycle began waits for the next one.
 * ``horovod/common/controller.cc`` ``ComputeResponseList`` / ``CoordinateCacheAndState``: with the
-  response cache (on by default) the ranks agree by an all-reduce of a small bit vector
-  (``CacheCoordinator::sync``). Here that costs a recursive-doubling all-reduce of one message:
-  ``ceil(lg p)`` messages of the slowest route's latency (the α of the network between nodes).
+  response cache (on by default since Horovod 0.17, commit 15a0bd8a, April 2019, "Enable faster
+  worker coordination via response caching") the ranks agree by an all-reduce of a small bit
+  vector (``CacheCoordinator::sync``): ``ceil(lg p)`` messages of the slowest route's latency α
+  (recursive doubling). Without it (``negotiation="gather"``, every Horovod of 2017-2018 and a
+  cache miss today) each rank sends its ready list to rank 0 (``mpi/mpi_controller.cc``
+  ``SendReadyTensors`` / ``RecvReadyTensors``: ``MPI_Gather`` + ``MPI_Gatherv`` to
+  ``RANK_ZERO``) and rank 0 broadcasts the responses: rank 0 takes ``p - 1`` messages, LogGP's
+  gap apart (``sim.collectives.endpoint``), then a binomial broadcast:
+  ``α + (p - 1)·g + ceil(lg p)·α``.
 * ``controller.cc`` ``FuseResponses``: ready tensors are fused, in order, while
   ``tensor_size + new_tensor_size <= TensorFusionThresholdBytes()`` (a single larger tensor goes
   alone).
@@ -26,14 +32,20 @@ from __future__ import annotations
 import math
 
 
-def negotiation_seconds(machine, ranks) -> float:
-    """One cycle's agreement: ``ceil(lg p)`` messages, each the slowest route's latency from rank 0."""
+def negotiation_seconds(machine, ranks, negotiation: str = "cache") -> float:
+    """One cycle's agreement among ``ranks`` (module docstring): ``cache`` or ``gather``."""
     p = len(ranks)
     if p < 2:
         return 0.0
     first = ranks[0]
     alpha = max(machine.route_latency(first, r) for r in _far_ranks(ranks))
-    return math.ceil(math.log2(p)) * alpha
+    steps = math.ceil(math.log2(p))
+    if negotiation == "cache":
+        return steps * alpha
+    net = getattr(machine, "network", None)
+    hosts = len({r.host for r in ranks})
+    gap = net.gap if net is not None and hosts > 1 else 0.0
+    return alpha + (p - 1) * gap + steps * alpha
 
 
 def _far_ranks(ranks):

@@ -19,7 +19,8 @@ def mechanisms_of(step, comm) -> tuple:
     if policy.when == R.HOROVOD:
         from .horovod import negotiation_seconds
         out.append(("horovod", {"cycle": policy.cycle_ms, "fusion": policy.bucket_mb,
-                                "negotiate": negotiation_seconds(comm.machine, comm.ranks) * 1e6}))
+                                "negotiate": negotiation_seconds(comm.machine, comm.ranks,
+                                                                 policy.negotiation) * 1e6}))
     elif policy.when == R.PER_PACK:
         whole = sum(b for b, *_ in step.buckets) / 2**20
         out.append(("per_pack", {"mb": whole if policy.bucket_mb is None else policy.bucket_mb}))

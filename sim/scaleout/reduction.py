@@ -42,7 +42,8 @@ from dataclasses import dataclass
 AFTER_BACKWARD, PER_PACK, HOROVOD = "after-backward", "per-pack", "horovod-cycle"
 WHEN = (AFTER_BACKWARD, PER_PACK, HOROVOD)
 HOROVOD_CYCLE_MS, HOROVOD_FUSION_MB = 1.0, 128.0          # operations.cc, Horovod >= 0.21
-HOROVOD_2018 = {"cycle_ms": 5.0, "bucket_mb": 64.0}      # the defaults of the Horovod paper's runs
+HOROVOD_2018 = {"cycle_ms": 5.0, "bucket_mb": 64.0, "negotiation": "gather"}   # Horovod 0.9-0.16
+NEGOTIATIONS = ("cache", "gather")
 
 _DEFAULT_WHEN = {"ring": AFTER_BACKWARD, "nccl": AFTER_BACKWARD, "hierarchical": AFTER_BACKWARD,
                  "central-storage": AFTER_BACKWARD, "parameter-server": PER_PACK,
@@ -52,11 +53,12 @@ _DEFAULT_WHEN = {"ring": AFTER_BACKWARD, "nccl": AFTER_BACKWARD, "hierarchical":
 @dataclass(frozen=True)
 class Reduction:
     """``when`` (one of ``WHEN``); ``bucket_mb`` (None: one pack of every gradient);
-    ``cycle_ms`` (Horovod's cycle)."""
+    ``cycle_ms`` and ``negotiation`` (Horovod's cycle and how its ranks agree, ``sim.scaleout.horovod``)."""
 
     when: str
     bucket_mb: float | None
     cycle_ms: float = 0.0
+    negotiation: str = "cache"
 
     @property
     def overlaps(self) -> bool:
@@ -68,7 +70,8 @@ class Reduction:
 
 
 def resolve(strategy: str, bucket_mb: float | None = None, overlap: bool | None = None,
-            cycle_ms: float | None = None, when: str | None = None) -> Reduction:
+            cycle_ms: float | None = None, when: str | None = None,
+            negotiation: str | None = None) -> Reduction:
     """The strategy's own rule, with whatever the caller set explicitly.
 
     ``bucket_mb`` given on a TensorFlow all-reduce strategy is ``bytes_per_pack``: its packs go
@@ -89,4 +92,8 @@ def resolve(strategy: str, bucket_mb: float | None = None, overlap: bool | None 
         elif strategy == "parameter-server":
             bucket_mb = 0.0
     cycle = (HOROVOD_CYCLE_MS if cycle_ms is None else float(cycle_ms)) if when == HOROVOD else 0.0
-    return Reduction(when, bucket_mb, cycle)
+    negotiation = negotiation or "cache"
+    if negotiation not in NEGOTIATIONS:
+        from sim.i18n import t
+        raise ValueError(t("scale.bad_when", value=negotiation, known=", ".join(NEGOTIATIONS)))
+    return Reduction(when, bucket_mb, cycle, negotiation)

@@ -71,14 +71,15 @@ def device_rate(model, device) -> float:
 def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_device: int = 64,
                   bucket_mb: float | None = None, overlap: bool | None = None, ps: int = 1,
                   sync: bool = True, communicator: Communicator | None = None,
-                  cycle_ms: float | None = None, when: str | None = None) -> Step:
+                  cycle_ms: float | None = None, when: str | None = None,
+                  negotiation: str | None = None) -> Step:
     """Simulate one step of ``model`` (name or Workload) on the GPUs ``ranks`` of ``machine``.
 
-    ``bucket_mb``, ``overlap``, ``cycle_ms`` and ``when`` default to the strategy's framework
+    ``bucket_mb``, ``overlap``, ``cycle_ms``, ``when`` and ``negotiation`` default to the strategy's framework
     (``sim.scaleout.reduction.resolve``)."""
     model = workload_of(model) if isinstance(model, str) else model
     comm = communicator or Communicator(machine, ranks, strategy, ps)
-    policy = reduction.resolve(comm.strategy, bucket_mb, overlap, cycle_ms, when)
+    policy = reduction.resolve(comm.strategy, bucket_mb, overlap, cycle_ms, when, negotiation)
     rate = device_rate(model, comm.ranks[0]) / batch_per_device
     asynchronous = not sync and not strategy_is_allreduce(comm)
     where = comm.ranks[0].short_name
@@ -128,7 +129,7 @@ def _horovod_rows(model, comm, policy, done, seconds):
     layers = model.backward_order()
     ready = [done[i] for i, layer in enumerate(layers) if layer.gradient_bytes]
     sizes = [layer.gradient_bytes for layer in layers if layer.gradient_bytes]
-    negotiate = horovod.negotiation_seconds(comm.machine, comm.ranks)
+    negotiate = horovod.negotiation_seconds(comm.machine, comm.ranks, policy.negotiation)
     return horovod.schedule(ready, sizes, seconds, policy.cycle_ms * 1e-3, negotiate,
                             policy.bucket_bytes(model), comm.ranks[0].memory_bandwidth)
 
