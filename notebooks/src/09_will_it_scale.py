@@ -283,7 +283,7 @@ plt.show()
 #
 # *Quando* os gradientes são reduzidos é escolha do framework, e cada estratégia do simulador
 # segue o código-fonte do seu framework (`sim/scaleout/reduction.py`). O `Model.fit` do Keras com
-# MirroredStrategy ou MultiWorkerMirroredStrategy reduz todos os gradientes num só pacote
+# MirroredStrategy ou MultiWorkerMirroredStrategy reduz todos os gradientes em um só pacote
 # **depois** da retropropagação (`NcclAllReduce(num_packs=1)`, `bytes_per_pack=0`): nada se
 # sobrepõe, e é isso que `scale` e `python -m sim scale` respondem quando nenhum bucket é dado.
 # Um tamanho de bucket é `CommunicationOptions(bytes_per_pack=...)`: cada pacote sai assim que
@@ -640,7 +640,7 @@ print(run.returncode, run.stderr)
 #   da época (ciclos de 5 ms, um buffer de fusão de 64 MB, cada ciclo acordado via rank 0).
 #
 # Cada linha é simulada como o seu framework rodou e, ao lado, como o `Model.fit` do Keras rodaria
-# a mesma estratégia hoje: todos os gradientes depois da retropropagação, num só pacote.
+# a mesma estratégia hoje: todos os gradientes depois da retropropagação, em um só pacote.
 
 # %%
 from sim.scaleout.published import comparison
