@@ -84,3 +84,29 @@ def test_mechanisms_name_what_shaped_the_step():
     assert "Horovod cycle 1 ms" in text and "TCP" in text and "hidden" in text
     one = cluster_of("pascal-pcie-4gpu", 1)
     assert "after backward" in describe(simulate_step("resnet50", one, ring_ranks(one)).mechanisms)
+
+
+def test_contention_stretches_backward_by_the_sm_share_of_each_overlap():
+    from sim.scaleout.contention import stretch
+    # one interval inside backward: exactly share x its length
+    assert stretch(1.0, 3.0, [(0, 0, 1.5, 2.0)], [0.1]) == pytest.approx(3.0 + 0.05)
+    # an interval past the end of backward: the stretched backward reaches into it (fixed point
+    # e = 3 + 0.2 (e - 2.9), e = (3 - 0.58) / 0.8)
+    assert stretch(1.0, 3.0, [(0, 0, 2.9, 5.0)], [0.2]) == pytest.approx((3 - 0.58) / 0.8)
+    assert stretch(1.0, 3.0, [(0, 0, 4.0, 5.0)], [0.2]) == 3.0
+
+
+def test_nccl_channels_take_their_sms_from_backward():
+    from sim.scaleout.contention import sm_share
+    m = cluster_of("dgx1-p100", 4, "edr-ib")
+    ranks = ring_ranks(m)
+    comm = Communicator(m, ranks, "nccl")
+    on = simulate_step("resnet50", m, ranks, communicator=comm, bucket_mb=16)
+    off = simulate_step("resnet50", m, ranks, communicator=comm, bucket_mb=16, contention=False)
+    channels = comm.choices[on.buckets[0][0]][2]
+    assert channels == 4 and sm_share(comm, on.buckets[0][0]) == pytest.approx(4 / 56)
+    assert on.slowed > 0 and off.slowed == 0 and on.step_time >= off.step_time
+    assert on.step_time - off.step_time <= on.slowed + 1e-12
+    assert any(e.name == "slowed by NCCL" for e in on.events)
+    cpu = simulate_step("resnet50", m, ranks, "central-storage", overlap=True, bucket_mb=0)
+    assert cpu.slowed == 0                           # copy engines, not SMs

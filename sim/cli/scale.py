@@ -59,6 +59,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--overlap", dest="overlap", action="store_true",
                     help="reduce each pack as soon as it is ready (what overlapping would gain)")
     ap.add_argument("--cycle-ms", type=float, default=None, help="Horovod's HOROVOD_CYCLE_TIME")
+    ap.add_argument("--no-contention", dest="contention", action="store_false",
+                    help="compute is not slowed by the SMs of overlapping NCCL collectives")
     ap.add_argument("--negotiation", default=None, choices=("cache", "gather"),
                     help="Horovod: response cache (since 0.17) or gather to rank 0 (before)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -137,7 +139,8 @@ def main(argv=None) -> int:
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
-                 keep_steps=bool(args.trace), cycle_ms=args.cycle_ms, negotiation=args.negotiation)
+                 keep_steps=bool(args.trace), cycle_ms=args.cycle_ms, negotiation=args.negotiation,
+                 contention=args.contention)
     if args.trace:
         from sim.scaleout.plot import write_trace
         write_trace(rows[-1]["step"], args.trace)

@@ -39,6 +39,8 @@ def mechanisms_of(step, comm) -> tuple:
                                   "gbps": net.bandwidth * 8 / 1e9, "us": net.latency * 1e6}))
     else:
         out.append(("one_node", {}))
+    if step.slowed > 0:
+        out.append(("contention", {"ms": step.slowed * 1e3}))
     if step.communication > 0:
         hidden = (step.compute_alone + step.communication - step.step_time) / step.communication
         out.append(("hidden", {"fraction": max(0.0, min(1.0, hidden))}))

@@ -10,8 +10,9 @@ buffer (``sim.scaleout.horovod``). Packs go one after another on one communicati
     after backward:  step = compute + sum(pack times)
     overlapped:      max(compute, sum(pack times)) <= step <= compute + sum(pack times).
 
-Stated simplifications: compute runs at ``peak x achieved fraction`` (``sim.workloads.throughput``)
-and is not slowed by communication; the optimizer update and the input pipeline are left out.
+Stated simplifications: compute runs at ``peak x achieved fraction`` (``sim.workloads.throughput``),
+slowed only by the SMs an overlapping NCCL collective takes (``sim.scaleout.contention``,
+``contention=False`` turns it off); the optimizer update and the input pipeline are left out.
 Asynchronous parameter servers: a worker runs its own step with nobody else on the links, unless
 the servers' links cannot carry every worker's traffic in that time (then the step is that
 traffic's time); its updates are ``workers - 1`` steps stale on average.
@@ -26,6 +27,7 @@ from sim.workloads.throughput import achieved
 from . import horovod, reduction
 from .buckets import buckets as make_buckets
 from .comm import Communicator
+from .contention import sm_share, stretch
 from .cpu_variables import forward_with_reads, uses_cpu_variables
 from .mechanisms import mechanisms_of
 
@@ -48,6 +50,7 @@ class Step:
     reduction: reduction.Reduction | None = None
     mechanisms: tuple = ()
     compute_alone: float = 0.0      # forward + backward with nothing to wait for (one device)
+    slowed: float = 0.0             # seconds backward lost to collectives' SMs (contention)
 
     @property
     def compute(self) -> float:
@@ -72,7 +75,7 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
                   bucket_mb: float | None = None, overlap: bool | None = None, ps: int = 1,
                   sync: bool = True, communicator: Communicator | None = None,
                   cycle_ms: float | None = None, when: str | None = None,
-                  negotiation: str | None = None) -> Step:
+                  negotiation: str | None = None, contention: bool = True) -> Step:
     """Simulate one step of ``model`` (name or Workload) on the GPUs ``ranks`` of ``machine``.
 
     ``bucket_mb``, ``overlap``, ``cycle_ms``, ``when`` and ``negotiation`` default to the strategy's framework
@@ -110,9 +113,14 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
             rows.append((b.nbytes, ready, start, free))
         if begin < backward_end:
             events.append(TraceEvent("compute", "backward", where, begin, backward_end))
+    slowed_end = backward_end
+    if contention and policy.overlaps:
+        slowed_end = stretch(forward, backward_end, rows, [sm_share(comm, b) for b, *_ in rows])
+        if slowed_end > backward_end:
+            events.append(TraceEvent("compute", "slowed by NCCL", where, backward_end, slowed_end))
     for k, (nbytes, _, start, end) in enumerate(rows):
         events.append(TraceEvent("transfer", f"bucket {k}", comm.strategy, start, end, nbytes=nbytes))
-    step = max([backward_end] + [end for *_, end in rows])
+    step = max([slowed_end] + [end for *_, end in rows])
     staleness = 0.0
     if asynchronous:
         step = max(step, sum(comm.seconds(b) for b, *_ in rows))
@@ -120,6 +128,7 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
     out = Step(model.name, len(comm.ranks), batch_per_device, forward, backward_end - forward,
                rows, step, staleness, sorted(events, key=lambda e: e.start), policy)
     out.compute_alone = forward_alone + (backward_end - forward)
+    out.slowed = slowed_end - backward_end
     out.mechanisms = mechanisms_of(out, comm)
     return out
 

@@ -30,7 +30,7 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
           strategy: str = "nccl", ps: int = 1, batch_per_device: int = 64,
           bucket_mb: float | None = None, overlap: bool | None = None, sync: bool = True,
           keep_steps: bool = False, cycle_ms: float | None = None, when: str | None = None,
-          negotiation: str | None = None) -> list:
+          negotiation: str | None = None, contention: bool = True) -> list:
     """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency.
 
     ``bucket_mb``/``overlap``/``cycle_ms``/``when`` default to what the strategy's framework does
@@ -48,7 +48,7 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
             comm = Communicator(m, ranks, strategy, ps)
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
                                  ps, sync, communicator=comm, cycle_ms=cycle_ms, when=when,
-                                 negotiation=negotiation)
+                                 negotiation=negotiation, contention=contention)
             one = batch_per_device / step.compute_alone
             row = {"nodes": n, "devices": len(ranks), "step_time_ms": step.step_time * 1e3,
                    "samples_per_s": step.samples_per_s,
