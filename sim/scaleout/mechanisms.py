@@ -48,5 +48,5 @@ def mechanisms_of(step, comm) -> tuple:
 
 
 def describe(mechanisms) -> str:
-    """One line, in the course language: the mechanisms separated by semicolons."""
-    return "; ".join(t(f"scale.mech_{key}", **fields) for key, fields in mechanisms)
+    """One line, in the course language: the mechanisms separated by semicolons (zh: ；)."""
+    return t("scale.mech_separator").join(t(f"scale.mech_{key}", **fields) for key, fields in mechanisms)
