@@ -27,7 +27,7 @@ def test_buckets_of_a_few_mb_beat_both_extremes_on_a_latency_bound_network():
     m = cluster_of("big-basin", 64, "10gbe")
     ranks = ring_ranks(m)
     step = {mb: simulate_step("resnet50", m, ranks, bucket_mb=mb).step_time for mb in (0, 4, 64, 256)}
-    assert step[0] - step[4] > 0.03                   # "saves about 40 ms a step"
+    assert 0.025 < step[0] - step[4] < 0.04           # "saves about 30 ms a step"
     assert step[4] < step[64] < step[256]            # then the lost overlap
     whole = simulate_step("resnet50", m, ranks, bucket_mb=256)
     assert whole.step_time == pytest.approx(whole.compute + whole.communication)

@@ -240,7 +240,7 @@ plt.show()
 
 # %% [markdown] lang="en"
 # On 10 GbE, 54 separate all-reduces pay 54 latencies of a 512-GPU ring: fusing them into a few
-# MB saves about 40 ms a step. Then the curve turns up. A bucket can only be sent once its last
+# MB saves about 30 ms a step. Then the curve turns up. A bucket can only be sent once its last
 # gradient exists, so a 64 MB bucket waits for most of backward, and one bucket as large as the
 # model waits for all of it: no overlap left, and the step is compute plus communication. On
 # InfiniBand the latency is tiny, so small buckets cost almost nothing and only the loss of
@@ -264,7 +264,7 @@ plt.show()
 # nodes, overlap off to see both parts whole:
 
 # %% [markdown] lang="zh"
-# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 40 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而一个和整个模型一样大的桶要等完整个反向传播：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
+# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 30 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而一个和整个模型一样大的桶要等完整个反向传播：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
 #
 # 梯度*什么时候*归约由框架决定，模拟器中的每种策略都按其框架的源代码来做（`sim/scaleout/reduction.py`）。Keras 的 `Model.fit` 配合 MirroredStrategy 或 MultiWorkerMirroredStrategy 时，会在反向传播**结束之后**把所有梯度打成一个包一次归约（`NcclAllReduce(num_packs=1)`、`bytes_per_pack=0`）：没有任何重叠，不指定桶大小时，`scale` 和 `python -m sim scale` 给出的就是这种情况。桶大小对应 `CommunicationOptions(bytes_per_pack=...)`：每个包一就绪就发出，本节课第 2 到第 6 部分正是这样做的，它们传入 `bucket_mb` 来展示重叠能带来多少收益。Horovod（`--strategy horovod`）每隔 `HOROVOD_CYCLE_TIME`（1 ms；2020 年之前为 5 ms）在各个 rank 就哪些张量已就绪达成一致之后，把已就绪的梯度融合到 `HOROVOD_FUSION_THRESHOLD` 以内发出。
 #
@@ -274,7 +274,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
-# alguns MB economiza cerca de 40 ms por passo. Depois a curva sobe. Um bucket só pode ser
+# alguns MB economiza cerca de 30 ms por passo. Depois a curva sobe. Um bucket só pode ser
 # enviado quando seu último gradiente existe, então um bucket de 64 MB espera a maior parte do
 # passo para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
@@ -404,14 +404,14 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Inside a server, NVLink all-reduces VGG-16's gradients in two thirds of PCIe's time, and both
 # servers stay near 99% anyway: four GPUs' all-reduce is short enough to hide behind backward.
 # Between servers the network decides. 10 GbE spends almost a second per step communicating and
-# wastes over 60% of the GPUs; 25 GbE keeps 79%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
+# wastes over 60% of the GPUs; 25 GbE keeps 82%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
 # close to 95%; the DGX-1's four cards give each NVLink ring its own way out of the server, and
 # it keeps 98%.
 #
 # **How many GPUs before ResNet-50 stops scaling on 25 GbE?** Ask the simulator, up to 64 nodes:
 
 # %% [markdown] lang="zh"
-# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 79%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
+# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 82%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
 #
 # **在 25 GbE 上，ResNet-50 加到多少个 GPU 就不再扩展了？** 问问模拟器，一直算到 64 个节点：
 
@@ -420,7 +420,7 @@ for machine, nodes, network, per_node in CLUSTERS:
 # tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
 # é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem decide é a
 # rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
-# a 25 GbE mantém 79%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
+# a 25 GbE mantém 82%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
 # placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
 #
 # **Com quantas GPUs a ResNet-50 deixa de escalar em 25 GbE?** Pergunte ao simulador, até 64 nós:
@@ -658,7 +658,7 @@ for row in judged:
 # backprop goes on, so the CPU's links work while the GPUs compute. The same strategy under
 # Keras, which reduces only after backward, would lose 15 to 22 points on the same machine.
 #
-# For all-reduce the model is **optimistic**: 100% against 88% (VGG-16) and 75% (AlexNet) on the
+# For all-reduce the model is **optimistic**: 99.8% against 88% (VGG-16) and 75% (AlexNet) on the
 # DGX-1; 99% against 90%, and 90% against 68% (VGG-16), at 512 GPUs. It hides almost all of each
 # step's communication behind backprop; the real runs did not. On the DGX-1 they lost more than
 # not overlapping at all would cost: something the model leaves out ate the overlap.
@@ -666,8 +666,9 @@ for row in judged:
 # What the model leaves out, and why it errs on the optimistic side for all-reduce:
 #
 # - **stragglers**: every step waits for the slowest of 512 GPUs; a little jitter in each adds up;
-# - **compute slowed by communication**: NCCL's kernels take some of the GPU's cores and memory
-#   bandwidth while backprop runs, and the model never slows compute down;
+# - **compute slowed by communication**: the model takes from backprop only the SMs that NCCL's
+#   channels occupy (one channel inside a server: under 2% of a P100), not the memory bandwidth
+#   NCCL's kernels use, nor the launch of each TensorFlow op;
 # - **the network below its line rate**: congestion in switches shared by many servers, the
 #   network card sharing PCIe with the GPUs (TCP's headers and each message's cost at its
 #   endpoints are in the model);
@@ -688,12 +689,12 @@ for row in judged:
 # %% [markdown] lang="zh"
 # 对于放在 CPU 上的变量，模型与实测吻合（100% 对 97.5-99.6%）：前向传播进行的同时，每一层的权重经由各自 GPU 的 PCIe 通路读入；反向传播进行的同时，每个梯度被推送出去，所以 CPU 的链路是在 GPU 计算的同时工作的。同样的策略换成 Keras 来运行，只在反向传播之后才归约，在同一台机器上会损失 15 到 22 个百分点。
 #
-# 对于全归约，模型是**乐观**的：在 DGX-1 上是 100% 对 88%（VGG-16）和 75%（AlexNet）；在 512 个 GPU 上是 99% 对 90%，以及 90% 对 68%（VGG-16）。它把每一步几乎所有的通信都藏在了反向传播后面，而真实的运行并没有做到。在 DGX-1 上，真实的运行损失的甚至比完全不重叠还要多：模型没有考虑的某些因素吃掉了重叠的收益。
+# 对于全归约，模型是**乐观**的：在 DGX-1 上是 99.8% 对 88%（VGG-16）和 75%（AlexNet）；在 512 个 GPU 上是 99% 对 90%，以及 90% 对 68%（VGG-16）。它把每一步几乎所有的通信都藏在了反向传播后面，而真实的运行并没有做到。在 DGX-1 上，真实的运行损失的甚至比完全不重叠还要多：模型没有考虑的某些因素吃掉了重叠的收益。
 #
 # 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
-# - **通信拖慢计算**：反向传播进行时，NCCL 的内核占用了 GPU 的一部分计算核心和内存带宽，而模型从不让计算变慢；
+# - **通信拖慢计算**：模型只从反向传播中扣除 NCCL 的通道所占用的 SM（服务器内部只有一个通道：不到 P100 的 2%），没有计入 NCCL 内核占用的内存带宽，也没有计入每个 TensorFlow 算子的启动开销；
 # - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
@@ -710,7 +711,7 @@ for row in judged:
 # calculam. A mesma estratégia no Keras, que só reduz depois da retropropagação, perderia de 15 a
 # 22 pontos percentuais na mesma máquina.
 #
-# No all-reduce o modelo é **otimista**: 100% contra 88% (VGG-16) e 75% (AlexNet) no DGX-1; 99%
+# No all-reduce o modelo é **otimista**: 99,8% contra 88% (VGG-16) e 75% (AlexNet) no DGX-1; 99%
 # contra 90%, e 90% contra 68% (VGG-16), com 512 GPUs. Ele esconde quase toda a comunicação de cada
 # passo atrás da retropropagação; as execuções reais não conseguiram. No DGX-1 elas perderam mais
 # do que perderiam sem sobreposição nenhuma: algo que o modelo deixa de fora comeu a sobreposição.
@@ -719,9 +720,10 @@ for row in judged:
 #
 # - **retardatários**: cada passo espera a mais lenta de 512 GPUs; um pouco de variação em cada uma
 #   se acumula;
-# - **computação atrasada pela comunicação**: os kernels do NCCL tomam parte dos núcleos e da
-#   largura de banda de memória da GPU enquanto a retropropagação roda, e o modelo nunca deixa a
-#   computação mais lenta;
+# - **computação atrasada pela comunicação**: o modelo tira da retropropagação só os SMs que os
+#   canais do NCCL ocupam (um canal dentro de um servidor: menos de 2% de uma P100), não a largura
+#   de banda de memória que os kernels do NCCL usam, nem o lançamento de cada operação do
+#   TensorFlow;
 # - **a rede abaixo da sua taxa nominal**: congestionamento em switches compartilhados por muitos
 #   servidores, a placa de rede dividindo o PCIe com as GPUs (os cabeçalhos do TCP e o custo de
 #   cada mensagem nas suas pontas estão no modelo);
