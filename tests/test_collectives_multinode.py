@@ -78,15 +78,22 @@ def test_nccl_tree_is_chains_in_nodes_and_two_trees_across_leaders():
 def test_each_hop_pays_its_own_latency():
     """A tiny ring on 2 DGX A100: driven by dependencies a step costs its own hop's latency
     (NVLink 0.6 µs, network 3.7 µs), so the time is the costliest path of 2(p-1) consecutive
-    hops; with rounds as barriers every step paid the network's."""
+    hops; with rounds as barriers every step paid the network's. Without LogGP's endpoint gap
+    (sim.collectives.endpoint) that path is exact; with it, the rank that leads into the network
+    injects its pipelined messages at most one per g, so each of the 2(p-1) steps costs at most
+    g more (NCCL's model raises every step to the network post overhead)."""
+    import dataclasses
     m, ranks = _machine("dgx-a100-cluster", 2)
+    free = machine_of("dgx-a100-cluster", 2)
+    free.network = dataclasses.replace(free.network, gap=0.0)
     p = len(ranks)
     sched = build("ring", p, 16, machine=m, ranks=list(ranks), channels=1)
     order = sched.info["order"]
     lat = [m.route_latency(ranks[order[i]], ranks[order[(i + 1) % p]]) for i in range(p)]
     path = max(sum(lat[(end - k) % p] for k in range(2 * (p - 1))) for end in range(p))
+    assert replay(sched, free, 64, list(free.gpus)) == pytest.approx(path, rel=0.01)
     got = replay(sched, m, 64, list(ranks))
-    assert got == pytest.approx(path, rel=0.01)
+    assert path * 1.01 < got <= path + 2 * (p - 1) * m.network.gap
     assert float(round_durations(sched, m, 64, list(ranks)).sum()) > 2.5 * got
     assert path < 2 * (p - 1) * max(lat) / 2.5
 

@@ -30,7 +30,7 @@ def test_pascal_pcie_server_has_no_nvlink_and_takes_its_network_from_the_cluster
     c = cluster("pascal-pcie-4gpu", 2, "10gbe")
     assert len(c.nics(1)) == 1
     up = [l for l in c.links if l.b == c.switch or l.a == c.switch]
-    assert len(up) == 2 and all(l.bandwidth == L.ETH_10G * 0.9 for l in up)
+    assert len(up) == 2 and all(l.bandwidth == pytest.approx(L.ETH_10G * 1448 / 1538) for l in up)
 
 
 @pytest.mark.parametrize("name,net", [("dgx1-p100", "edr-ib"), ("big-basin", "50gbe"),

@@ -19,21 +19,22 @@ def test_vgg16_scales_worse_than_inception_v3_because_its_communication_outlasts
     inception = simulate_step("inception_v3", m, ring_ranks(m), bucket_mb=64, overlap=False)
     assert vgg.communication > vgg.backward and inception.communication < 0.3 * inception.backward
     for nodes in (2, 8, 32):
-        assert eff("vgg16", "big-basin", nodes, "25gbe") < eff("inception_v3", "big-basin", nodes, "25gbe") - 0.1
+        assert eff("vgg16", "big-basin", nodes, "25gbe", bucket_mb=64) < \
+            eff("inception_v3", "big-basin", nodes, "25gbe", bucket_mb=64) - 0.1
 
 
 def test_buckets_of_a_few_mb_beat_both_extremes_on_a_latency_bound_network():
     m = cluster_of("big-basin", 64, "10gbe")
     ranks = ring_ranks(m)
     step = {mb: simulate_step("resnet50", m, ranks, bucket_mb=mb).step_time for mb in (0, 4, 64, 256)}
-    assert step[0] - step[4] > 0.03                   # "saves about 40 ms a step"
+    assert 0.025 < step[0] - step[4] < 0.04           # "saves about 30 ms a step"
     assert step[4] < step[64] < step[256]            # then the lost overlap
     whole = simulate_step("resnet50", m, ranks, bucket_mb=256)
     assert whole.step_time == pytest.approx(whole.compute + whole.communication)
 
 
 def test_resnet50_on_25gbe_drops_once_when_leaving_the_server_then_stays_flat():
-    rows = scale("resnet50", "big-basin", nodes=[1, 2, 64], network="25gbe")
+    rows = scale("resnet50", "big-basin", nodes=[1, 2, 64], network="25gbe", bucket_mb=64)
     one, two, many = (r["efficiency"] for r in rows)
     assert one - two > 0.04 and abs(two - many) < 0.01
 
@@ -41,16 +42,33 @@ def test_resnet50_on_25gbe_drops_once_when_leaving_the_server_then_stays_flat():
 def test_a_fixed_set_of_parameter_servers_collapses_where_all_reduce_holds():
     def at(nodes, **options):
         return eff("resnet50", "pascal-pcie-4gpu", nodes, "25gbe-roce", **options)
-    assert at(16) > 0.9
+    assert at(16, bucket_mb=4) > 0.99
     assert at(16, strategy="parameter-server", ps=1) < 0.1
-    assert at(16, strategy="parameter-server", ps=4) < at(16, strategy="parameter-server", ps=16) < at(16)
+    assert at(16, strategy="parameter-server", ps=4) < at(16, strategy="parameter-server", ps=16) < at(16, bucket_mb=4)
 
 
-def test_published_all_reduce_results_lie_below_the_perfect_overlap_bound():
-    # Horovod's 512-GPU benchmark (90% Inception V3 and ResNet-101, 68% VGG-16): between the bounds
-    for model, published in [("inception_v3", 0.90), ("resnet101", 0.90), ("vgg16", 0.68)]:
-        off, on = (eff(model, "pascal-pcie-4gpu", 128, "25gbe-roce", strategy="horovod", overlap=o)
-                   for o in (False, True))
-        assert off < published < on
-    # TensorFlow's DGX-1 page, VGG16 with NCCL on 8 GPUs: 1081 / (8 x 154) images/s
-    assert 1081 / (8 * 154) < eff("vgg16", "dgx1-p100", 1, gpus=[8])
+def test_each_strategy_follows_its_framework_by_default():
+    """Section 3: Keras reduces after backward unless a bucket (bytes_per_pack) is given."""
+    m = cluster_of("big-basin", 2, "25gbe")
+    after = simulate_step("resnet50", m, ring_ranks(m))
+    assert after.reduction.when == "after-backward" and len(after.buckets) == 1
+    assert after.step_time == pytest.approx(after.compute + after.communication)
+    assert simulate_step("resnet50", m, ring_ranks(m), bucket_mb=16).reduction.when == "per-pack"
+
+
+def test_published_results_against_the_model_as_each_framework_ran():
+    """Section 8: variables on the CPU agree within 3 points; all-reduce is optimistic, and on the
+    DGX-1 the real runs lost more than no overlap at all would cost (only the fast TF rows here:
+    the 512-GPU Horovod rows are the notebook's)."""
+    from sim.scaleout.published import PUBLISHED, simulated
+    for bench, model, how, settings, published, _ in PUBLISHED:
+        if bench.startswith("Horovod"):
+            continue
+        sim = simulated(model, settings)["efficiency"]
+        if how == "tf_cnn_ps":
+            assert abs(sim - published) < 0.03
+            keras = {k: v for k, v in settings.items() if k not in ("overlap", "bucket_mb")}
+            assert 0.15 < sim - simulated(model, keras)["efficiency"] < 0.23
+        else:
+            keras = {k: v for k, v in settings.items() if k != "bucket_mb"}
+            assert sim > 0.99 and published < simulated(model, keras)["efficiency"] < sim

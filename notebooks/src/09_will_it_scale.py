@@ -240,15 +240,21 @@ plt.show()
 
 # %% [markdown] lang="en"
 # On 10 GbE, 54 separate all-reduces pay 54 latencies of a 512-GPU ring: fusing them into a few
-# MB saves about 40 ms a step. Then the curve turns up. A bucket can only be sent once its last
+# MB saves about 30 ms a step. Then the curve turns up. A bucket can only be sent once its last
 # gradient exists, so a 64 MB bucket waits for most of backward, and one bucket as large as the
 # model waits for all of it: no overlap left, and the step is compute plus communication. On
 # InfiniBand the latency is tiny, so small buckets cost almost nothing and only the loss of
 # overlap shows. The best bucket is the smallest one that hides the latency: a few MB here.
 #
-# (Horovod also flushes its buffer on a timer, `HOROVOD_CYCLE_TIME`, sending whatever is ready
-# even if the bucket is not full; the simulator closes a bucket only when it is full, as
-# `bytes_per_pack` does.)
+# *When* the gradients are reduced is the framework's choice, and each strategy in the simulator
+# follows its framework's source (`sim/scaleout/reduction.py`). Keras's `Model.fit` with
+# MirroredStrategy or MultiWorkerMirroredStrategy reduces every gradient in one pack **after**
+# the backward pass (`NcclAllReduce(num_packs=1)`, `bytes_per_pack=0`): nothing overlaps, and that
+# is what `scale` and `python -m sim scale` answer when no bucket is given. A bucket size is
+# `CommunicationOptions(bytes_per_pack=...)`: each pack then goes as soon as it is ready, as in
+# this lesson's sections 2 to 6, which pass `bucket_mb` to show what overlap gains. Horovod
+# (`--strategy horovod`) sends whatever is ready every `HOROVOD_CYCLE_TIME` (1 ms; 5 ms before
+# 2020), fused up to `HOROVOD_FUSION_THRESHOLD`, after its ranks agree on what is ready.
 #
 # ## 4. Parameters per FLOP: why VGG-16 scales worse than Inception V3
 #
@@ -258,9 +264,9 @@ plt.show()
 # nodes, overlap off to see both parts whole:
 
 # %% [markdown] lang="zh"
-# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 40 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而一个和整个模型一样大的桶要等完整个反向传播：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
+# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 30 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而一个和整个模型一样大的桶要等完整个反向传播：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
 #
-# （Horovod 还会按一个定时器 `HOROVOD_CYCLE_TIME` 清空缓冲区，即使桶没装满也把已经就绪的梯度发出去；模拟器和 `bytes_per_pack` 一样，只在桶装满时才关闭它。）
+# 梯度*什么时候*归约由框架决定，模拟器中的每种策略都按其框架的源代码来做（`sim/scaleout/reduction.py`）。Keras 的 `Model.fit` 配合 MirroredStrategy 或 MultiWorkerMirroredStrategy 时，会在反向传播**结束之后**把所有梯度打成一个包一次归约（`NcclAllReduce(num_packs=1)`、`bytes_per_pack=0`）：没有任何重叠，不指定桶大小时，`scale` 和 `python -m sim scale` 给出的就是这种情况。桶大小对应 `CommunicationOptions(bytes_per_pack=...)`：每个包一就绪就发出，本节课第 2 到第 6 部分正是这样做的，它们传入 `bucket_mb` 来展示重叠能带来多少收益。Horovod（`--strategy horovod`）每隔 `HOROVOD_CYCLE_TIME`（1 ms；2020 年之前为 5 ms）在各个 rank 就哪些张量已就绪达成一致之后，把已就绪的梯度融合到 `HOROVOD_FUSION_THRESHOLD` 以内发出。
 #
 # ## 4. 每个 FLOP 对应的参数量：为什么 VGG-16 的扩展性不如 Inception V3
 #
@@ -268,16 +274,23 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
-# alguns MB economiza cerca de 40 ms por passo. Depois a curva sobe. Um bucket só pode ser
+# alguns MB economiza cerca de 30 ms por passo. Depois a curva sobe. Um bucket só pode ser
 # enviado quando seu último gradiente existe, então um bucket de 64 MB espera a maior parte do
 # passo para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
 # buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
 # o menor que esconde a latência: alguns MB aqui.
 #
-# (O Horovod também esvazia seu buffer por um temporizador, `HOROVOD_CYCLE_TIME`, enviando o que
-# estiver pronto mesmo que o bucket não esteja cheio; o simulador só fecha um bucket quando ele
-# está cheio, como faz o `bytes_per_pack`.)
+# *Quando* os gradientes são reduzidos é escolha do framework, e cada estratégia do simulador
+# segue o código-fonte do seu framework (`sim/scaleout/reduction.py`). O `Model.fit` do Keras com
+# MirroredStrategy ou MultiWorkerMirroredStrategy reduz todos os gradientes em um só pacote
+# **depois** da retropropagação (`NcclAllReduce(num_packs=1)`, `bytes_per_pack=0`): nada se
+# sobrepõe, e é isso que `scale` e `python -m sim scale` respondem quando nenhum bucket é dado.
+# Um tamanho de bucket é `CommunicationOptions(bytes_per_pack=...)`: cada pacote sai assim que
+# fica pronto, como nas seções 2 a 6 desta lição, que passam `bucket_mb` para mostrar o que a
+# sobreposição rende. O Horovod (`--strategy horovod`) envia o que estiver pronto a cada
+# `HOROVOD_CYCLE_TIME` (1 ms; 5 ms antes de 2020), fundido até `HOROVOD_FUSION_THRESHOLD`, depois
+# que seus ranks concordam sobre o que está pronto.
 #
 # ## 4. Parâmetros por FLOP: por que a VGG-16 escala pior que a Inception V3
 #
@@ -299,7 +312,7 @@ for name in MODELS:
 
 fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
 for name in MODELS:
-    rows = scale(name, "big-basin", nodes=[1, 2, 4, 8, 16, 32], network="25gbe")
+    rows = scale(name, "big-basin", nodes=[1, 2, 4, 8, 16, 32], network="25gbe", bucket_mb=64)
     ax.plot([r["devices"] for r in rows], [r["efficiency"] for r in rows], "o-", label=name)
 ax.set_xscale("log", base=2)
 ax.set_xticks([r["devices"] for r in rows])
@@ -381,7 +394,7 @@ CLUSTERS = [  # (node, nodes, network, GPUs used per node)
 
 print(t("lesson09.links_header"))
 for machine, nodes, network, per_node in CLUSTERS:
-    row = scale("vgg16", machine, nodes=[nodes], network=network,
+    row = scale("vgg16", machine, nodes=[nodes], network=network, bucket_mb=64,
                 gpus=[per_node] if per_node else None)[0]
     print(t("lesson09.links_row", machine=machine, nodes=nodes, network=network or "-",
             devices=row["devices"], comm=row["communication_ms"], step=row["step_time_ms"],
@@ -391,14 +404,14 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Inside a server, NVLink all-reduces VGG-16's gradients in two thirds of PCIe's time, and both
 # servers stay near 99% anyway: four GPUs' all-reduce is short enough to hide behind backward.
 # Between servers the network decides. 10 GbE spends almost a second per step communicating and
-# wastes over 60% of the GPUs; 25 GbE keeps 79%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
+# wastes over 60% of the GPUs; 25 GbE keeps 82%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
 # close to 95%; the DGX-1's four cards give each NVLink ring its own way out of the server, and
 # it keeps 98%.
 #
 # **How many GPUs before ResNet-50 stops scaling on 25 GbE?** Ask the simulator, up to 64 nodes:
 
 # %% [markdown] lang="zh"
-# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 79%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
+# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 82%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
 #
 # **在 25 GbE 上，ResNet-50 加到多少个 GPU 就不再扩展了？** 问问模拟器，一直算到 64 个节点：
 
@@ -407,13 +420,13 @@ for machine, nodes, network, per_node in CLUSTERS:
 # tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
 # é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem decide é a
 # rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
-# a 25 GbE mantém 79%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
+# a 25 GbE mantém 82%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
 # placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
 #
 # **Com quantas GPUs a ResNet-50 deixa de escalar em 25 GbE?** Pergunte ao simulador, até 64 nós:
 
 # %%
-rows = scale("resnet50", "big-basin", nodes=[1, 2, 4, 8, 16, 32, 64], network="25gbe")
+rows = scale("resnet50", "big-basin", nodes=[1, 2, 4, 8, 16, 32, 64], network="25gbe", bucket_mb=64)
 draw_scaling(rows, title=t("scale.plot_title", model="resnet50", machine="big-basin", network="25gbe"))
 plt.show()
 for r in rows:
@@ -462,7 +475,7 @@ for r in rows:
 
 # %%
 NODES = [1, 2, 4, 8, 16]
-curves = {"nccl": scale("resnet50", "pascal-pcie-4gpu", nodes=NODES, network="25gbe-roce")}
+curves = {"nccl": scale("resnet50", "pascal-pcie-4gpu", nodes=NODES, network="25gbe-roce", bucket_mb=4)}
 for ps in (1, 4):
     curves[f"ps={ps}"] = scale("resnet50", "pascal-pcie-4gpu", nodes=NODES, network="25gbe-roce",
                                strategy="parameter-server", ps=ps)
@@ -579,28 +592,32 @@ print(run.returncode, run.stderr)
 # ## 8. The model against published results
 #
 # A model earns trust by predicting what it was not tuned on. Two published sets of numbers used
-# the same hardware as our presets:
+# the same hardware as our presets (`sim/scaleout/published.py` holds them with their sources;
+# `docs/published_comparison.md` has the whole table):
 #
-# - TensorFlow's benchmark page (2017), one DGX-1 with 8 P100: the one-GPU rates are the inputs
-#   of our compute model; the 8-GPU rates were never used, so they can judge it. VGG-16 ran
-#   with NCCL all-reduce; Inception V3 and ResNet-50 with their variables on the CPU, which is
-#   our `central-storage`.
-# - Horovod's benchmark (Uber): 128 servers of 4 Pascal GPUs on 25 Gb RoCE, 512 GPUs: 90%
-#   efficiency for Inception V3 and ResNet-101, 68% for VGG-16.
+# - TensorFlow's benchmark page (May 2017), one DGX-1 with 8 P100, `tf_cnn_benchmarks`: the
+#   one-GPU rates are the inputs of our compute model; the 8-GPU rates were never used, so they
+#   can judge it. Inception V3 and the ResNets kept their variables on the CPU
+#   (`parameter_server`); VGG-16 and AlexNet ran `replicated` with NCCL. Both are graph-mode
+#   scripts: each gradient goes to the CPU, or into its own NCCL all-reduce, as soon as it exists.
+# - Horovod's benchmark (Uber, 2018): 128 servers of 4 Pascal GPUs on 25 Gb RoCE, 512 GPUs: 90%
+#   efficiency for Inception V3 and ResNet-101, 68% for VGG-16, with the Horovod of the time
+#   (5 ms cycles, a 64 MB fusion buffer, every cycle agreed through rank 0).
 #
-# The simulator gives two bounds for each: perfect overlap, and none.
+# Each row is simulated as its framework ran, and, next to it, as Keras's `Model.fit` would run
+# the same strategy today: every gradient after the backward pass, in one pack.
 
 # %% [markdown] lang="zh"
 # `--plot FILE.png` 会画出扩展曲线，`--trace FILE.json` 会保存最大集群上的一步，供 Perfetto（ui.perfetto.dev）或 `chrome://tracing` 查看。
 #
 # ## 8. 把模型与已发表的结果对照
 #
-# 一个模型要赢得信任，就要预测它没有据以调整过的东西。有两组已发表的数字使用的硬件与我们的预设相同：
+# 一个模型要赢得信任，就要预测它没有据以调整过的东西。有两组已发表的数字使用的硬件与我们的预设相同（`sim/scaleout/published.py` 保存了这些数字及其出处；完整的表格见 `docs/published_comparison.md`）：
 #
-# - TensorFlow 的基准测试页面（2017 年），一台配备 8 个 P100 的 DGX-1：单 GPU 的速度是我们计算模型的输入；8 个 GPU 的速度从未被使用过，所以可以用来检验模型。VGG-16 使用 NCCL 全归约；Inception V3 和 ResNet-50 把变量放在 CPU 上，对应我们的 `central-storage`。
-# - Horovod 的基准测试（Uber）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%。
+# - TensorFlow 的基准测试页面（2017 年 5 月），一台配备 8 个 P100 的 DGX-1，使用 `tf_cnn_benchmarks`：单 GPU 的速度是我们计算模型的输入；8 个 GPU 的速度从未被使用过，所以可以用来检验模型。Inception V3 和两个 ResNet 把变量放在 CPU 上（`parameter_server`）；VGG-16 和 AlexNet 以 `replicated` 方式使用 NCCL。这两种都是图模式的脚本：每个梯度一出现，就被发送到 CPU，或进入它自己的 NCCL 全归约。
+# - Horovod 的基准测试（Uber，2018 年）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%，用的是当时的 Horovod（5 ms 的周期，64 MB 的融合缓冲区，每个周期都经由 rank 0 达成一致）。
 #
-# 模拟器为每一项给出两个界限：完美重叠，以及完全不重叠。
+# 每一行都按其框架当时的运行方式来模拟；旁边一列是 Keras 的 `Model.fit` 如今用同一种策略时的结果：所有梯度在反向传播之后打成一个包归约。
 
 # %% [markdown] lang="pt"
 # `--plot FILE.png` desenha a curva de escalonamento e `--trace FILE.json` salva o passo do maior
@@ -609,52 +626,52 @@ print(run.returncode, run.stderr)
 # ## 8. O modelo diante de resultados publicados
 #
 # Um modelo ganha confiança prevendo aquilo com que não foi ajustado. Dois conjuntos de números
-# publicados usaram o mesmo hardware dos nossos presets:
+# publicados usaram o mesmo hardware dos nossos presets (`sim/scaleout/published.py` os guarda com
+# suas fontes; `docs/published_comparison.md` tem a tabela completa):
 #
-# - a página de benchmarks do TensorFlow (2017), um DGX-1 com 8 P100: as taxas com uma GPU são as
-#   entradas do nosso modelo de computação; as taxas com 8 GPUs nunca foram usadas, então podem
-#   julgá-lo. A VGG-16 rodou com all-reduce NCCL; a Inception V3 e a ResNet-50 com as variáveis na
-#   CPU, o que corresponde ao nosso `central-storage`.
-# - o benchmark do Horovod (Uber): 128 servidores de 4 GPUs Pascal em RoCE de 25 Gb, 512 GPUs: 90%
-#   de eficiência para a Inception V3 e a ResNet-101, 68% para a VGG-16.
+# - a página de benchmarks do TensorFlow (maio de 2017), um DGX-1 com 8 P100, `tf_cnn_benchmarks`:
+#   as taxas com uma GPU são as entradas do nosso modelo de computação; as taxas com 8 GPUs nunca
+#   foram usadas, então podem julgá-lo. A Inception V3 e as ResNets deixaram as variáveis na CPU
+#   (`parameter_server`); a VGG-16 e a AlexNet rodaram `replicated` com NCCL. Os dois são scripts
+#   em modo grafo: cada gradiente vai para a CPU, ou para o seu próprio all-reduce NCCL, assim que
+#   existe.
+# - o benchmark do Horovod (Uber, 2018): 128 servidores de 4 GPUs Pascal em RoCE de 25 Gb, 512
+#   GPUs: 90% de eficiência para a Inception V3 e a ResNet-101, 68% para a VGG-16, com o Horovod
+#   da época (ciclos de 5 ms, um buffer de fusão de 64 MB, cada ciclo acordado via rank 0).
 #
-# O simulador dá dois limites para cada um: sobreposição perfeita, e nenhuma.
+# Cada linha é simulada como o seu framework rodou e, ao lado, como o `Model.fit` do Keras rodaria
+# a mesma estratégia hoje: todos os gradientes depois da retropropagação, em um só pacote.
 
 # %%
-DGX1_8 = {"machine": "dgx1-p100", "gpus": [8]}
-HOROVOD_512 = {"machine": "pascal-pcie-4gpu", "nodes": [128], "network": "25gbe-roce", "strategy": "horovod"}
-PUBLISHED = [  # (benchmark, model, strategy, cluster, published efficiency)
-    ("TensorFlow DGX-1", "inception_v3", "central-storage", DGX1_8, 1131 / (8 * 142)),
-    ("TensorFlow DGX-1", "resnet50", "central-storage", DGX1_8, 1734 / (8 * 219)),
-    ("TensorFlow DGX-1", "vgg16", "nccl", DGX1_8, 1081 / (8 * 154)),
-    ("Horovod 128x4", "inception_v3", "horovod", HOROVOD_512, 0.90),
-    ("Horovod 128x4", "resnet101", "horovod", HOROVOD_512, 0.90),
-    ("Horovod 128x4", "vgg16", "horovod", HOROVOD_512, 0.68)]
+from sim.scaleout.published import comparison
 
+judged = comparison()                # every published row, simulated as its framework ran it
 print(t("lesson09.judge_header"))
-for bench, model, strategy, cluster, published in PUBLISHED:
-    options = {**cluster, "strategy": strategy}
-    off, on = (scale(model, **options, overlap=overlap)[0]["efficiency"] for overlap in (False, True))
-    print(t("lesson09.judge_row", bench=bench, model=model, strategy=strategy,
-            devices=8 if cluster is DGX1_8 else 512, published=published, off=off, on=on))
+for row in judged:
+    print(t("lesson09.judge_row", bench=row["benchmark"], model=row["model"],
+            how=t("lesson09.judge_how_" + row["how"]), published=row["published"],
+            simulated=row["simulated"], keras=row["keras_default"]))
 
 # %% [markdown] lang="en"
-# For all-reduce, every published figure lies between the two bounds, or just below the lower one
-# (VGG-16 on the DGX-1), so always below the perfect-overlap bound: with overlap the model is
-# **optimistic**, most of all for VGG-16 at 512 GPUs (93% against 68%), which in reality sits
-# near the no-overlap bound. For variables on the CPU it is the other way round: the model is
-# pessimistic (86-90% against 99%), because it puts every variable in one socket's memory and
-# sends half of the GPUs' traffic over the slow link between the two sockets, a simplification:
-# the real run did far better.
+# With the variables on the CPU the model agrees (100% against 97.5-99.6%): each layer's weights
+# are read over its GPU's PCIe path while the forward pass runs, and each gradient is pushed while
+# backprop goes on, so the CPU's links work while the GPUs compute. The same strategy under
+# Keras, which reduces only after backward, would lose 15 to 22 points on the same machine.
+#
+# For all-reduce the model is **optimistic**: 99.8% against 88% (VGG-16) and 75% (AlexNet) on the
+# DGX-1; 99% against 90%, and 90% against 68% (VGG-16), at 512 GPUs. It hides almost all of each
+# step's communication behind backprop; the real runs did not. On the DGX-1 they lost more than
+# not overlapping at all would cost: something the model leaves out ate the overlap.
 #
 # What the model leaves out, and why it errs on the optimistic side for all-reduce:
 #
 # - **stragglers**: every step waits for the slowest of 512 GPUs; a little jitter in each adds up;
-# - **imperfect overlap**: NCCL's kernels compete with backprop for the GPU's cores and memory, the
-#   framework does not launch gradients in exactly layer order, Horovod negotiates every tensor
-#   with rank 0 and copies it into and out of its fusion buffer;
-# - **the network below its line rate**: protocol headers, congestion in switches shared by many
-#   servers, the network card sharing PCIe with the GPUs;
+# - **compute slowed by communication**: the model takes from backprop only the SMs that NCCL's
+#   channels occupy (one channel inside a server: under 2% of a P100), not the memory bandwidth
+#   NCCL's kernels use, nor the launch of each TensorFlow op;
+# - **the network below its line rate**: congestion in switches shared by many servers, the
+#   network card sharing PCIe with the GPUs (TCP's headers and each message's cost at its
+#   endpoints are in the model);
 # - **the input pipeline** (reading and decoding images): both benchmarks used synthetic data, so
 #   it plays no part here, but a real run pays for it too.
 #
@@ -670,13 +687,15 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # on 10gbe, then on edr-ib; then ResNet-50 with buckets of 0 and of 1024 MB.
 
 # %% [markdown] lang="zh"
-# 对于全归约，每一个已发表的数字都落在两个界限之间，或者略低于下界（DGX-1 上的 VGG-16），因此总是低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个插槽的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，这是一种简化：真实的运行要好得多。
+# 对于放在 CPU 上的变量，模型与实测吻合（100% 对 97.5-99.6%）：前向传播进行的同时，每一层的权重经由各自 GPU 的 PCIe 通路读入；反向传播进行的同时，每个梯度被推送出去，所以 CPU 的链路是在 GPU 计算的同时工作的。同样的策略换成 Keras 来运行，只在反向传播之后才归约，在同一台机器上会损失 15 到 22 个百分点。
+#
+# 对于全归约，模型是**乐观**的：在 DGX-1 上是 99.8% 对 88%（VGG-16）和 75%（AlexNet）；在 512 个 GPU 上是 99% 对 90%，以及 90% 对 68%（VGG-16）。它把每一步几乎所有的通信都藏在了反向传播后面，而真实的运行并没有做到。在 DGX-1 上，真实的运行损失的甚至比完全不重叠还要多：模型没有考虑的某些因素吃掉了重叠的收益。
 #
 # 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
-# - **不完美的重叠**：NCCL 的内核与反向传播争夺 GPU 的计算核心和内存，框架也不会严格按层的顺序发起梯度的通信，Horovod 还要为每个张量与 rank 0 协商，并把它拷入、拷出融合缓冲区；
-# - **网络达不到线速**：协议头、被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡；
+# - **通信拖慢计算**：模型只从反向传播中扣除 NCCL 的通道所占用的 SM（服务器内部只有一个通道：不到 P100 的 2%），没有计入 NCCL 内核占用的内存带宽，也没有计入每个 TensorFlow 算子的启动开销；
+# - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
 # 我们不会为了让模型吻合而去调整它：根据这些结果拟合它的计算速度，会让它在这里正确，却在其他所有地方悄悄出错。它擅长的是比较：哪个模型、哪种网络、哪种策略、多大的桶，以及为什么。
@@ -686,25 +705,30 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # 下面的静态图是 VGG-16 在最多 16 个 Big Basin 节点上、通过 25 GbE、使用 64 MB 的桶时的情况：左边是扩展曲线，右边是最大集群上的一步。图下方的控件会针对选定的模型、网络、节点数和桶的大小重新绘制这两幅图（运行笔记本即可使用）。试试 VGG-16 在 10gbe 上，再换成 edr-ib；然后试试 ResNet-50 使用 0 MB 和 1024 MB 的桶。
 
 # %% [markdown] lang="pt"
-# No all-reduce, todo número publicado fica entre os dois limites, ou logo abaixo do inferior
-# (a VGG-16 no DGX-1), portanto sempre abaixo do limite de sobreposição perfeita: com sobreposição o modelo é **otimista**, sobretudo para a
-# VGG-16 com 512 GPUs (93% contra 68%), que na realidade fica perto do limite sem sobreposição.
-# Com as variáveis na CPU é o contrário: o modelo é pessimista (86-90% contra 99%), porque põe
-# todas as variáveis na memória de um soquete e manda metade do tráfego das GPUs pelo enlace lento
-# entre os dois soquetes, uma simplificação: a execução real se saiu bem melhor.
+# Com as variáveis na CPU o modelo concorda (100% contra 97,5-99,6%): os pesos de cada camada são
+# lidos pelo caminho PCIe da sua GPU enquanto o passo para a frente roda, e cada gradiente é
+# enviado enquanto a retropropagação continua, então os enlaces da CPU trabalham enquanto as GPUs
+# calculam. A mesma estratégia no Keras, que só reduz depois da retropropagação, perderia de 15 a
+# 22 pontos percentuais na mesma máquina.
+#
+# No all-reduce o modelo é **otimista**: 99,8% contra 88% (VGG-16) e 75% (AlexNet) no DGX-1; 99%
+# contra 90%, e 90% contra 68% (VGG-16), com 512 GPUs. Ele esconde quase toda a comunicação de cada
+# passo atrás da retropropagação; as execuções reais não conseguiram. No DGX-1 elas perderam mais
+# do que perderiam sem sobreposição nenhuma: algo que o modelo deixa de fora comeu a sobreposição.
 #
 # O que o modelo deixa de fora, e por que ele erra para o lado otimista no all-reduce:
 #
 # - **retardatários**: cada passo espera a mais lenta de 512 GPUs; um pouco de variação em cada uma
 #   se acumula;
-# - **sobreposição imperfeita**: os kernels do NCCL disputam com a retropropagação os núcleos e a
-#   memória da GPU, o framework não dispara os gradientes exatamente na ordem das camadas, e o
-#   Horovod negocia cada tensor com o rank 0 e o copia para dentro e para fora do seu buffer de
-#   fusão;
-# - **a rede abaixo da sua taxa nominal**: cabeçalhos de protocolo, congestionamento em switches
-#   compartilhados por muitos servidores, a placa de rede dividindo o PCIe com as GPUs;
+# - **computação atrasada pela comunicação**: o modelo tira da retropropagação só os SMs que os
+#   canais do NCCL ocupam (um canal dentro de um servidor: menos de 2% de uma P100), não a largura
+#   de banda de memória que os kernels do NCCL usam, nem o lançamento de cada operação do
+#   TensorFlow;
+# - **a rede abaixo da sua taxa nominal**: congestionamento em switches compartilhados por muitos
+#   servidores, a placa de rede dividindo o PCIe com as GPUs (os cabeçalhos do TCP e o custo de
+#   cada mensagem nas suas pontas estão no modelo);
 # - **o pipeline de entrada** (ler e decodificar imagens): os dois benchmarks usaram dados
-#   sintéticos, então aqui ele não pesa, mas um treinamento real também paga por ele.
+#   sintéticos, então ele não entra aqui, mas uma execução real também paga por ele.
 #
 # Não ajustamos o modelo para concordar: ajustar sua velocidade de cálculo a esses resultados o
 # deixaria certo aqui e silenciosamente errado em todo o resto. O que ele faz bem é a comparação:

@@ -52,8 +52,17 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--async", dest="sync", action="store_false",
                     help="parameter servers: asynchronous updates")
     ap.add_argument("--batch-per-device", type=int, default=64)
-    ap.add_argument("--bucket-mb", type=float, default=64.0)
-    ap.add_argument("--no-overlap", dest="overlap", action="store_false")
+    ap.add_argument("--bucket-mb", type=float, default=None,
+                    help="gradient pack / fusion buffer size (default: the strategy's framework's)")
+    ap.add_argument("--no-overlap", dest="overlap", action="store_false", default=None,
+                    help="reduce every gradient after the backward pass")
+    ap.add_argument("--overlap", dest="overlap", action="store_true",
+                    help="reduce each pack as soon as it is ready (what overlapping would gain)")
+    ap.add_argument("--cycle-ms", type=float, default=None, help="Horovod's HOROVOD_CYCLE_TIME")
+    ap.add_argument("--no-contention", dest="contention", action="store_false",
+                    help="compute is not slowed by the SMs of overlapping NCCL collectives")
+    ap.add_argument("--negotiation", default=None, choices=("cache", "gather"),
+                    help="Horovod: response cache (since 0.17) or gather to rank 0 (before)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     ap.add_argument("--plot", default=None, metavar="FILE.png")
     ap.add_argument("--trace", default=None, metavar="FILE.json",
@@ -75,8 +84,10 @@ def check_arguments(args) -> None:
         raise ValueError(t("scale.bad_ps", value=args.ps))
     if args.batch_per_device < 1:
         raise ValueError(t("scale.bad_batch", value=args.batch_per_device))
-    if not (math.isfinite(args.bucket_mb) and args.bucket_mb >= 0):
+    if args.bucket_mb is not None and not (math.isfinite(args.bucket_mb) and args.bucket_mb >= 0):
         raise ValueError(t("scale.bad_bucket", value=args.bucket_mb))
+    if args.cycle_ms is not None and not (math.isfinite(args.cycle_ms) and args.cycle_ms >= 0):
+        raise ValueError(t("scale.bad_cycle", value=args.cycle_ms))
     per_node = len(preset(args.machine).gpus)
     if args.gpus and max(args.gpus) > per_node:
         raise ValueError(t("scale.bad_gpus", value=max(args.gpus), most=per_node, machine=args.machine))
@@ -100,15 +111,18 @@ def _right(text: str, width: int) -> str:
 
 
 def render_table(rows: list) -> str:
-    """The rows as columns, numbers in the course language's format (pt: 1.234,5)."""
+    """The rows as columns, numbers in the course language's format (pt: 1.234,5), and last the
+    mechanisms that shaped each row's step (``sim.scaleout.mechanisms``)."""
     from sim.i18n import number
+    from sim.scaleout.mechanisms import describe
     names = t("scale.cli_column_names").split("|")
-    head = " ".join(_right(n, w) for n, w in zip(names, COLUMN_WIDTHS))
+    head = " ".join(_right(n, w) for n, w in zip(names, COLUMN_WIDTHS)) + "  " + t("scale.cli_mechanisms")
     lines = ["#" + head[1:] if head.startswith(" ") else head]
     for r in rows:
         cells = (str(r["nodes"]), str(r["devices"]), number(r["step_time_ms"], ",.1f"),
                  number(r["samples_per_s"], ",.1f"), number(r["efficiency"], ".1%"))
-        lines.append(" ".join(_right(c, w) for c, w in zip(cells, COLUMN_WIDTHS)))
+        line = " ".join(_right(c, w) for c, w in zip(cells, COLUMN_WIDTHS))
+        lines.append(line + ("  " + describe(r["mechanisms"]) if r.get("mechanisms") else ""))
     return "\n".join(lines)
 
 
@@ -125,7 +139,8 @@ def main(argv=None) -> int:
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
-                 keep_steps=bool(args.trace))
+                 keep_steps=bool(args.trace), cycle_ms=args.cycle_ms, negotiation=args.negotiation,
+                 contention=args.contention)
     if args.trace:
         from sim.course.plots.scaleout import write_trace
         write_trace(rows[-1]["step"], args.trace)
@@ -139,8 +154,10 @@ def main(argv=None) -> int:
                                          network=network))
         fig.savefig(args.plot, dpi=100)
     if args.json:
-        keys = ("nodes", "devices", "step_time_ms", "samples_per_s", "efficiency")
-        _print(json.dumps([{k: r[k] for k in keys} for r in rows], indent=1))
+        from sim.scaleout.mechanisms import describe
+        keys = ("nodes", "devices", "step_time_ms", "samples_per_s", "efficiency", "when")
+        _print(json.dumps([{**{k: r[k] for k in keys}, "mechanisms": describe(r["mechanisms"])}
+                           for r in rows], indent=1, ensure_ascii=False))
         return 0
     print(t("scale.cli_header", model=args.model, machine=args.machine, network=network,
             strategy=args.strategy))

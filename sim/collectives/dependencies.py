@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import ranges as _ranges
+from .endpoint import endpoint_gap as _endpoint_gap, link_gaps, serialise
 from .schedule import Schedule
 
 _PATTERNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -63,9 +65,9 @@ class _Pattern:
     axis first: NumPy reduces it element-wise across long rows, which is fast).
     """
 
-    __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "used", "users")
+    __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "used", "users", "gap", "net")
 
-    def __init__(self, routes: "_Routes", src, dst, capacity):
+    def __init__(self, routes: "_Routes", src, dst, capacity, gaps):
         from sim.des.flows import max_min_rates
 
         ids = routes.ids(src, dst)
@@ -83,6 +85,8 @@ class _Pattern:
         busy = inc_r != routes.idle
         self.used, where = np.unique(inc_r[busy], return_inverse=True)
         self.users = _padded(where, inc_f[busy], self.used.size, n)
+        self.gap = gaps[hops].max(axis=1) if n else np.zeros(0)     # LogGP g (sim.collectives.endpoint)
+        self.net = np.flatnonzero(self.gap > 0)
 
 
 class _Routes:
@@ -218,8 +222,9 @@ class _Pieces:
         table = self.tables[which]
         if hi is None:
             return table.ravel()[rank * table.shape[1] + lo]
-        return np.array([table[r, a:b].max() for r, a, b in
-                         zip(rank.tolist(), lo.tolist(), hi.tolist())])
+        if _ranges.LOOPS:
+            return _ranges.read_loop(table, rank, lo, hi)
+        return _ranges.max_over(table, rank, lo, hi)
 
     def write(self, rank, lo, hi, when, which: int = 0) -> None:
         self.untouched = False
@@ -231,9 +236,10 @@ class _Pieces:
             if (flat[at] < when).any():              # two writes to one piece: keep the later
                 np.maximum.at(flat, at, when)
             return
-        for r, a, b, w in zip(rank.tolist(), lo.tolist(), hi.tolist(), when.tolist()):
-            seg = table[r, a:b]
-            np.maximum(seg, w, out=seg)
+        if _ranges.LOOPS:
+            _ranges.write_loop(table, rank, lo, hi, when)
+        else:
+            _ranges.raise_to(table, rank, lo, hi, when)
 
 
 def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
@@ -248,6 +254,10 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
     pieces = _Pieces(p, schedule.length, schedule, tables=2 if slices > 1 else 1)
     memo = _patterns(machine)
     dev_key = tuple(d.name for d in devs)
+    gaps = memo.get("gaps")
+    if gaps is None:
+        gaps = memo["gaps"] = link_gaps(machine)
+    send_last, recv_last = np.full(p, -np.inf), np.full(p, -np.inf)
     routes = memo.get(("routes", dev_key))
     if routes is None:
         routes = memo[("routes", dev_key)] = _Routes(machine, devs, capacity.size - 1)
@@ -264,7 +274,7 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
             key = (dev_key, src.tobytes(), dst.tobytes())
             pat = memo.get(key)
             if pat is None:
-                pat = memo[key] = _Pattern(routes, src, dst, capacity)
+                pat = memo[key] = _Pattern(routes, src, dst, capacity, gaps)
             last_src, last_dst = src, dst
         lo, hi = pieces.locate(rnd.start, rnd.stop)
         sizes = rnd.sizes * scale
@@ -273,13 +283,17 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
         links_free = free[pat.hops].max(axis=0)
         if slices > 1:           # cut-through by slices: forward a slice as soon as it is here
             begin = np.maximum(pieces.read(src, lo, hi, 1), links_free)
+            net = _endpoint_gap(pat, begin, src, send_last)
             done = np.maximum(begin + send, full + send / slices)
         else:                    # store and forward: the whole chunk first
             begin = np.maximum(full, links_free)
+            net = _endpoint_gap(pat, begin, src, send_last)
             done = begin + send
         last = np.append(done, -np.inf)[pat.users].max(axis=0)
         free[pat.used] = np.maximum(free[pat.used], last)
         ready = done + pat.latency                       # the last byte arrives
+        if net is not None:
+            ready[net] = serialise(ready[net], dst[net], pat.gap[net], recv_last)
         red = rnd.reduce
         if gamma and red.any():
             d = dst[red]

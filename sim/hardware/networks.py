@@ -7,9 +7,17 @@ achievable fractions are the transport's, and are stated assumptions, not measur
 * RDMA (InfiniBand, RoCE): NCCL's IB transport moves GPU memory without the CPU (GPUDirect RDMA);
   a copy gets the full line rate, and a message pays NCCL's network hop latency, 2.7 µs
   (Ring/LL, §3.3; RDMA small-message end-to-end is 1-2 µs, §4).
-* TCP (plain Ethernet): NCCL's socket transport copies through the kernel's TCP stack;
-  ASSUMED: 90 % of the line rate (protocol headers and copies) and 25 µs per message
-  (§4 rule of thumb "TCP over Ethernet ~10-50 µs", unverified there).
+* TCP (plain Ethernet): NCCL's socket transport copies through the kernel's TCP stack. What a
+  copy carries is protocol arithmetic (``tcp_goodput_fraction``): with the standard 1500-byte MTU
+  each frame takes 1538 bytes of wire time (IEEE 802.3: 8 preamble + SFD, 14 header, 1500
+  payload, 4 FCS, 12 inter-frame gap) and carries 1448 bytes of data (1500 - 20 IPv4 - 20 TCP -
+  12 of the timestamps option Linux sends on every segment, RFC 7323 §3), 94.1 % of the line
+  rate. ASSUMED: 25 µs per message (§4 rule of thumb "TCP over Ethernet ~10-50 µs", unverified
+  there) and ``TCP_GAP`` per message at an endpoint. Not modelled: a single connection's limit
+  when one CPU core cannot keep up with the NIC (NCCL opens several sockets per peer,
+  ``NCCL_SOCKET_NTHREADS`` x ``NCCL_NSOCKS_PERTHREAD``, for that reason).
+* RDMA (RoCE) pays Ethernet framing too (RoCEv2 adds 58 bytes of headers per packet of up to
+  4096 bytes, about 2 %); it is left at the line rate, as NCCL's own IB model does.
 """
 from __future__ import annotations
 
@@ -18,8 +26,22 @@ from dataclasses import dataclass
 from sim.hardware import links as L
 
 RDMA, TCP = "rdma", "tcp"
-TCP_FRACTION = 0.9                  # assumption, see the module docstring
+MTU, ETHERNET_FRAMING, IP_TCP_HEADERS, TCP_TIMESTAMPS = 1500, 38, 40, 12     # bytes
+
+
+def tcp_goodput_fraction(mtu: int = MTU) -> float:
+    """Data bytes per byte of Ethernet wire time for a bulk TCP stream (module docstring)."""
+    return (mtu - IP_TCP_HEADERS - TCP_TIMESTAMPS) / (mtu + ETHERNET_FRAMING)
+
+
+TCP_FRACTION = tcp_goodput_fraction()    # 1448 / 1538 = 0.9415
 RDMA_FRACTION = 1.0
+# LogGP's gap g per message at an endpoint (sim.collectives.endpoint): RDMA, NCCL's network post
+# overhead on Intel CPUs (NVIDIA/nccl src/graph/tuning.cc, collectives.md §3.3).
+RDMA_GAP = 1.0e-6
+# TCP: ASSUMED 5 us, one send() and one recv() system call with its copy per message on the
+# kernel's socket path (a few us each on a 2017 Xeon), five times RDMA's post.
+TCP_GAP = 5.0e-6
 
 
 @dataclass(frozen=True)
@@ -33,6 +55,8 @@ class Network:
     latency: float
     fraction: float
     source: str
+    gap: float = RDMA_GAP
+
 
     @property
     def bandwidth(self) -> float:
@@ -45,11 +69,17 @@ class Network:
 
 
 def _rdma(name, rate, source):
-    return Network(name, rate, RDMA, L.NET_HOP, RDMA_FRACTION, source)
+    return Network(name, rate, RDMA, L.NET_HOP, RDMA_FRACTION, source, RDMA_GAP)
 
 
 def _tcp(name, rate, source):
-    return Network(name, rate, TCP, L.TCP_HOP, TCP_FRACTION, source)
+    return Network(name, rate, TCP, L.TCP_HOP, TCP_FRACTION, source, TCP_GAP)
+
+
+def gap_for_kind(kind: str) -> float:
+    """``g`` for a network link of a machine that does not name its network (``cpu-cluster``:
+    Ethernet, TCP; InfiniBand: RDMA)."""
+    return TCP_GAP if kind == "ethernet" else RDMA_GAP
 
 
 NETWORKS = {n.name: n for n in (

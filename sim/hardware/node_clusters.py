@@ -51,6 +51,7 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
     m = ClusterMachine(name or f"{node}-x{nodes}", job="worker",
                        description=f"{nodes} x {node} on {net.name} ({net.transport})")
     m.switch = m.add_node(f"{net.name}-switch", "switch")
+    m.network = net
     for host in range(nodes):
         _copy_node(template, m, host, net)
     m.template = template
@@ -70,6 +71,7 @@ class ClusterMachine(Machine):
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
         self.switch = None
+        self.network = None              # the sim.hardware.networks.Network between the nodes
         self.template = None
         self.local: dict = {}            # cluster node id -> (host, template node id)
         self.host_links: list = []       # per host: its copies of the template's links, in order

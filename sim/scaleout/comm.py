@@ -6,11 +6,15 @@
 * ``horovod``: Horovod's ring all-reduce (Sergeev & Del Balso 2018: one ring over all ranks, the
   Baidu algorithm), i.e. ``ring`` with one channel.
 * ``central-storage``: CentralStorageStrategy keeps the variables on the host CPU (host 0's):
-  every GPU copies its gradients there, the CPU sums them (reading every copy once from its
-  memory), and every GPU copies the new weights back; copies run on ``sim.des`` (shared links).
+  every GPU copies its gradients there and the CPU sums them (reading the ``p`` copies and
+  writing one, ``(p + 1) x bytes`` at its memory bandwidth, collectives.md §4.1); copies run on
+  ``sim.des`` (shared links).
 * ``parameter-server``: ``ps`` tasks on the CPUs of hosts 0, 1, ... (round-robin), variables
-  round-robin over them so each holds ``1/ps`` of a bucket (assumed balanced); every GPU pushes
-  its slice to each task and pulls the weights back, all at once, on ``sim.des``.
+  round-robin over them so each holds ``1/ps`` of a pack (assumed balanced); every GPU pushes
+  its slice to each task, all at once, on ``sim.des``.
+
+For both, the new weights travel in the next step's forward pass (``read_seconds``,
+``sim.scaleout.cpu_variables``), not at the end of this one.
 
 Every answer is cached per (strategy, bytes): a step has at most two bucket sizes.
 """
@@ -30,6 +34,7 @@ class Communicator:
             raise ValueError(t("scale.unknown_strategy", name=strategy, known=", ".join(STRATEGIES)))
         self.machine, self.ranks, self.strategy, self.ps = machine, list(ranks), strategy, ps
         self._cache: dict = {}
+        self.choices: dict = {}         # bytes -> what the collective chose (algorithm, protocol)
 
     def seconds(self, nbytes: int) -> float:
         """Seconds to synchronise ``nbytes`` of gradients (one bucket) across all ranks."""
@@ -47,15 +52,26 @@ class Communicator:
             count = max(1, nbytes // 4)
             sched = build(algorithm, len(self.ranks), count, machine=self.machine,
                           ranks=self.ranks, itemsize=4, **options)
+            info = sched.info
+            self.choices[nbytes] = (info.get("nccl_algorithm", algorithm), info.get("nccl_protocol", ""),
+                                    int(info.get("channels", 1)))
             return replay(sched, self.machine, count * 4, self.ranks)
         if self.strategy == "central-storage":
             cpu = self.cpus()[0]
-            reduce = len(self.ranks) * nbytes / cpu.memory_bandwidth
-            return self._copies([(g, cpu, nbytes) for g in self.ranks]) + reduce + \
-                self._copies([(cpu, g, nbytes) for g in self.ranks])
+            reduce = (len(self.ranks) + 1) * nbytes / cpu.memory_bandwidth
+            return self._copies([(g, cpu, nbytes) for g in self.ranks]) + reduce
         tasks, share = self.ps_tasks(), nbytes / self.ps
-        return self._copies([(g, t, share) for g in self.ranks for t in tasks]) + \
-            self._copies([(t, g, share) for g in self.ranks for t in tasks])
+        return self._copies([(g, t, share) for g in self.ranks for t in tasks])
+
+    def read_seconds(self, nbytes: int, alone: bool = False) -> float:
+        """Seconds for every GPU (or the first alone) to copy ``nbytes`` of weights from the CPU."""
+        key = ("read", int(nbytes), alone)
+        if key not in self._cache:
+            tasks = [self.cpus()[0]] if self.strategy == "central-storage" else self.ps_tasks()
+            share = nbytes / len(tasks)
+            gpus = self.ranks[:1] if alone else self.ranks
+            self._cache[key] = self._copies([(t, g, share) for g in gpus for t in tasks])
+        return self._cache[key]
 
     def cpus(self) -> list:
         return self.machine.devices_of("CPU")
@@ -80,7 +96,7 @@ class Communicator:
         return sim.now
 
     def alone(self, nbytes: int) -> float:
-        """Parameter server, asynchronous: one worker's push and pull with nobody else on the links."""
+        """Parameter server, asynchronous: one worker's push with nobody else on the links."""
         tasks, share = self.ps_tasks(), nbytes / self.ps
         g = self.ranks[0]
-        return self._copies([(g, t, share) for t in tasks]) + self._copies([(t, g, share) for t in tasks])
+        return self._copies([(g, t, share) for t in tasks])

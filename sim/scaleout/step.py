@@ -1,17 +1,18 @@
 """One simulated data-parallel training step of a model described layer by layer.
 
 Every device computes the forward pass, then the backward pass layer by layer (last layer first).
-A bucket of gradients (``sim.scaleout.buckets``) is ready when its last layer's backward ends and
-is synchronised on one communication stream, in order (NCCL launches are serialised, collectives.md
-§5.4): bucket k starts at max(its ready time, the end of bucket k-1) and takes the time
-``sim.scaleout.comm`` measures on the simulator. With ``overlap=False`` every bucket waits for the
-end of backward. The step ends when both backward and the last bucket are done, so
+When the gradients are reduced follows the strategy's framework (``sim.scaleout.reduction``):
+after the whole backward pass (TensorFlow's Keras path: one pack), pack by pack as each is ready
+(graph executors: tf_cnn_benchmarks, ``bytes_per_pack``), or on Horovod's cycles with its fusion
+buffer (``sim.scaleout.horovod``). Packs go one after another on one communication stream
+(collectives.md §5.4) and take the time ``sim.scaleout.comm`` measures on the simulator, so
 
-    overlap off:  step = compute + sum(bucket times)
-    overlap on:   max(compute, sum(bucket times)) <= step <= compute + sum(bucket times).
+    after backward:  step = compute + sum(pack times)
+    overlapped:      max(compute, sum(pack times)) <= step <= compute + sum(pack times).
 
-Stated simplifications: compute runs at ``peak x achieved fraction`` (``sim.workloads.throughput``)
-and is not slowed by communication; the optimizer update and the input pipeline are left out.
+Stated simplifications: compute runs at ``peak x achieved fraction`` (``sim.workloads.throughput``),
+slowed only by the SMs an overlapping NCCL collective takes (``sim.scaleout.contention``,
+``contention=False`` turns it off); the optimizer update and the input pipeline are left out.
 Asynchronous parameter servers: a worker runs its own step with nobody else on the links, unless
 the servers' links cannot carry every worker's traffic in that time (then the step is that
 traffic's time); its updates are ``workers - 1`` steps stale on average.
@@ -23,8 +24,12 @@ from dataclasses import dataclass, field
 from sim.des.trace import TraceEvent
 from sim.workloads import workload as workload_of
 from sim.workloads.throughput import achieved
+from . import horovod, reduction
 from .buckets import buckets as make_buckets
 from .comm import Communicator
+from .contention import sm_share, stretch
+from .cpu_variables import forward_with_reads, uses_cpu_variables
+from .mechanisms import mechanisms_of
 
 MB = 2**20
 
@@ -42,6 +47,10 @@ class Step:
     step_time: float
     staleness: float = 0.0
     events: list = field(default_factory=list)
+    reduction: reduction.Reduction | None = None
+    mechanisms: tuple = ()
+    compute_alone: float = 0.0      # forward + backward with nothing to wait for (one device)
+    slowed: float = 0.0             # seconds backward lost to collectives' SMs (contention)
 
     @property
     def compute(self) -> float:
@@ -63,39 +72,75 @@ def device_rate(model, device) -> float:
 
 
 def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_device: int = 64,
-                  bucket_mb: float = 64, overlap: bool = True, ps: int = 1, sync: bool = True,
-                  communicator: Communicator | None = None) -> Step:
-    """Simulate one step of ``model`` (name or Workload) on the GPUs ``ranks`` of ``machine``."""
+                  bucket_mb: float | None = None, overlap: bool | None = None, ps: int = 1,
+                  sync: bool = True, communicator: Communicator | None = None,
+                  cycle_ms: float | None = None, when: str | None = None,
+                  negotiation: str | None = None, contention: bool = True) -> Step:
+    """Simulate one step of ``model`` (name or Workload) on the GPUs ``ranks`` of ``machine``.
+
+    ``bucket_mb``, ``overlap``, ``cycle_ms``, ``when`` and ``negotiation`` default to the strategy's framework
+    (``sim.scaleout.reduction.resolve``)."""
     model = workload_of(model) if isinstance(model, str) else model
     comm = communicator or Communicator(machine, ranks, strategy, ps)
+    policy = reduction.resolve(comm.strategy, bucket_mb, overlap, cycle_ms, when, negotiation)
     rate = device_rate(model, comm.ranks[0]) / batch_per_device
-    forward = model.forward_flops / rate
+    asynchronous = not sync and not strategy_is_allreduce(comm)
+    where = comm.ranks[0].short_name
+    if uses_cpu_variables(comm):
+        forward, forward_alone, events = forward_with_reads(model, comm, rate, alone=asynchronous)
+    else:
+        forward = forward_alone = model.forward_flops / rate
+        events = [TraceEvent("compute", "forward", where, 0.0, forward)]
     t, done = forward, []
     for layer in model.backward_order():
         t += layer.backward_flops / rate
         done.append(t)
     backward_end = t
-    where = comm.ranks[0].short_name
-    events = [TraceEvent("compute", "forward", where, 0.0, forward)]
-    rows, free, begin = [], 0.0, forward
-    for k, b in enumerate(make_buckets(model, bucket_mb * MB)):
-        ready = done[b.last] if overlap else backward_end
-        events.append(TraceEvent("compute", f"backward {k}", where, begin, done[b.last]))
-        begin = done[b.last]
-        seconds = comm.seconds(b.nbytes) if sync or strategy_is_allreduce(comm) else comm.alone(b.nbytes)
-        start = max(ready, free)
-        free = start + seconds
-        rows.append((b.nbytes, ready, start, free))
-        events.append(TraceEvent("transfer", f"bucket {k}", comm.strategy, start, free, nbytes=b.nbytes))
-    if begin < backward_end:
-        events.append(TraceEvent("compute", "backward", where, begin, backward_end))
-    step = max(backward_end, free)
+    seconds = comm.alone if asynchronous else comm.seconds
+    if policy.when == reduction.HOROVOD:
+        rows, talks = _horovod_rows(model, comm, policy, done, seconds)
+        events += [TraceEvent("compute", "negotiate", "horovod", a, b) for a, b in talks if b > a]
+        events.append(TraceEvent("compute", "backward", where, forward, backward_end))
+    else:
+        rows, begin = [], forward
+        free = 0.0
+        for k, b in enumerate(make_buckets(model, policy.bucket_bytes(model))):
+            ready = done[b.last] if policy.overlaps else backward_end
+            events.append(TraceEvent("compute", f"backward {k}", where, begin, done[b.last]))
+            begin = done[b.last]
+            start = max(ready, free)
+            free = start + seconds(b.nbytes)
+            rows.append((b.nbytes, ready, start, free))
+        if begin < backward_end:
+            events.append(TraceEvent("compute", "backward", where, begin, backward_end))
+    slowed_end = backward_end
+    if contention and policy.overlaps:
+        slowed_end = stretch(forward, backward_end, rows, [sm_share(comm, b) for b, *_ in rows])
+        if slowed_end > backward_end:
+            events.append(TraceEvent("compute", "slowed by NCCL", where, backward_end, slowed_end))
+    for k, (nbytes, _, start, end) in enumerate(rows):
+        events.append(TraceEvent("transfer", f"bucket {k}", comm.strategy, start, end, nbytes=nbytes))
+    step = max([slowed_end] + [end for *_, end in rows])
     staleness = 0.0
-    if not sync and not strategy_is_allreduce(comm):
+    if asynchronous:
         step = max(step, sum(comm.seconds(b) for b, *_ in rows))
         staleness = len(comm.ranks) - 1.0
-    return Step(model.name, len(comm.ranks), batch_per_device, forward, backward_end - forward,
-                rows, step, staleness, sorted(events, key=lambda e: e.start))
+    out = Step(model.name, len(comm.ranks), batch_per_device, forward, backward_end - forward,
+               rows, step, staleness, sorted(events, key=lambda e: e.start), policy)
+    out.compute_alone = forward_alone + (backward_end - forward)
+    out.slowed = slowed_end - backward_end
+    out.mechanisms = mechanisms_of(out, comm)
+    return out
+
+
+def _horovod_rows(model, comm, policy, done, seconds):
+    """Horovod's cycles over the per-layer gradients (``sim.scaleout.horovod``)."""
+    layers = model.backward_order()
+    ready = [done[i] for i, layer in enumerate(layers) if layer.gradient_bytes]
+    sizes = [layer.gradient_bytes for layer in layers if layer.gradient_bytes]
+    negotiate = horovod.negotiation_seconds(comm.machine, comm.ranks, policy.negotiation)
+    return horovod.schedule(ready, sizes, seconds, policy.cycle_ms * 1e-3, negotiate,
+                            policy.bucket_bytes(model), comm.ranks[0].memory_bandwidth)
 
 
 def strategy_is_allreduce(comm: Communicator) -> bool:

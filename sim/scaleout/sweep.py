@@ -27,9 +27,14 @@ def cluster_of(machine: str, nodes: int, network: str | None = None):
 
 
 def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gpus=None,
-          strategy: str = "nccl", ps: int = 1, batch_per_device: int = 64, bucket_mb: float = 64,
-          overlap: bool = True, sync: bool = True, keep_steps: bool = False) -> list:
-    """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency."""
+          strategy: str = "nccl", ps: int = 1, batch_per_device: int = 64,
+          bucket_mb: float | None = None, overlap: bool | None = None, sync: bool = True,
+          keep_steps: bool = False, cycle_ms: float | None = None, when: str | None = None,
+          negotiation: str | None = None, contention: bool = True) -> list:
+    """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency.
+
+    ``bucket_mb``/``overlap``/``cycle_ms``/``when`` default to what the strategy's framework does
+    (``sim.scaleout.reduction``); each row's ``mechanisms`` says what shaped its step."""
     model = workload_of(model) if isinstance(model, str) else model
     _check(batch_per_device, bucket_mb, ps)
     rows = []
@@ -42,13 +47,15 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
             ranks = ring_ranks(m, nodes=n, gpus=g)
             comm = Communicator(m, ranks, strategy, ps)
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
-                                 ps, sync, communicator=comm)
-            one = batch_per_device / step.compute
+                                 ps, sync, communicator=comm, cycle_ms=cycle_ms, when=when,
+                                 negotiation=negotiation, contention=contention)
+            one = batch_per_device / step.compute_alone
             row = {"nodes": n, "devices": len(ranks), "step_time_ms": step.step_time * 1e3,
                    "samples_per_s": step.samples_per_s,
                    "efficiency": step.samples_per_s / (len(ranks) * one),
-                   "strategy": strategy, "compute_ms": step.compute * 1e3,
-                   "communication_ms": step.communication * 1e3, "staleness": step.staleness}
+                   "strategy": strategy, "compute_ms": step.compute_alone * 1e3,
+                   "communication_ms": step.communication * 1e3, "staleness": step.staleness,
+                   "when": step.reduction.when, "mechanisms": step.mechanisms}
             if keep_steps:
                 row["step"] = step
             rows.append(row)
@@ -59,7 +66,8 @@ def _check(batch_per_device, bucket_mb, ps) -> None:
     """The numbers a step needs, checked before any simulation (the CLI's checks, for Python)."""
     if isinstance(batch_per_device, bool) or not isinstance(batch_per_device, int) or batch_per_device < 1:
         raise ValueError(t("scale.bad_batch", value=batch_per_device))
-    if not isinstance(bucket_mb, (int, float)) or not math.isfinite(bucket_mb) or bucket_mb < 0:
+    if bucket_mb is not None and (isinstance(bucket_mb, bool) or not isinstance(bucket_mb, (int, float))
+                                  or not math.isfinite(bucket_mb) or bucket_mb < 0):
         raise ValueError(t("scale.bad_bucket", value=bucket_mb))
     if isinstance(ps, bool) or not isinstance(ps, int) or ps < 1:
         raise ValueError(t("scale.bad_ps", value=ps))

@@ -41,9 +41,13 @@ def draw_step(step, ax=None, title: str | None = None):
 
 
 def write_trace(step, path) -> dict:
-    """One step as a Chrome/Perfetto trace JSON file at ``path``."""
+    """One step as a Chrome/Perfetto trace JSON file at ``path``; its first row, "mechanisms",
+    names what shaped the step (``sim.scaleout.mechanisms``) over the whole step."""
     from sim.des.trace import Trace
+    from .mechanisms import describe
     trace = Trace()
+    if step.mechanisms:
+        trace.add("compute", describe(step.mechanisms), t("scale.cli_mechanisms"), 0.0, step.step_time)
     for e in step.events:
         trace.add(e.kind, e.name, e.where, e.start, e.end, e.status, e.nbytes)
     return trace.to_chrome_json(path)
