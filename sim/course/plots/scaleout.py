@@ -44,7 +44,7 @@ def write_trace(step, path) -> dict:
     """One step as a Chrome/Perfetto trace JSON file at ``path``; its first row, "mechanisms",
     names what shaped the step (``sim.scaleout.mechanisms``) over the whole step."""
     from sim.des.trace import Trace
-    from .mechanisms import describe
+    from sim.scaleout.mechanisms import describe
     trace = Trace()
     if step.mechanisms:
         trace.add("compute", describe(step.mechanisms), t("scale.cli_mechanisms"), 0.0, step.step_time)
