@@ -81,10 +81,11 @@ def _whole(value, what: str) -> int:
 
 def grid(machines=("dgx1-p100",), nodes=(1, 2, 4), networks=(None,), gpus=(None,),
          strategies=("mirrored-nccl",), batch_per_device=(64,), ps=(None,)) -> list[Candidate]:
-    """Every combination; ``gpus=None``: all of a node's GPUs; ``ps=None``: one task per node.
-
-    A single-node candidate is listed once whatever the networks (it uses none)."""
+    """Every combination; ``gpus=None``: all of a node's GPUs; ``ps=None``: one task per node;
+    ``networks=(None,)``: the node's own (``DEFAULT_NETWORK``). A single-node candidate is listed
+    once whatever the networks (it uses none)."""
     from sim.hardware import preset
+    from sim.hardware.cluster import DEFAULT_NETWORK
     out, seen = [], set()
     for machine, n, net, g, s, b, p in itertools.product(machines, nodes, networks, gpus, strategies,
                                                           batch_per_device, ps):
@@ -94,7 +95,8 @@ def grid(machines=("dgx1-p100",), nodes=(1, 2, 4), networks=(None,), gpus=(None,
         if g > per_node:
             raise ValueError(t("plan.too_many_gpus", gpus=g, machine=machine, most=per_node))
         p = (_whole(n, "nodes") if p is None else _whole(p, "ps")) if s.startswith("ps") else 1
-        c = Candidate(machine, _whole(n, "nodes"), None if n == 1 else net, g, s, _whole(b, "batch"), p)
+        net = None if n == 1 else (net or DEFAULT_NETWORK.get(machine))
+        c = Candidate(machine, _whole(n, "nodes"), net, g, s, _whole(b, "batch"), p)
         if c not in seen:
             seen.add(c)
             out.append(c)

@@ -75,7 +75,7 @@ IMAGENET_EXAMPLES = 1_281_167
 # critical batch "in the tens of thousands" (McCandlish et al. 2018): B_crit = 16384 assumed.
 RESNET50_IMAGENET = StepsCurve(
     s_min=90 * IMAGENET_EXAMPLES / 16384, b_crit=16384, target="top-1 76%", source="assumed",
-    cite="Goyal et al. 2017 (90 epochs, linear rule, 5-epoch warmup); McCandlish et al. 2018",
+    cite="Goyal et al. 2017; McCandlish et al. 2018",
     rule="linear", base_learning_rate=0.1, base_batch=256, warmup_examples=5 * IMAGENET_EXAMPLES)
 
 CURVES = {"resnet50": RESNET50_IMAGENET}
