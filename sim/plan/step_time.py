@@ -1,9 +1,11 @@
-"""Time per step of a candidate: model mode asks ``sim.scaleout.scale`` (the simulated step of a
-described model on that cluster); real mode launches the learner's own script for a few steps.
+"""Time per step of a candidate, in model mode: ``sim.scaleout.simulate_step`` (the simulated
+step of a described model on that cluster), as ``sim.scaleout.scale`` calls it.
 
-Model mode calls only ``scale``'s public interface, so however ``sim.scaleout`` makes a step's
-time, the plan uses it. Answers are cached per (model, cluster, strategy, batch): a plan over a
-grid of learning-rate recipes or budgets simulates each cluster once.
+The plan calls only sim.scaleout's public functions, so however it makes a step's time, the
+plan uses it. Clusters and ``Communicator`` s (which cache each bucket size's synchronisation
+time) are kept per (cluster, strategy): the candidates that differ only in their batch per device,
+or in sync against async parameter servers, share one, so a plan over 200 candidates simulates
+each distinct synchronisation once.
 """
 from __future__ import annotations
 
@@ -21,17 +23,30 @@ class StepTime:
     source: str          # "simulated" (model mode) or "measured" (a launched run)
 
 
+@lru_cache(maxsize=256)
+def _cluster(machine: str, nodes: int, network):
+    from sim.scaleout.sweep import cluster_of
+    return cluster_of(machine, nodes, network)
+
+
+@lru_cache(maxsize=1024)
+def _communicator(machine: str, nodes: int, network, gpus: int, strategy: str, ps: int):
+    from sim.scaleout import Communicator
+    from sim.scaleout.ranks import ring_ranks
+    m = _cluster(machine, nodes, network)
+    return m, Communicator(m, ring_ranks(m, nodes=nodes, gpus=gpus), strategy, ps)
+
+
 @lru_cache(maxsize=4096)
-def _scaled(model: str, machine: str, nodes: int, network, gpus: int, strategy: str, ps: int,
-            batch: int, sync: bool) -> StepTime:
-    from sim.scaleout import scale
-    row = scale(model, machine, nodes=[nodes], network=network, gpus=[gpus], strategy=strategy,
-                ps=ps, batch_per_device=batch, sync=sync)[0]
-    return StepTime(row["step_time_ms"] / 1e3, row["compute_ms"] / 1e3, row["communication_ms"] / 1e3,
-                    "simulated")
+def _step(model: str, c: Candidate) -> StepTime:
+    from sim.scaleout import simulate_step
+    strategy, sync = STRATEGIES[c.strategy]
+    m, comm = _communicator(c.machine, c.nodes, c.network, c.gpus, strategy, c.ps)
+    step = simulate_step(model, m, comm.ranks, strategy, c.batch_per_device, ps=c.ps, sync=sync,
+                         communicator=comm)
+    return StepTime(step.step_time, step.compute, step.communication, "simulated")
 
 
 def model_step(model: str, c: Candidate) -> StepTime:
     """The simulated step of ``model`` (a ``sim.workloads`` name) on candidate ``c``."""
-    strategy, sync = STRATEGIES[c.strategy]
-    return _scaled(model, c.machine, c.nodes, c.network, c.gpus, strategy, c.ps, c.batch_per_device, sync)
+    return _step(model, c)
