@@ -1,6 +1,6 @@
 """The real-mode workload, as a script ``python -m sim launch`` runs on every worker:
 the course's streaming linear regression (``sim.scaling.regression``), trained with a
-``tf.keras`` linear model under ``MultiWorkerMirroredStrategy`` in a custom loop until the
+``tf.keras`` linear model under ``MultiWorkerMirroredStrategy`` (RING all-reduce) in a custom loop until the
 population excess loss falls to the target, as a team would train until the metric is met.
 
     python -m sim launch --workers 2 --gpus-per-worker 2 regression_task.py \
@@ -19,8 +19,11 @@ import json
 import numpy as np
 
 
-class _One:
-    replica_id_in_sync_group = 0
+class _Only:
+    """The one replica of a worker with one device: its id is the worker's index."""
+
+    def __init__(self, task_id: int):
+        self.replica_id_in_sync_group = task_id
 
 
 def main(argv=None) -> None:
@@ -37,9 +40,13 @@ def main(argv=None) -> None:
     from sim.runtime import clock
     from sim.scaling.regression import StreamingRegression
 
-    strategy = tf.distribute.MultiWorkerMirroredStrategy()       # first, before any other op
-    problem = StreamingRegression(seed=args.seed)
+    ring = tf.distribute.experimental.CommunicationOptions(
+        implementation=tf.distribute.experimental.CommunicationImplementation.RING)
+    strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=ring)   # first
+    problem = StreamingRegression(seed=0)          # the workload; --seed picks the data stream
     replicas = strategy.num_replicas_in_sync
+    local = len(strategy.extended.worker_devices)
+    task_id = strategy.cluster_resolver.task_id or 0
     b = args.per_replica_batch
     with strategy.scope():
         model = tf.keras.Sequential([tf.keras.layers.Dense(
@@ -66,8 +73,8 @@ def main(argv=None) -> None:
     began = clock().now
     steps, loss = 0, start
     while steps < args.max_steps and loss > args.target * start:
-        if replicas == 1:   # sim's values_from_function gives a PerReplica even for one replica
-            x, y = draw(_One, steps)
+        if local == 1:      # sim's values_from_function gives a PerReplica even for one replica
+            x, y = draw(_Only(task_id), steps)
         else:
             x = strategy.experimental_distribute_values_from_function(lambda ctx: draw(ctx, steps)[0])
             y = strategy.experimental_distribute_values_from_function(lambda ctx: draw(ctx, steps)[1])

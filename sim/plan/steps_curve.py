@@ -11,6 +11,8 @@ warmup adds half its steps [derived]:
     steps(B) = S_min (1 + B_crit / B) + warmup_steps(B) / 2.
 
 A rate above ``max_learning_rate`` (the largest stable one, where known) diverges: inf steps.
+Where steps were ``measured`` at a batch (warmup included, in the run itself), they are used as
+they are; the fitted curve fills in the other batches.
 
 Asynchronous parameter servers (``async_updates``): N workers each update with their own batch
 b, every gradient ``N - 1`` updates stale on average. With a small learning rate, N stale updates
@@ -42,6 +44,7 @@ class StepsCurve:
     base_batch: int = 256
     warmup_examples: float = 0.0
     max_learning_rate: float = math.inf
+    measured: tuple = ()              # ((batch, steps), ...): measured here, used as they are
 
     def learning_rate(self, batch) -> float:
         return scaled_learning_rate(self.base_learning_rate, self.base_batch, batch, self.rule)
@@ -53,6 +56,9 @@ class StepsCurve:
         """Steps (updates) to the target at ``batch``, warmup included; inf if the rate diverges."""
         if self.learning_rate(batch) > self.max_learning_rate:
             return math.inf
+        for b, s in self.measured:
+            if b == batch:
+                return float(s)
         return StepsFit(self.s_min, self.b_crit).steps(batch) + self.warmup_steps(batch) / 2
 
     def async_updates(self, workers: int, batch: int) -> tuple[float, float]:

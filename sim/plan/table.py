@@ -32,6 +32,10 @@ def duration(seconds: float) -> str:
     return t("plan.milliseconds", ms=seconds * 1e3)
 
 
+def cost(value: float) -> str:
+    return number(value, ",.2f") if value >= 0.01 or value == 0 else number(value, ".1e")
+
+
 def cells(rank: int, row) -> list:
     c = row.candidate
     where = f"{c.nodes}x {c.machine} ({c.devices} GPU)" + (f" {c.network}" if c.network else "")
@@ -43,7 +47,7 @@ def cells(rank: int, row) -> list:
     step_ms = number(row.step.seconds * 1e3, ",.1f") if row.step.seconds >= 1e-3 else \
         number(row.step.seconds * 1e3, ".3f")
     return [str(rank), where, how, number(batch, ","), number(row.learning_rate, ".3g"), steps,
-            step_ms, duration(row.seconds), number(row.cost, ",.2f") if row.reaches else "-", stale]
+            step_ms, duration(row.seconds), cost(row.cost) if row.reaches else "-", stale]
 
 
 def render(plan, limit: int | None = None) -> str:
