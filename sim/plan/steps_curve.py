@@ -46,6 +46,11 @@ class StepsCurve:
     max_learning_rate: float = math.inf
     measured: tuple = ()              # ((batch, steps), ...): measured here, used as they are
 
+    @property
+    def e_min(self) -> float:
+        """The fewest examples to the target (a tiny batch's run): S_min x B_crit."""
+        return self.s_min * self.b_crit
+
     def learning_rate(self, batch) -> float:
         return scaled_learning_rate(self.base_learning_rate, self.base_batch, batch, self.rule)
 
