@@ -30,7 +30,7 @@ def test_budget_deadline_and_own_curve(capsys):
     assert main(["--nodes", "1,2,4", "--strategies", "mirrored-nccl", "--s-min", "1000",
                  "--b-crit", "512", "--target", "loss 0.1", "--budget", "1e9", "--deadline", "1e9"]) == 0
     out = capsys.readouterr().out
-    assert "loss 0.1" in out and "3 of 6 plans" not in out and "6 of 6 plans" in out
+    assert "loss 0.1" in out and "3 of 6 plans" not in out and "budget 1,000,000,000, 1e+09 h: 6 of 6 plans" in out
     assert main(["--nodes", "1", "--strategies", "mirrored-nccl", "--budget", "0"]) == 0
     assert "No plan fits" in capsys.readouterr().out
 

@@ -158,8 +158,9 @@ def main(argv=None) -> int:
     print(t("plan.cli_header", model=args.model, target=plan.curve.target, n=total,
             rank_by=t(f"plan.rank_{args.rank}"), price=args.price))
     if args.budget is not None or args.deadline is not None:
-        print(t("plan.budget_line", budget=args.budget if args.budget is not None else math.inf,
-                hours=args.deadline if args.deadline is not None else math.inf, n=len(plan.rows), total=total))
+        parts = ([t("plan.budget_part", budget=args.budget)] if args.budget is not None else []) + \
+            ([t("plan.deadline_part", hours=args.deadline)] if args.deadline is not None else [])
+        print(t("plan.budget_line", what=", ".join(parts), n=len(plan.rows), total=total))
         if not plan.rows:
             print(t("plan.nothing_fits"))
             return 0
