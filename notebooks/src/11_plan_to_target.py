@@ -16,8 +16,8 @@
 # 6. the same from the command line, `python -m sim plan`;
 # 7. a classroom demo.
 #
-#     time to target = steps to target (batch B) x time per step (cluster, strategy)
-#     cost to target = time to target x devices x price per device-hour
+# - time to target = steps to target (batch B) x time per step (cluster, strategy);
+# - cost to target = time to target x devices x price per device-hour.
 
 # %% [markdown] lang="zh"
 # # 11 · 综合课：达到目标准确率最快、最省钱的方式
@@ -32,8 +32,8 @@
 # 6. 在命令行上做同样的事：`python -m sim plan`；
 # 7. 课堂演示。
 #
-#     达到目标的时间 = 达到目标所需的步数（批次 B）× 每步时间（集群、策略）
-#     达到目标的费用 = 达到目标的时间 × 设备数 × 每设备小时的价格
+# - 达到目标的时间 = 达到目标所需的步数（批次 B）× 每步时间（集群、策略）；
+# - 达到目标的费用 = 达到目标的时间 × 设备数 × 每设备小时的价格。
 
 # %% [markdown] lang="pt"
 # # 11 · Projeto final: o caminho mais rápido e o mais barato até uma acurácia-alvo
@@ -54,8 +54,8 @@
 # 6. o mesmo na linha de comando, `python -m sim plan`;
 # 7. uma demonstração para a sala de aula.
 #
-#     tempo até a meta = passos até a meta (lote B) x tempo por passo (cluster, estratégia)
-#     custo até a meta = tempo até a meta x dispositivos x preço por dispositivo-hora
+# - tempo até a meta = passos até a meta (lote B) x tempo por passo (cluster, estratégia);
+# - custo até a meta = tempo até a meta x dispositivos x preço por dispositivo-hora.
 
 # %% [markdown] lang="en"
 # ## 1. Steps to target against the batch
