@@ -464,14 +464,16 @@ print(run.returncode, run.stderr)
 # time to target across, cost to target up, sized by its GPUs. The dashed line is the deadline, the
 # dotted one the budget; the plans in the green corner fit both, and the star is the fastest of
 # them, listed on the right with the next ones. The widget under it redraws the picture for a
-# budget, a deadline and a critical batch (run the notebook to use it). Try a budget of 300, then
-# move `B_crit` down to 2048, a target that large batches reach no sooner: the big clusters slide
-# up and to the right, and the best plan shrinks.
+# budget, a deadline and a critical batch (run the notebook to use it). Try a budget of 300:
+# nothing fits, since even one server costs 313. Back at 500, move `B_crit` down to 8192, then
+# 4096, a target that large batches reach no sooner: the big clusters slide up and to the right,
+# and the best plan halves its GPUs each time (128, then 64), until nothing fits in 6 hours; give
+# it 24 hours and 32 GPUs do it in 7.
 
 # %% [markdown] lang="zh"
 # ## 7. 课堂演示：预算、期限和临界批次
 #
-# 静态图把第 2 节那些集群上的每个 ResNet-50 方案（每个 GPU 64 张图像）画成一个点：横轴是达到目标的时间，纵轴是达到目标的费用，点的大小表示 GPU 数。虚线是期限，点线是预算；绿色角落里的方案同时满足两者，星号是其中最快的那个，右边列出了它和紧随其后的几个方案。图下面的控件会按预算、期限和临界批次重新绘图（运行笔记本才能使用）。试试把预算设为 300，然后把 `B_crit` 降到 2048，这相当于一个大批次也无法更快达到的目标：大集群向右上方移动，最佳方案也变小了。
+# 静态图把第 2 节那些集群上的每个 ResNet-50 方案（每个 GPU 64 张图像）画成一个点：横轴是达到目标的时间，纵轴是达到目标的费用，点的大小表示 GPU 数。虚线是期限，点线是预算；绿色角落里的方案同时满足两者，星号是其中最快的那个，右边列出了它和紧随其后的几个方案。图下面的控件会按预算、期限和临界批次重新绘图（运行笔记本才能使用）。试试把预算设为 300：没有任何方案满足条件，因为哪怕只用一台服务器也要花 313。回到 500，再把 `B_crit` 先降到 8192、再降到 4096，这相当于一个大批次也无法更快达到的目标：大集群向右上方移动，最佳方案的 GPU 数每次减半（从 128 到 64），直到 6 小时内没有任何方案能完成；把期限放宽到 24 小时，32 个 GPU 用 7 小时就能完成。
 
 # %% [markdown] lang="pt"
 # ## 7. Demonstração para a sala de aula: um orçamento, um prazo, um lote crítico
@@ -481,9 +483,11 @@ print(run.returncode, run.stderr)
 # de GPUs. A linha tracejada é o prazo, a pontilhada é o orçamento; os planos no canto verde cabem
 # nos dois, e a estrela é o mais rápido deles, listado à direita junto com os seguintes. O widget
 # abaixo dela redesenha a figura para um orçamento, um prazo e um lote crítico (execute o notebook
-# para usá-lo). Experimente um orçamento de 300 e depois desça `B_crit` para 2048, uma meta que
-# lotes grandes não alcançam mais cedo: os clusters grandes deslizam para cima e para a direita, e
-# o melhor plano encolhe.
+# para usá-lo). Experimente um orçamento de 300: nada cabe, porque até um único servidor custa
+# 313. De volta a 500, desça `B_crit` para 8192 e depois para 4096, uma meta que lotes grandes não
+# alcançam mais cedo: os clusters grandes deslizam para cima e para a direita, e o melhor plano
+# corta as suas GPUs pela metade a cada vez (128, depois 64), até nada caber em 6 horas; com um
+# prazo de 24 horas, 32 GPUs chegam lá em 7.
 
 # %%
 from sim.plan.view import draw_view, plan_view, plan_widget
