@@ -11,4 +11,4 @@ def test_bench_plan_prints_its_line():
                          timeout=300)
     assert run.returncode == 0, run.stderr
     line = run.stdout.strip().splitlines()[-1]
-    assert line.startswith("BENCH python -m sim plan") and "204 candidate" in line
+    assert line.startswith("BENCH python -m sim plan") and "210 candidate" in line

@@ -37,7 +37,7 @@ def test_budget_deadline_and_own_curve(capsys):
 
 BAD = [["--nodes", "0"], ["--nodes", "two"], ["--price", "-1"], ["--price", "nan"], ["--model", "nope"],
        ["--machines", "dgx9"], ["--networks", "5gbe"], ["--strategies", "mirrored"], ["--rank", "speed"],
-       ["--gpus", "9"], ["--model", "vgg16"], ["--s-min", "100"], ["--top", "0"], ["--bogus"]]
+       ["--gpus", "9"], ["--model", "vgg16"], ["--s-min", "100"], ["--top", "0"], ["--bogus"], ["--networks", ""], ["--machines", ","]]
 
 
 @pytest.mark.parametrize("argv", BAD, ids=[" ".join(a) for a in BAD])

@@ -107,6 +107,9 @@ def test_grid_order_defaults_and_errors():
     assert len(cands) == 2 + 4                   # one node uses no network: listed once per strategy
     assert {c.ps for c in cands if c.strategy == "ps-sync"} == {1, 2}      # one ps task per node
     assert grid(nodes=(2,))[0].network == "edr-ib"                          # the node's own network
+    one_node = grid(nodes=(1, 2), strategies=("mirrored-hierarchical", "central-storage", "mirrored-ring"))
+    assert [(c.nodes, c.strategy) for c in one_node] == [
+        (1, "mirrored-hierarchical"), (1, "central-storage"), (1, "mirrored-ring"), (2, "mirrored-ring")]
     with pytest.raises(ValueError, match="mirrored-nccl"):
         grid(strategies=("mirrored",))
     with pytest.raises(ValueError, match="at most 8"):

@@ -52,8 +52,13 @@ def _top(text: str) -> int:
     return int(text)
 
 
-def _names(text: str) -> list:
-    return [v for v in str(text).split(",") if v]
+def _names(flag: str, example: str):
+    def parse(text: str) -> list:
+        names = [v for v in str(text).split(",") if v]
+        if not names:
+            raise argparse.ArgumentTypeError(t("plan.empty_list", flag=flag, example=example))
+        return names
+    return parse
 
 
 def parser() -> argparse.ArgumentParser:
@@ -62,11 +67,12 @@ def parser() -> argparse.ArgumentParser:
     from sim.scaling.lr_rules import RULES
     ap = _Parser(prog="python -m sim plan", description=t("plan.cli_help"))
     ap.add_argument("--model", default="resnet50", help="a sim.workloads model")
-    ap.add_argument("--machines", type=_names, default=["dgx1-p100"], help=", ".join(MACHINE_NODES))
+    ap.add_argument("--machines", type=_names("--machines", "dgx1-p100,big-basin"), default=["dgx1-p100"], help=", ".join(MACHINE_NODES))
     ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16])
-    ap.add_argument("--networks", type=_names, default=[None], help=", ".join(network_names()))
+    ap.add_argument("--networks", type=_names("--networks", "10gbe,edr-ib"), default=[None], help=", ".join(network_names()))
     ap.add_argument("--gpus", type=_counts("--gpus"), default=[None], help="GPUs used per node")
-    ap.add_argument("--strategies", type=_names, default=["mirrored-nccl", "ps-sync", "ps-async"],
+    ap.add_argument("--strategies", type=_names("--strategies", "mirrored-nccl,ps-async"),
+                    default=["mirrored-nccl", "ps-sync", "ps-async"],
                     help=", ".join(STRATEGIES))
     ap.add_argument("--ps", type=_counts("--ps"), default=[None],
                     help="parameter-server tasks (default: one per node)")

@@ -4,10 +4,10 @@ A ``Candidate`` is one way to run the job: ``nodes`` copies of a node preset (``
 ``gpus`` GPUs used on each, joined by ``network``, a ``strategy`` (below) and a per-device batch.
 The strategy names say what TensorFlow calls it and, for all-reduce, which implementation:
 
-- ``mirrored-nccl``, ``mirrored-ring``, ``mirrored-hierarchical``: MirroredStrategy on one node,
-  MultiWorkerMirroredStrategy on several (``CommunicationImplementation.NCCL`` / ``RING``;
-  hierarchical copy is MirroredStrategy's ``HierarchicalCopyAllReduce``);
-- ``central-storage``: CentralStorageStrategy (variables on host 0's CPU);
+- ``mirrored-nccl``, ``mirrored-ring``: MirroredStrategy on one node, MultiWorkerMirroredStrategy
+  on several (``CommunicationImplementation.NCCL`` / ``RING``);
+- ``mirrored-hierarchical``: MirroredStrategy's ``HierarchicalCopyAllReduce``, one node only;
+- ``central-storage``: CentralStorageStrategy (variables on the CPU), one node only;
 - ``ps-sync``, ``ps-async``: ParameterServerStrategy with ``ps`` tasks, every GPU a worker, its
   updates averaged each step (sync) or applied as they come (async, TensorFlow's default).
 
@@ -25,6 +25,11 @@ STRATEGIES = {"mirrored-nccl": ("nccl", True), "mirrored-ring": ("ring", True),
               "mirrored-hierarchical": ("hierarchical", True),
               "central-storage": ("central-storage", True),
               "ps-sync": ("parameter-server", True), "ps-async": ("parameter-server", False)}
+
+
+# TensorFlow offers these on one machine only (MultiWorkerMirroredStrategy has no hierarchical
+# copy; CentralStorageStrategy is single-machine): grid() leaves out their multi-node combinations.
+ONE_NODE_ONLY = ("mirrored-hierarchical", "central-storage")
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,8 @@ def grid(machines=("dgx1-p100",), nodes=(1, 2, 4), networks=(None,), gpus=(None,
     for machine, n, net, g, s, b, p in itertools.product(machines, nodes, networks, gpus, strategies,
                                                           batch_per_device, ps):
         check_strategy(s)
+        if s in ONE_NODE_ONLY and n > 1:
+            continue
         per_node = len(preset(machine).gpus)
         g = per_node if g is None else _whole(g, "gpus")
         if g > per_node:
