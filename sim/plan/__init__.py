@@ -9,7 +9,9 @@ multiplies them. One job per module:
 - ``step_time``: time per step (model mode: ``sim.scaleout.scale``);
 - ``ranking``: the arithmetic, the ranked rows, budget and deadline;
 - ``table``: the rows as a table, each column's source named;
-- ``real_mode``: the closed loop: plan a small model, launch the runs, compare.
+- ``real_mode`` (with ``regression_task``, the launched script): the closed loop: plan a small
+  model, launch the runs, compare;
+- ``view``: the classroom demo (budget, deadline and critical-batch sliders).
 """
 from .candidates import STRATEGIES, Candidate, grid
 from .ranking import Plan, PlanRow, make_plan, plan_row, rank
