@@ -4,7 +4,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-COMMANDS = {"allreduce": "sim.cli.allreduce", "launch": "sim.cli.launch", "scale": "sim.cli.scale"}
+COMMANDS = {"allreduce": "sim.cli.allreduce", "launch": "sim.cli.launch", "plan": "sim.cli.plan",
+            "scale": "sim.cli.scale"}
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,111 @@
+"""The classroom demo: every candidate plan as a point (time to target, cost), the budget and the
+deadline as lines, the plans that fit both shaded, the best of them marked, and the fastest
+fitting plans as bars. ``plan_view`` is the plain function the static figure and the tests call;
+``plan_widget`` a thin ipywidgets layer (budget, deadline, critical batch) over it. Sized for a
+1280x720 projector: 12 x 5 inches, no text under 12 points."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sim.i18n import number, t
+from sim.plan.candidates import grid
+from sim.plan.ranking import make_plan
+from sim.plan.steps_curve import RESNET50_IMAGENET
+
+COLORS = {"mirrored-nccl": "#4C72B0", "mirrored-ring": "#64B5CD", "mirrored-hierarchical": "#8172B2",
+          "central-storage": "#CCB974", "ps-sync": "#C44E52", "ps-async": "#DD8452"}
+DEMO_GRID = dict(machines=("dgx1-p100",), nodes=(1, 2, 4, 8, 16, 32), networks=("10gbe", "edr-ib"),
+                 strategies=("mirrored-nccl", "ps-sync", "ps-async"), batch_per_device=(64,))
+
+
+def plan_view(budget: float = 500, deadline_hours: float = 6, b_crit: float = 16384,
+              price: float = 2.0, rank_by: str = "time") -> dict:
+    """The ResNet-50 plan over the demo grid, for one budget, deadline and critical batch."""
+    curve = replace(RESNET50_IMAGENET, s_min=RESNET50_IMAGENET.e_min / b_crit, b_crit=b_crit) \
+        if b_crit != RESNET50_IMAGENET.b_crit else RESNET50_IMAGENET
+    plan = make_plan("resnet50", curve, grid(**DEMO_GRID), price, rank_by)
+    fits = plan.within(budget, deadline_hours)
+    return {"plan": plan, "fits": fits, "best": fits[0] if fits else None, "budget": budget,
+            "deadline": deadline_hours}
+
+
+def _name(row) -> str:
+    c = row.candidate
+    return f"{c.devices} GPU {c.network or ''} {c.strategy}".replace("  ", " ")
+
+
+def draw_view(view: dict):
+    import matplotlib.pyplot as plt
+    from sim.course.plots import setup_fonts
+    setup_fonts()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained",
+                                      gridspec_kw={"width_ratios": [1.25, 1]})
+    rows = [r for r in view["plan"].rows if r.reaches]
+    for strategy, color in COLORS.items():
+        mine = [r for r in rows if r.candidate.strategy == strategy]
+        if mine:
+            left.scatter([r.hours for r in mine], [r.cost for r in mine], s=[20 + 3 * r.candidate.devices ** 0.8
+                         for r in mine], color=color, alpha=0.8, label=strategy)
+    from matplotlib.ticker import FuncFormatter, LogLocator
+    left.set_xscale("log")
+    left.set_yscale("log")
+    for axis in (left.xaxis, left.yaxis):
+        axis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: number(v, ",.4g")))
+        axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+    left.axvline(view["deadline"], color="#333333", ls="--", lw=1.5)
+    left.axhline(view["budget"], color="#333333", ls=":", lw=1.5)
+    x0, _ = left.get_xlim()
+    y0, _ = left.get_ylim()
+    left.fill_between([x0, view["deadline"]], y0, view["budget"], color="#55A868", alpha=0.15)
+    best = view["best"]
+    if best is not None:
+        left.scatter([best.hours], [best.cost], marker="*", s=500, color="#55A868", edgecolor="black",
+                     zorder=5, label=t("plan.demo_best"))
+    left.set_xlabel(t("plan.demo_axis_hours"), fontsize=13)
+    left.set_ylabel(t("plan.demo_axis_cost"), fontsize=13)
+    left.tick_params(labelsize=12)
+    left.legend(fontsize=12, loc="upper right", framealpha=0.9)
+    left.set_title(t("plan.demo_title", budget=view["budget"], hours=view["deadline"],
+                     b_crit=view["plan"].curve.b_crit), fontsize=13)
+    top = view["fits"][:6]
+    if top:
+        right.barh(range(len(top))[::-1], [r.hours for r in top],
+                   color=[COLORS[r.candidate.strategy] for r in top])
+        for i, r in zip(range(len(top))[::-1], top):
+            right.text(0.02, i, f"{_name(r)}   {number(r.hours, '.1f')} h, {number(r.cost, ',.0f')}",
+                       va="center", fontsize=12, transform=right.get_yaxis_transform())
+        right.set_yticks([])
+        right.set_xlabel(t("plan.demo_axis_hours"), fontsize=13)
+        right.tick_params(labelsize=12)
+        right.set_title(t("plan.demo_fits", n=len(view["fits"]), total=len(rows)), fontsize=13)
+    else:
+        right.axis("off")
+        right.text(0.5, 0.5, t("plan.nothing_fits"), ha="center", va="center", fontsize=14)
+    return fig
+
+
+def plan_widget():
+    """Budget, deadline and critical-batch sliders that redraw both pictures."""
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+    style = {"description_width": "initial"}
+    layout = W.Layout(width="380px")
+    budget = W.SelectionSlider(options=[100, 200, 300, 400, 500, 700, 1000, 1500, 2500], value=500,
+                               description=t("plan.demo_budget"), style=style, layout=layout)
+    deadline = W.SelectionSlider(options=[0.5, 1, 2, 3, 4, 6, 8, 12, 24], value=6,
+                                 description=t("plan.demo_deadline"), style=style, layout=layout)
+    b_crit = W.SelectionSlider(options=[1024, 2048, 4096, 8192, 16384, 32768, 65536], value=16384,
+                               description="B_crit", style=style, layout=layout)
+    out = W.Output()
+
+    def redraw(*_):
+        with out:
+            out.clear_output(wait=True)
+            draw_view(plan_view(budget.value, deadline.value, b_crit.value))
+            plt.show()
+
+    for w in (budget, deadline, b_crit):
+        w.observe(redraw, names="value")
+    redraw()
+    return W.VBox([W.HBox([budget, deadline, b_crit]), out])
