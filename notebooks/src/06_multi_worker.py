@@ -647,9 +647,12 @@ print(t("lesson06.same_weights", same=same))
 # %% [markdown] lang="en"
 # The second run trained epochs 1 and 2 only, and its final weights are exactly those of the
 # uninterrupted run of section 6: no completed epoch was lost or repeated. The backups went where
-# TensorFlow puts them: the chief writes `backup_dir/chief`, every other worker writes a
+# tf-keras (Keras 2) puts them: the chief writes `backup_dir/chief`, every other worker writes a
 # temporary `workertemp_<index>` folder and deletes it (every worker must save, only the chief's
-# copy is kept).
+# copy is kept). Keras 3 lays them out another way: every worker writes
+# `backup_dir/latest.weights.h5` and `training_metadata.json`, with no chief/worker split. The
+# simulator writes tf-keras's layout under both versions; the weights and the epoch it resumes
+# from are the same.
 #
 # ## 9. For the classroom: the cluster's timeline, live
 #
@@ -658,7 +661,7 @@ print(t("lesson06.same_weights", same=same))
 # kernel; the figure below it is the same picture for 2 DGX A100 nodes, for when it does not.)
 
 # %% [markdown] lang="zh"
-# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件放在 TensorFlow 放置它们的地方：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。
+# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件放在 tf-keras（Keras 2）放置它们的地方：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。Keras 3 的布局不同：每个工作进程都写入 `backup_dir/latest.weights.h5` 和 `training_metadata.json`，不区分 chief 和其他工作进程。模拟器在两个版本下都按 tf-keras 的布局写入；恢复出的权重和继续训练的周期都相同。
 #
 # ## 9. 课堂演示：实时查看集群的时间线
 #
@@ -667,9 +670,12 @@ print(t("lesson06.same_weights", same=same))
 # %% [markdown] lang="pt"
 # A segunda execução treinou só as épocas 1 e 2, e os pesos finais são exatamente os da execução
 # sem interrupção da seção 6: nenhuma época concluída foi perdida ou repetida. Os backups foram
-# para onde o TensorFlow os coloca: o chefe escreve em `backup_dir/chief`, e cada um dos outros
-# workers escreve em uma pasta temporária `workertemp_<index>` e a apaga depois (todos os workers
-# precisam salvar, mas só a cópia do chefe é mantida).
+# para onde o tf-keras (Keras 2) os coloca: o chefe escreve em `backup_dir/chief`, e cada um dos
+# outros workers escreve em uma pasta temporária `workertemp_<index>` e a apaga depois (todos os
+# workers precisam salvar, mas só a cópia do chefe é mantida). O Keras 3 os organiza de outro
+# jeito: cada worker escreve `backup_dir/latest.weights.h5` e `training_metadata.json`, sem
+# distinção entre chefe e demais workers. O simulador usa a organização do tf-keras nas duas
+# versões; os pesos restaurados e a época da retomada são os mesmos.
 #
 # ## 9. Para a sala de aula: a linha do tempo do cluster, ao vivo
 #

@@ -139,16 +139,18 @@ print(type(table).__name__, table.shape, tf.nn.embedding_lookup(table, [7]).shap
 
 # %% [markdown] lang="en"
 # The count of shards is arithmetic you can predict (exercise 07a). `MinSizePartitioner` makes
-# shards of at least `min_shard_bytes`, at most `max_shards` of them; `MaxSizePartitioner` makes
+# ⌈variable bytes / `min_shard_bytes`⌉ shards, capped by `max_shards` and by the number of rows
+# (so the last shards can be smaller than `min_shard_bytes`); `MaxSizePartitioner` makes
 # shards of at most `max_shard_bytes`; `FixedShardsPartitioner` makes a fixed number. The rows
 # are then split with the first shards one row longer (10 rows in 4 shards: 3, 3, 2, 2):
 
 # %% [markdown] lang="zh"
-# 分片的数量是可以预测的算术（练习 07a）。`MinSizePartitioner` 让每个分片至少有 `min_shard_bytes`，最多 `max_shards` 个；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
+# 分片的数量可以用简单的算术预测出来（练习 07a）。`MinSizePartitioner` 的分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，再受 `max_shards` 和行数限制（所以最后的分片可能小于 `min_shard_bytes`）；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
 
 # %% [markdown] lang="pt"
 # A quantidade de fragmentos é uma conta que dá para prever (exercício 07a). O `MinSizePartitioner`
-# faz fragmentos de pelo menos `min_shard_bytes`, no máximo `max_shards` deles; o
+# faz ⌈bytes da variável / `min_shard_bytes`⌉ fragmentos, limitado por `max_shards` e pelo número
+# de linhas (os últimos fragmentos podem ficar menores que `min_shard_bytes`); o
 # `MaxSizePartitioner` faz fragmentos de no máximo `max_shard_bytes`; o `FixedShardsPartitioner` faz
 # um número fixo. Depois as linhas são divididas e os primeiros fragmentos ficam com uma linha a
 # mais (10 linhas em 4 fragmentos: 3, 3, 2, 2):
@@ -212,8 +214,9 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # function at once and reads the counter as it is then (1, 2, 3). All six increments land, so the
 # counter is 6; but most updates were computed from a value that other workers changed before the
 # update arrived: it was **stale**. The **staleness** of an update is the number of updates applied between its read and
-# its write. With N workers each always busy, the mean staleness is exactly N − 1, whatever the
-# compute times: every applied update makes the N − 1 others in flight one update older.
+# its write. With N workers each always busy, the mean staleness tends to N − 1 in the long run,
+# whatever the compute times: every applied update makes the N − 1 others in flight one update
+# older (the first round is less stale, which is why six increments give a mean of 1.5).
 #
 # ## 3. Staleness in a training loop
 #
@@ -221,7 +224,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # a gradient on its worker's batch and applies it with SGD.
 
 # %% [markdown] lang="zh"
-# 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，平均陈旧性恰好是 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步。
+# 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，长期平均陈旧性趋近 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步（第一轮的陈旧性较低，所以这六次加一的平均值是 1.5）。
 #
 # ## 3. 训练循环中的陈旧性
 #
@@ -232,9 +235,10 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # hora e lê o contador como ele está naquele momento (1, 2, 3). Os seis incrementos chegam, então o
 # contador vale 6; mas a maioria das atualizações foi calculada a partir de um valor que outros
 # workers mudaram antes de a atualização chegar: ele estava **defasado**. A **defasagem** de uma atualização é o número de atualizações aplicadas entre a
-# leitura e a escrita dela. Com N workers sempre ocupados, a defasagem média é exatamente N − 1,
-# sejam quais forem os tempos de cálculo: cada atualização aplicada deixa as outras N − 1 em
-# andamento uma atualização mais velhas.
+# leitura e a escrita dela. Com N workers sempre ocupados, em regime permanente a defasagem média
+# tende a N − 1, sejam quais forem os tempos de cálculo: cada atualização aplicada deixa as outras
+# N − 1 em andamento uma atualização mais velhas (a primeira rodada é menos defasada, por isso os
+# seis incrementos dão uma média de 1,5).
 #
 # ## 3. Defasagem em um loop de treinamento
 #
@@ -337,7 +341,7 @@ for n in (1, 4, 16):
 # %% [markdown] lang="en"
 # With one worker every rate up to 1.0 converges; with 16 the plain rule already diverges at 0.6,
 # and at 0.3 it ends far above the staleness-aware run. The staleness-aware rule converges at
-# every rate (exercise 07b finds the exact limits).
+# every rate in the table (exercise 07b finds the exact limits).
 #
 # ## 4. Stragglers: sync, backup workers, async
 #
@@ -348,7 +352,7 @@ for n in (1, 4, 16):
 # rare 10× straggler (5% of the steps take 10 units):
 
 # %% [markdown] lang="zh"
-# 只有一个工作进程时，直到 1.0 的每个学习率都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于采用感知陈旧性规则的训练。感知陈旧性的规则在每个学习率下都收敛（练习 07b 会求出精确的上限）。
+# 只有一个工作进程时，学习率一直到 1.0 都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于采用感知陈旧性规则的训练。感知陈旧性的规则在表中的每个学习率下都收敛（练习 07b 会求出精确的上限）。
 #
 # ## 4. 掉队者：同步、备用工作进程、异步
 #
@@ -357,13 +361,13 @@ for n in (1, 4, 16):
 # %% [markdown] lang="pt"
 # Com um worker, toda taxa até 1,0 converge; com 16, a regra simples já diverge em 0,6 e, em 0,3,
 # termina bem acima da execução ciente da defasagem. A regra ciente da defasagem converge em todas
-# as taxas (o exercício 07b encontra os limites exatos).
+# as taxas da tabela (o exercício 07b encontra os limites exatos).
 #
 # ## 4. Retardatários: síncrono, workers reserva, assíncrono
 #
 # O treinamento síncrono espera o worker mais lento a cada passo. Com 8 workers cujo passo leva
 # `1 + Exp(1)` unidades de tempo, o passo esperado é `1 + H₈ = 3,72` (H₈ = 1 + 1/2 + … + 1/8), e
-# não 2. **Workers reserva** (Chen et al., 2016) iniciam 10 e usam os 8 primeiros gradientes:
+# não 2. Com **workers reserva** (Chen et al., 2016), iniciam-se 10 workers e usam-se os 8 primeiros gradientes:
 # `1 + H₁₀ − H₂ = 2,43`. O treinamento assíncrono não espera ninguém. Eis a perda ao longo do
 # tempo simulado, com um retardatário raro 10× mais lento (5% dos passos levam 10 unidades):
 

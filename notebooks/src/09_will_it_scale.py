@@ -122,7 +122,7 @@ print("...")
 # layers.
 
 # %% [markdown] lang="zh"
-# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备的计算速度是一个注明出处的假设，从不根据扩展结果拟合：它取自 TensorFlow 公布的单 GPU 基准测试在 Tesla P100 上达到的峰值比例（ResNet-50 为每秒 219 张图像），再乘以上面的 FLOP 数。
+# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备的计算速度是一个注明出处的假设，从不根据扩展结果拟合：它取自 TensorFlow 公布的单 GPU 基准测试在 Tesla P100 上达到的峰值比例（ResNet-50 为每秒 219 张图像）；一步的计算时间 = 上面的 FLOP 数 ÷（这个比例 × 峰值速度）。
 #
 # ## 2. 一步训练：先计算，再通信
 #
@@ -325,9 +325,9 @@ plt.show()
 # peak, the only number here not from a published measurement. Bytes per FLOP is the quick
 # estimate; the simulator does the full sum.
 #
-# Curiously, VGG-16's big dense layer is its **last** layer but one, so its gradient is ready
-# first and is sent while all the convolutions still run backward: without that, VGG-16 would
-# scale even worse. Where the parameters sit in the network matters, not only how many there are.
+# Curiously, VGG-16's big dense layer is the third layer from the end (`fc6`, before `fc7` and
+# `fc8`), so its gradient is ready almost at once, after two small dense layers, and is sent while
+# all the convolutions still run backward: without that, VGG-16 would scale even worse. Where the parameters sit in the network matters, not only how many there are.
 #
 # ## 5. The same model on PCIe, NVLink, Ethernet and InfiniBand
 #
@@ -341,7 +341,7 @@ plt.show()
 #
 # BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
 #
-# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第二层，所以它的梯度最先就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
+# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个小全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
 #
 # ## 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上
 #
@@ -362,8 +362,9 @@ plt.show()
 # BERT é uma suposição, metade do pico da P100, o único número aqui que não vem de uma medição
 # publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
 #
-# Curiosamente, a grande camada densa da VGG-16 é a penúltima, então seu gradiente fica pronto
-# primeiro e é enviado enquanto todas as convoluções ainda fazem o passo para trás: sem isso, a
+# Curiosamente, a grande camada densa da VGG-16 é a antepenúltima (`fc6`, antes de `fc7` e
+# `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas pequenas,
+# e é enviado enquanto todas as convoluções ainda fazem a passagem para trás: sem isso, a
 # VGG-16 escalaria ainda pior. Onde os parâmetros ficam na rede importa, não só quantos são.
 #
 # ## 5. O mesmo modelo em PCIe, NVLink, Ethernet e InfiniBand

@@ -290,7 +290,8 @@ sim.cluster.print_commands(cluster, "seed002_mwms_mnist.py")
 # hardware; it stops there. It does not model:
 #
 # - **the speed of real kernels**: a step's compute time comes from FLOPs and bytes over a
-#   device's peak rates, not from cuDNN's choice of algorithm, caches or kernel launch overheads;
+#   device's peak rates, not from cuDNN's choice of algorithm or caches; each op pays one fixed
+#   launch cost (a few microseconds, set per device type), not a measured one;
 # - **memory exactly**: the simulator counts weights, optimizer slots, the tensors kept for the
 #   backward pass and the gradients, and raises TensorFlow's out-of-memory error past a device's
 #   size, but not the allocator's fragmentation, cuDNN's workspaces or the framework's own
@@ -324,7 +325,7 @@ sim.cluster.print_commands(cluster, "seed002_mwms_mnist.py")
 #
 # 模拟器重现 TensorFlow 的 API 和数值结果，并根据硬件模型预测时间；仅此而已。它没有模拟：
 #
-# - **真实内核的速度**：一步的计算时间由 FLOP 数和字节数除以设备的峰值速率得出，而不是取决于 cuDNN 选用的算法、缓存或内核启动开销；
+# - **真实内核的速度**：一步的计算时间由 FLOP 数和字节数除以设备的峰值速率得出，而不是取决于 cuDNN 选用的算法或缓存；每个操作付出的启动开销是一个固定值（几微秒，按设备类型设定），而不是测量得到的；
 # - **精确的内存占用**：模拟器会统计权重、优化器的槽变量、为反向传播保留的张量和梯度，超出设备容量时引发 TensorFlow 的内存不足错误；但它不统计分配器的碎片、cuDNN 的工作区和框架自身的缓冲区，所以真实 GPU 会更早被占满；
 # - **真实的网络协议栈**：gRPC、TCP 及其重传、同一链路上的其他流量、防火墙和超时；模拟的链路只有延迟和带宽，别无其他；
 # - **操作系统**：其他进程、争抢资源的邻居、抢占以及磁盘故障（只有在你主动注入时才会出故障，就像第 06 课那样）；
@@ -345,11 +346,12 @@ sim.cluster.print_commands(cluster, "seed002_mwms_mnist.py")
 # ## 4. O que o simulador não modela
 #
 # O simulador reproduz a API e os números do TensorFlow e prevê o tempo a partir de modelos do
-# hardware; para por aí. Ele não modela:
+# hardware; e não vai além disso. Ele não modela:
 #
 # - **a velocidade dos kernels reais**: o tempo de cálculo de um passo vem dos FLOPs e dos bytes
-#   divididos pelas taxas de pico do dispositivo, e não do algoritmo que o cuDNN escolhe, dos caches
-#   ou do custo de disparar cada kernel;
+#   divididos pelas taxas de pico do dispositivo, e não do algoritmo que o cuDNN escolhe nem dos
+#   caches; cada operação paga um custo fixo de lançamento (alguns microssegundos, definidos por
+#   tipo de dispositivo), e não um custo medido;
 # - **a memória com exatidão**: o simulador conta os pesos, os slots do otimizador, os tensores
 #   guardados para a retropropagação e os gradientes, e lança o erro de falta de memória do
 #   TensorFlow quando passam do tamanho do dispositivo; mas não conta a fragmentação do alocador,
