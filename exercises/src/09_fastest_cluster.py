@@ -31,9 +31,9 @@
 #
 # Você precisa treinar um modelo com `samples` amostras de treinamento (por exemplo 90 épocas do
 # ImageNet) e pode gastar no máximo `budget`. `options` associa um nome a
-# `(machine, nodes, network, price)`: tantos nós de um preset em uma rede, a `price` por nó-hora
+# `(machine, nodes, network, price)`: `nodes` nós do preset `machine`, ligados pela rede `network`, a `price` por nó-hora
 # (preços inventados para a aula, não os de nenhum provedor). Escreva
-# `fastest_within_budget(model, options, samples, budget)` que devolve o nome da opção que
+# `fastest_within_budget(model, options, samples, budget)` que devolva o nome da opção que
 # termina primeiro entre aquelas cujo custo cabe no orçamento, ou `None` quando nenhuma cabe:
 #
 # - a vazão de uma opção é `scale(model, machine, nodes=[nodes], network=network)[0]["samples_per_s"]`

@@ -639,7 +639,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # **Exercise:** open `exercises/en/05_bytes_per_step.ipynb` and count the bytes each strategy moves.
 
 # %% [markdown] lang="zh"
-# ## 总结
+# ## 小结
 #
 # | 策略 | 副本数 | 变量存放位置 | 每一步传输什么 |
 # |---|---|---|---|

@@ -241,6 +241,11 @@ for task in sim.cluster.tasks(cluster):
 # 错误的 `TF_CONFIG` 会在策略启动时、在每台机器上报错。模拟器按照 TensorFlow 读取它的方式进行检查；每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。
 
 # %% [markdown] lang="pt"
+# O `TF_CONFIG` do avaliador contém só o job dele, e as tarefas de treinamento o deixam de fora
+# dos seus: ele avalia checkpoints à parte e nunca participa do all-reduce do treinamento.
+#
+# ## 4. Os erros e o que eles dizem
+#
 # Um `TF_CONFIG` errado gera um erro quando a estratégia é iniciada, em todas as máquinas. O simulador o
 # verifica do jeito que o TensorFlow o lê; cada mensagem começa com o erro do próprio TensorFlow,
 # depois aponta o campo com problema e termina com um `TF_CONFIG` corrigido, montado a partir do
@@ -305,7 +310,7 @@ for text in mistakes:
 #
 # ## 5. Fragmentação automática: quem lê o quê
 #
-# Todos os workers executam o mesmo pipeline de entrada. Se nada for feito, cada worker treinaria com o
+# Todos os workers executam o mesmo pipeline de entrada. Se nada fosse feito, cada worker treinaria com o
 # dataset inteiro, e uma época mostraria cada exemplo uma vez por worker. Por isso, quando cada
 # worker monta o seu iterador, a estratégia reescreve o pipeline dele para ficar só com a sua
 # parte: é a **fragmentação automática**, definida por
@@ -345,7 +350,7 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 # that worker's machine:
 
 # %% [markdown] lang="zh"
-# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个文件顺序一个文件一个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
+# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个顺序逐个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
 
 # %% [markdown] lang="pt"
 # `list_files` embaralhou os 4 arquivos (com `seed=0`), então os exemplos chegam arquivo por
@@ -406,7 +411,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # `FILE` precisa de pelo menos um arquivo por worker. Com 4 arquivos e 8 workers, a reescrita não
-# tem nada para dar à metade deles, e o TensorFlow para todos os workers em vez de deixar quatro
+# tem nada para dar à metade deles, e o TensorFlow interrompe todos os workers em vez de deixar quatro
 # deles ociosos:
 
 # %%
@@ -425,8 +430,7 @@ except tf.errors.InvalidArgumentError as error:
 # 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。
 
 # %% [markdown] lang="pt"
-# Com a `MultiWorkerMirroredStrategy`, o fragmento de `DATA` é tirado depois que o lote global é
-# cortado em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
+# Com a `MultiWorkerMirroredStrategy`, a fragmentação `DATA` acontece depois que o lote global é dividido em lotes por réplica em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
 # `[0 1]`, `[2 3]`, `[4 5]`, `[6]`, e o worker `w` fica com as fatias `w` e `w + 2`; assim, as duas
 # réplicas do worker 0 recebem `[0 1]` e `[4 5]`, e as do worker 1 recebem `[2 3]` e `[6]`.
 
@@ -536,7 +540,7 @@ with open(script, "w") as f:
 straight = launch(script, [os.path.join(work.name, "backup_a"), os.path.join(work.name, "straight.npz")],
                   workers=2, gpus_per_worker=2, env=course_language, echo=False)
 print(straight.output)
-print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3:.2f}"))
+print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 
 # %% [markdown] lang="en"
 # Each line comes prefixed by its task, like a cluster's logs. Both workers trained the same 3
@@ -584,18 +588,18 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 # %%
 from sim.plots import cluster_step
 
-fig, axes = plt.subplots(2, 2, figsize=(12, 5), layout="constrained")
+fig, axes = plt.subplots(2, 2, figsize=(12, 6), layout="constrained")
 for row, network in enumerate(("dgx-a100", "workstation-4gpu")):
     for col, implementation in enumerate(("RING", "NCCL")):
         step = cluster_step.cluster_step(2, 4, network, implementation)
         line = cluster_step.summary(step, 2, 4, network, implementation)
         print(line)
-        cluster_step.draw(step, ax=axes[row, col], title=line)
+        cluster_step.draw(step, ax=axes[row, col], title=cluster_step.short_title(network, implementation))
 plt.show()
 
 # %% [markdown] lang="en"
 # On the DGX nodes each GPU has its own network card, so NCCL runs 4 channels, one through the
-# card of each GPU in use, and the all-reduce is about 4 times shorter than the single ring's. On the workstations there is only one card per machine, so the
+# card of each GPU in use, and the all-reduce takes about a quarter of the single ring's time. On the workstations there is only one card per machine, so the
 # two are the same, and the 10 Gb link takes far longer than the computation itself: adding
 # machines there makes each step *slower*. The network decides before the GPUs do.
 #
@@ -616,7 +620,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # Nos nós DGX, cada GPU tem a sua própria placa de rede, então a NCCL executa 4 canais, um pela
-# placa de cada GPU em uso, e o all-reduce fica cerca de 4 vezes mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
+# placa de cada GPU em uso, e o all-reduce leva cerca de um quarto do tempo do anel único. Nas estações de trabalho só há uma placa por máquina, então os
 # dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
 # máquinas deixa cada passo *mais lento*. Quem limita primeiro é a rede, não as GPUs.
 #
@@ -665,7 +669,7 @@ print(t("lesson06.same_weights", same=same))
 #
 # ## 9. 课堂演示：实时查看集群的时间线
 #
-# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种网络、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；如果没有，下面的图给出了 2 个 DGX A100 节点时的同一张图。）
+# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种网络、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；没有内核时，请看控件下方那张 2 个 DGX A100 节点的静态图，内容相同。）
 
 # %% [markdown] lang="pt"
 # A segunda execução treinou só as épocas 1 e 2, e os pesos finais são exatamente os da execução
@@ -694,7 +698,8 @@ for workers in (1, 2, 4, 8):
     print(cluster_step.summary(cluster_step.cluster_step(workers, 8, "dgx-a100", "NCCL"),
                                workers, 8, "dgx-a100", "NCCL"))
 step = cluster_step.cluster_step(2, 4, "dgx-a100", "NCCL")
-cluster_step.draw(step, title=cluster_step.summary(step, 2, 4, "dgx-a100", "NCCL"))
+fig, ax = plt.subplots(figsize=(10, 2.6), layout="constrained")
+cluster_step.draw(step, ax=ax, title=cluster_step.summary(step, 2, 4, "dgx-a100", "NCCL"))
 plt.show()
 work.cleanup()
 
@@ -718,7 +723,7 @@ work.cleanup()
 # - `TF_CONFIG` = `"cluster"`（每台机器都相同）+ `"task"`（本机：所属作业和从 0 开始的索引）。用 `json.dumps` 来写。
 # - 由首席工作进程（chief）保存检查点：有 `"chief"` 任务时就是它，否则是 worker 0。
 # - 自动分片决定谁读什么：`FILE` 按文件划分（每个工作进程至少一个文件），`DATA` 在切成每个副本的批次之后按元素划分，`OFF` 不划分。
-# - 首先创建 `MultiWorkerMirroredStrategy`；每个任务都用同一个脚本和各自的 `TF_CONFIG` 启动；网卡多时，NCCL 的通道胜过单环，只有一条慢速链路时，怎么做都无济于事。
+# - 首先创建 `MultiWorkerMirroredStrategy`；每个任务都用同一个脚本和各自的 `TF_CONFIG` 启动；网卡多时，NCCL 的通道胜过单环；只有一条慢速链路时，怎么做都无济于事。
 # - 一个工作进程出故障，所有工作进程都会停下；有了 `BackupAndRestore`，再次运行同一条命令就会从最后保存的周期继续。
 
 # %% [markdown] lang="pt"

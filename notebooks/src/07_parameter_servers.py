@@ -31,7 +31,7 @@
 # 2. **协调器**：`schedule`、`RemoteValue`、`join`；
 # 3. **陈旧性**：对每一次更新进行测量，看它对收敛有什么影响；
 # 4. **掉队者**：同步训练、带备用工作进程的同步训练和异步训练，比较达到目标损失所需的时间；
-# 5. 一个工作进程失效，以及一个参数服务器失效；
+# 5. 一个工作进程出故障，以及一个参数服务器出故障；
 # 6. 课堂演示。
 #
 # ## 1. 集群
@@ -306,7 +306,7 @@ plt.show()
 # table gives the loss at the end (relative to the optimum), `diverged` when it blew up.
 
 # %% [markdown] lang="zh"
-# 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两台都存放着模型的变量）。相同的工作进程会保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
+# 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两个参数服务器都存放着模型的变量）。相同的工作进程会保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
 #
 # **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），数值爆炸时显示“发散”。
 
@@ -409,16 +409,15 @@ plt.show()
 # epoch; the red line marks it, the hatched bar is the lost step, and all 30 steps still land.
 
 # %% [markdown] lang="zh"
-# 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短了一半以上。小学习率的异步训练同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
+# 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短到原来的四分之一以下。小学习率的异步训练同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
 #
 # ## 5. 故障
 #
-# **一个工作进程失效。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途失效；红线标出失效时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
+# **一个工作进程出故障。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途出故障；红线标出出故障的时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
 
 # %% [markdown] lang="pt"
 # O retardatário raro dita o ritmo de quase todo passo síncrono; dois workers reserva cortam o
-# tempo até 1% em bem mais da metade. O treinamento assíncrono com taxa pequena é tão rápido quanto,
-# com taxa grande diverge, e a regra ciente da defasagem é rápida e estável.
+# tempo até 1% em bem mais da metade. Com uma taxa pequena, o treinamento assíncrono é igualmente rápido; com uma taxa grande, diverge; e a regra ciente da defasagem é rápida e estável.
 #
 # ## 5. Falhas
 #
@@ -451,7 +450,7 @@ plt.show()
 # checkpoint (`BackupAndRestore` or `tf.train.CheckpointManager`).
 
 # %% [markdown] lang="zh"
-# **一个参数服务器失效。** 它上面的变量没了，所以 TensorFlow 无法继续：下一次 `join`（或 `schedule`、`done`、`fetch`）会引发 `tf.errors.UnavailableError`，排队中的函数都会被取消。解决办法是重启协调器，并从最近的检查点恢复（`BackupAndRestore` 或 `tf.train.CheckpointManager`）。
+# **一个参数服务器出故障。** 它上面的变量没了，所以 TensorFlow 无法继续：下一次 `join`（或 `schedule`、`done`、`fetch`）会引发 `tf.errors.UnavailableError`，排队中的函数都会被取消。解决办法是重启协调器，并从最近的检查点恢复（`BackupAndRestore` 或 `tf.train.CheckpointManager`）。
 
 # %% [markdown] lang="pt"
 # **Um servidor de parâmetros falha.** As variáveis dele se perderam, então o TensorFlow não pode
@@ -521,10 +520,9 @@ plt.show()
 # - A `ParameterServerStrategy` guarda as variáveis nas tarefas ps, em rodízio, fragmentos
 #   incluídos; os particionadores decidem quantos fragmentos.
 # - `ClusterCoordinator.schedule` devolve um `RemoteValue` na hora; `join` e `fetch` esperam.
-# - Cada atualização é tão defasada quanto o número de atualizações aplicadas desde a sua leitura:
+# - A defasagem de cada atualização é o número de atualizações aplicadas desde a sua leitura:
 #   N − 1 em média. A defasagem encolhe a taxa de aprendizado estável na proporção de 1/N; dividi-la por
 #   `1 + defasagem` ajuda.
 # - O treinamento assíncrono ignora os retardatários; o síncrono precisa de workers reserva para
 #   isso.
-# - Perder um worker custa uma nova execução (pelo menos uma vez); perder um ps para o treinamento
-#   até reiniciar a partir de um checkpoint.
+# - Perder um worker custa uma nova execução (pelo menos uma vez); perder um ps interrompe o treinamento até que ele seja retomado de um checkpoint.

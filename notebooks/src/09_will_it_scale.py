@@ -82,7 +82,7 @@
 #
 # `sim.workloads.workload("resnet50")` monta a ResNet-50 a partir da sua definição: cada
 # convolução (com sua normalização em lote) e a camada densa final, com seus parâmetros e seus
-# FLOPs por amostra. O passo para trás custa o dobro do passo para a frente, e o gradiente de uma
+# FLOPs por amostra. A passagem para trás custa o dobro da passagem para a frente, e o gradiente de uma
 # camada ocupa 4 bytes (float32) por parâmetro. A retropropagação termina primeiro a **última**
 # camada, e é nessa ordem que os gradientes ficam prontos:
 
@@ -138,8 +138,7 @@ print("...")
 # ## 2. Um passo: computação, depois comunicação
 #
 # Dois servidores Big Basin (do Facebook, usados em "ImageNet in 1 Hour": 8 Tesla P100 com NVLink
-# cada, aqui com uma placa Ethernet de 25 Gb por servidor), 64 imagens por GPU. O passo é um
-# passo para a frente e depois o passo para trás, camada por camada; os gradientes vão para
+# cada, aqui com uma placa Ethernet de 25 Gb por servidor), 64 imagens por GPU. O passo é uma passagem para a frente e depois a passagem para trás, camada por camada; os gradientes vão para
 # **buckets** de 16 MB, e cada bucket passa pelo all-reduce (NCCL) assim que seu último gradiente
 # existe, enquanto a retropropagação continua nas camadas anteriores.
 
@@ -162,14 +161,13 @@ plt.show()
 # exactly compute plus communication:
 
 # %% [markdown] lang="zh"
-# 上面一行是一个 GPU 在计算（16 个 GPU 做的都一样）；下面一行是每个桶的全归约。前几个桶在反向传播还在进行时就已经在传输了：这就是**重叠**。只有最后一个桶装的是最前面几层的梯度，它后面已经没有计算可以用来掩盖通信了。把重叠关掉（每个桶都等到反向传播结束才发送），一步的时间就恰好等于计算加通信：
+# 上面一行是一个 GPU 在计算（16 个 GPU 做的都一样）；下面一行是每个桶的全归约。前几个桶在反向传播还在进行时就已经在传输了：这就是**重叠**。只有最后一个桶（装着最前面几层的梯度）后面已经没有计算可以掩盖它的通信了。把重叠关掉（每个桶都等到反向传播结束才发送），一步的时间就恰好等于计算加通信：
 
 # %% [markdown] lang="pt"
 # A linha de cima é uma GPU calculando (as 16 fazem o mesmo); a de baixo é o all-reduce de cada
 # bucket. Os primeiros buckets viajam enquanto a retropropagação ainda está ocupada: isso é a
 # **sobreposição**. Só o último bucket, com os gradientes das primeiras camadas, não tem mais
-# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim do passo para
-# trás) e o passo passa a ser exatamente computação mais comunicação:
+# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim da passagem para trás) e o passo passa a ser exatamente computação mais comunicação:
 
 # %%
 print(t("lesson09.overlap_header"))
@@ -269,8 +267,7 @@ plt.show()
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
 # alguns MB economiza cerca de 40 ms por passo. Depois a curva sobe. Um bucket só pode ser
-# enviado quando seu último gradiente existe, então um bucket de 64 MB espera a maior parte do
-# passo para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
+# enviado quando seu último gradiente fica pronto, então um bucket de 64 MB espera a maior parte da passagem para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
 # buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
 # o menor que esconde a latência: alguns MB aqui.
@@ -351,7 +348,7 @@ plt.show()
 # A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (cerca de 0,4 s por 64 imagens em
 # uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais parâmetros: 138 milhões, 74%
 # deles em uma única camada densa. Ela precisa mover cinco vezes mais
-# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que seu passo para trás e nenhuma
+# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que sua passagem para trás e nenhuma
 # sobreposição consegue escondê-la. A Inception V3 tem menos bytes por FLOP que os outros três e
 # escala melhor.
 #
@@ -406,7 +403,7 @@ for machine, nodes, network, per_node in CLUSTERS:
 # %% [markdown] lang="pt"
 # Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do
 # tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
-# é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem decide é a
+# é curto o bastante para se esconder atrás da passagem para trás. Entre servidores, quem decide é a
 # rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
 # a 25 GbE mantém 79%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
 # placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
@@ -438,7 +435,7 @@ for r in rows:
 # spread round robin over 1 or 4 `ps` tasks, or over one task per server.
 
 # %% [markdown] lang="zh"
-# 在这个模型里，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模型没有考虑这一点。
+# 按这个模拟模型，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模拟模型没有考虑这一点。
 #
 # ## 6. 参数服务器还是全归约？
 #
@@ -509,7 +506,7 @@ plt.show()
 # (in a terminal, type it after `$`); `SIM_LANG` makes it answer in the course language.
 
 # %% [markdown] lang="zh"
-# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器就崩溃了：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，坚持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
+# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器的效率就急剧下降：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，效率能维持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
 #
 # ## 7. 命令行：`python -m sim scale`
 #
@@ -596,7 +593,7 @@ print(run.returncode, run.stderr)
 #
 # ## 8. 把模型与已发表的结果对照
 #
-# 一个模型要赢得信任，就要预测它没有据以调整过的东西。有两组已发表的数字使用的硬件与我们的预设相同：
+# 一个模型要赢得信任，就得能预测那些没有用来调整它的结果。有两组已发表的数字使用的硬件与我们的预设相同：
 #
 # - TensorFlow 的基准测试页面（2017 年），一台配备 8 个 P100 的 DGX-1：单 GPU 的速度是我们计算模型的输入；8 个 GPU 的速度从未被使用过，所以可以用来检验模型。VGG-16 使用 NCCL 全归约；Inception V3 和 ResNet-50 把变量放在 CPU 上，对应我们的 `central-storage`。
 # - Horovod 的基准测试（Uber）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%。
@@ -609,7 +606,7 @@ print(run.returncode, run.stderr)
 #
 # ## 8. O modelo diante de resultados publicados
 #
-# Um modelo ganha confiança prevendo aquilo com que não foi ajustado. Dois conjuntos de números
+# Um modelo conquista confiança ao prever resultados que não foram usados para ajustá-lo. Dois conjuntos de números
 # publicados usaram o mesmo hardware dos nossos presets:
 #
 # - a página de benchmarks do TensorFlow (2017), um DGX-1 com 8 P100: as taxas com uma GPU são as
@@ -671,7 +668,7 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 # on 10gbe, then on edr-ib; then ResNet-50 with buckets of 0 and of 1024 MB.
 
 # %% [markdown] lang="zh"
-# 对于全归约，每一个已发表的数字都落在两个界限之间，或者略低于下界（DGX-1 上的 VGG-16），因此总是低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个插槽的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，这是一种简化：真实的运行要好得多。
+# 对于全归约，每一个已发表的数字都落在两个界限之间，或者略低于下界（DGX-1 上的 VGG-16），因此总是低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个 CPU 插槽（socket）所连的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，这是一种简化：真实的运行要好得多。
 #
 # 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #

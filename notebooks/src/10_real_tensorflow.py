@@ -108,8 +108,7 @@ for line in difflib.unified_diff(two_engines.ONE_IMPORT_SCRIPT.splitlines(),
 # 每个脚本都作为独立的 `python train.py` 运行：模拟器版本在这里运行，TensorFlow 版本在装有 TensorFlow 的 Python 下运行（没有 TensorFlow 时，使用记录下来的损失）。每个周期的损失如下：
 
 # %% [markdown] lang="pt"
-# Cada script roda como um `python train.py` próprio: o do simulador aqui, o do TensorFlow no Python
-# que o tem (ou, sem TensorFlow, as perdas gravadas). A perda de cada época:
+# Cada script roda como um `python train.py` próprio: o do simulador aqui, o do TensorFlow no Python em que ele está instalado (ou, sem TensorFlow, as perdas gravadas). A perda de cada época:
 
 # %%
 one_sim = two_engines.run_one_import("sim")
@@ -240,13 +239,13 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - start every task: the workers wait for one another when the strategy is created.
 
 # %% [markdown] lang="zh"
-# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程的通信结构相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
+# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程模拟的互连网络相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
 #
 # ## 3. 在真正的多台机器上
 #
 # 脚本不用改。要改的是它的进程在哪里运行，以及各自的 `TF_CONFIG` 写了什么：
 #
-# - **每台机器一个进程**：每台机器上运行一个工作进程任务，它把这台机器上所有的 GPU 都用作副本（在启动器中，这由 `--gpus-per-worker` 扮演）；
+# - **每台机器一个进程**：每台机器上运行一个工作进程任务，它把这台机器上所有的 GPU 都用作副本（在启动器中，扮演这一角色的是 `--gpus-per-worker`）；
 # - **`TF_CONFIG` 里写真实地址**：`"cluster"` 部分列出每台机器的 `host:port`，在所有机器上都相同；`"task"` 给每台机器各自的索引。第 06 课的 `sim.cluster` 可以替你生成它们；
 # - **每台机器上都安装 TensorFlow**，版本相同，并使用 `import tensorflow as tf`（或者用 `python -m sim.launch.tf_task` 启动脚本，这样可以保留 `import sim.tf`）；
 # - 机器之间的端口要开放，每台机器上都要有数据（或者有一个所有机器都能读取的路径）；
