@@ -70,7 +70,7 @@ import os
 import matplotlib.pyplot as plt
 import numpy as np
 import sim.tf as tf
-from sim.i18n import t
+from sim.i18n import number, t
 from sim.plots import ps as ps_plots
 
 
@@ -335,7 +335,7 @@ print(t("lesson07.lr_header"))
 for n in (1, 4, 16):
   for rule, name in ((None, "lesson07.short_plain"), ("1+tau", "lesson07.short_aware")):
     run = run_async(problem, n, ComputeTime(exponential=1.0), updates=3000, lr=rates, rule=rule)
-    cells = [t("lesson07.diverged_cell") if np.isinf(v) else f"{v:.4f}" for v in run.final_loss()]
+    cells = [t("lesson07.diverged_cell") if np.isinf(v) else number(v, ".4f") for v in run.final_loss()]
     print(t("lesson07.lr_row", n=n, rule=t(name), losses="".join(f"{c:>10}" for c in cells)))
 
 # %% [markdown] lang="en"
@@ -388,9 +388,9 @@ runs = [run_sync(problem, 8, mixture, until=200, lr=1.0),
 for run in runs:
   for r, lr in enumerate(run.lr):
     when = run.time_to(0.01)[r]
-    name = t("ps.run_label", regime=ps_plots.regime_name(run), lr=f"{lr:g}")
+    name = t("ps.run_label", regime=ps_plots.regime_name(run), lr=lr)
     print(t("lesson07.never_reaches", name=name) if np.isinf(when)
-          else t("lesson07.time_to", name=name, t=f"{when:.1f}"))
+          else t("lesson07.time_to", name=name, t=when))
 fig, ax = plt.subplots(figsize=(10, 4))
 ps_plots.draw_time_to_loss(ax, runs, target=0.01)
 fig.tight_layout()
@@ -470,12 +470,12 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 #
 # Change the number of workers, the straggler spread (each step takes `1 + Exp(spread)`) and the
 # learning rate: the timeline, the staleness histogram and the loss curves of sync, async and
-# staleness-aware async are redrawn. The static figure below the widget shows the default setting.
+# staleness-aware async are redrawn. The static figure below the widget shows the default setting: 4 workers, spread 1, learning rate 0.3.
 
 # %% [markdown] lang="zh"
 # ## 6. 课堂演示
 #
-# 改变工作进程数、掉队程度（每一步耗时 `1 + Exp(spread)`）和学习率：时间线、陈旧性直方图以及同步、异步和感知陈旧性异步的损失曲线都会重新绘制。控件下方的静态图显示的是默认设置。
+# 改变工作进程数、掉队程度（每一步耗时 `1 + Exp(spread)`）和学习率：时间线、陈旧性直方图以及同步、异步和感知陈旧性异步的损失曲线都会重新绘制。控件下方的静态图显示的是默认设置：4 个工作进程，掉队程度 1，学习率 0.3。
 
 # %% [markdown] lang="pt"
 # ## 6. Demonstração para a sala de aula
@@ -483,13 +483,13 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # Mude o número de workers, a dispersão dos retardatários (cada passo leva `1 + Exp(dispersão)`) e
 # a taxa de aprendizado: a linha do tempo, o histograma da defasagem e as curvas de perda do
 # síncrono, do assíncrono e do assíncrono ciente da defasagem são redesenhados. A figura estática
-# abaixo do widget mostra a configuração padrão.
+# abaixo do widget mostra a configuração padrão: 4 workers, dispersão 1, taxa de aprendizado 0,3.
 
 # %% tags=["nbval-ignore-output"]
 ps_plots.demo_widget()
 
 # %%
-fig = plt.figure(figsize=(11, 7))
+fig = plt.figure(figsize=ps_plots.DEMO_FIGSIZE, layout="constrained")
 ps_plots.draw_demo(ps_plots.demo_view(workers=4, spread=1.0, lr=0.3), fig)
 plt.show()
 

@@ -594,7 +594,7 @@ for i, n in enumerate(result.replicas):
 # %%
 from sim.scaling.rule_demo import rule_curves
 
-fig, axes = plt.subplots(2, 3, figsize=(15, 7.5), sharey=True)
+fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), sharey=True, layout="constrained")
 for row, batch in zip(axes, (64, 512)):
     for ax, rule in zip(row, ("none", "sqrt", "linear")):
         scaling_plots.rule_demo(ax, rule_curves(batch, rule))

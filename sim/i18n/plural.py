@@ -28,4 +28,8 @@ def choose(count, spec: str, lang: str) -> str:
     forms = spec[len(PLURAL_SPEC):].split("|")
     if len(forms) == 1:
         return forms[0]
+    try:
+        count = float(count)          # a count may come as text ("2" from a regime's name)
+    except (TypeError, ValueError):
+        return forms[1]
     return forms[0] if plural_category(count, lang) == "one" else forms[1]
