@@ -222,7 +222,47 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # on the hardware it models (here a simulated GPU per worker). The real run on this computer used one CPU per worker, so its
 # wall-clock time says nothing about that prediction; to check the time, run on the hardware the
 # simulator describes.
-#
+
+# %% [markdown] lang="zh"
+# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程模拟的互连网络相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
+
+# %% [markdown] lang="pt"
+# Dois processos do TensorFlow de verdade, ligados pelo gRPC e pelo all-reduce coletivo do próprio
+# TensorFlow, e dois processos do simulador, ligados pela malha de comunicação do curso, terminam as
+# 3 épocas com a mesma acurácia e uma perda igual até o quinto algarismo significativo (o
+# arredondamento de uma dúzia de passos em float32). A última linha é a outra metade da previsão do
+# simulador: quanto tempo os 12 passos levariam no hardware que ele modela (aqui, uma GPU simulada
+# por worker). A execução real neste computador
+# usou uma CPU por worker, então o tempo de relógio dela não diz nada sobre essa previsão; para
+# conferir o tempo, execute no hardware que o simulador descreve.
+
+# %% [markdown] lang="en"
+# **For the classroom: both engines on one figure.** Pick a run: the curves of sim.tf (blue
+# dots) and TensorFlow (the wide orange line) lie on top of each other; the right panel shows how
+# far apart they are, next to float32's rounding step. The figure below the menu is the same
+# picture for the first run, for readers without a kernel.
+
+# %% [markdown] lang="zh"
+# **课堂演示：两个引擎画在同一张图上。** 选一次运行：sim.tf 的曲线（蓝色圆点）和 TensorFlow 的曲线（较宽的橙色线）重合在一起；右图给出两者相差多少，并与 float32 的舍入步长对比。菜单下方的静态图是第一次运行的同一张图，供没有内核的读者查看。
+
+# %% [markdown] lang="pt"
+# **Para a sala de aula: os dois engines em uma só figura.** Escolha uma execução: as curvas do
+# sim.tf (pontos azuis) e do TensorFlow (a linha laranja larga) ficam uma sobre a outra; o painel
+# da direita mostra quão distantes elas estão, ao lado do passo de arredondamento do float32. A
+# figura abaixo do menu é a mesma imagem para a primeira execução, para quem lê sem um kernel.
+
+# %% tags=["nbval-ignore-output"]
+import matplotlib.pyplot as plt
+from sim.plots import engines
+
+runs = engines.series(one_sim, one_tf, seed_sim, seed_tf)
+engines.widget(runs)
+
+# %%
+engines.draw(plt.figure(figsize=engines.FIGSIZE, layout="constrained"), runs, "one_loss")
+plt.show()
+
+# %% [markdown] lang="en"
 # ## 3. On real machines
 #
 # The script does not change. What changes is where its processes run and what their
@@ -239,8 +279,6 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - start every task: the workers wait for one another when the strategy is created.
 
 # %% [markdown] lang="zh"
-# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程模拟的互连网络相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
-#
 # ## 3. 在真正的多台机器上
 #
 # 脚本不用改。要改的是它的进程在哪里运行，以及各自的 `TF_CONFIG` 写了什么：
@@ -252,15 +290,6 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - 启动每一个任务：创建策略时，工作进程会互相等待。
 
 # %% [markdown] lang="pt"
-# Dois processos do TensorFlow de verdade, ligados pelo gRPC e pelo all-reduce coletivo do próprio
-# TensorFlow, e dois processos do simulador, ligados pela malha de comunicação do curso, terminam as
-# 3 épocas com a mesma acurácia e uma perda igual até o quinto algarismo significativo (o
-# arredondamento de uma dúzia de passos em float32). A última linha é a outra metade da previsão do
-# simulador: quanto tempo os 12 passos levariam no hardware que ele modela (aqui, uma GPU simulada
-# por worker). A execução real neste computador
-# usou uma CPU por worker, então o tempo de relógio dela não diz nada sobre essa previsão; para
-# conferir o tempo, execute no hardware que o simulador descreve.
-#
 # ## 3. Em máquinas de verdade
 #
 # O script não muda. O que muda é onde os processos rodam e o que diz o `TF_CONFIG` de cada um:

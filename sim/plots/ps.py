@@ -11,6 +11,8 @@ from a ``regimes.Run``), so the widgets and tests call the same pure functions.
 """
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from sim.i18n import t
@@ -36,7 +38,7 @@ def timeline_data(source, limit=None):
                 workers=source.workers, num_ps=1, failures=[])
 
 
-def draw_timeline(ax, data, max_staleness=None):
+def draw_timeline(ax, data, max_staleness=None, staleness_label=None):
     """Workers' steps and the ps tasks' updates on one time axis."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import Normalize
@@ -70,7 +72,7 @@ def draw_timeline(ax, data, max_staleness=None):
     ax.set_xlabel(t("ps.time_axis"))
     ax.set_title(t("ps.timeline_title", workers=workers, ps=num_ps))
     sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
-    bar = ax.figure.colorbar(sm, ax=ax, label=t("ps.staleness_axis"))
+    bar = ax.figure.colorbar(sm, ax=ax, label=staleness_label or t("ps.staleness_axis"))
     bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))     # staleness is a count
 
 
@@ -96,13 +98,14 @@ def draw_staleness_histogram(ax, staleness, workers):
     ax.legend()
 
 
-def draw_time_to_loss(ax, runs, target=None, legend_loc="best"):
+def draw_time_to_loss(ax, runs, target=None, legend_loc="best", with_rate=True):
     """Loss (relative to the start) against simulated time, one curve per run and row."""
     ax.clear()
     for run in runs:
         for r, lr in enumerate(run.lr):
             rel = run.loss[:, r] / run.start_loss[r]
-            name = t("ps.run_label", regime=regime_name(run), lr=lr)
+            name = (t("ps.run_label", regime=regime_name(run), lr=lr) if with_rate
+                    else regime_name(run))
             if run.diverged[r]:
                 name += " " + t("ps.diverged")
             ax.plot(run.time, np.minimum(rel, 1e3), label=name)
@@ -154,9 +157,14 @@ def draw_demo(view, fig):
     """Timeline (first 40 updates), staleness histogram, and loss against time, side by side."""
     fig.clear()
     left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.5, 1, 1.2]})
-    draw_timeline(left, timeline_data(view["plain"], limit=40))
+    draw_timeline(left, timeline_data(view["plain"], limit=40), staleness_label=t("ps.staleness_short"))
     draw_staleness_histogram(middle, view["plain"].staleness, view["workers"])
-    draw_time_to_loss(right, [view["sync"], view["plain"], view["aware"]], target=0.01)
+    middle.set_xlabel(t("ps.staleness_short"))
+    runs = [view["sync"], view["plain"], view["aware"]]
+    draw_time_to_loss(right, runs, target=0.01, with_rate=False)
+    right.set_title(t("ps.demo_loss_title", lr=float(view["plain"].lr[0])))
+    for ax in (left, middle):      # three titles side by side: each on at most two short lines
+        ax.set_title(textwrap.fill(ax.get_title(), 34))
 
 
 def demo_widget():
