@@ -485,7 +485,7 @@ del os.environ["TF_CONFIG"]
 # ## 6. Iniciando os workers
 #
 # Em um cluster de verdade, você entraria em cada máquina e executaria nela o mesmo comando com o
-# `TF_CONFIG` daquela máquina (seção 3). O inicializador do curso faz exatamente isso neste
+# `TF_CONFIG` daquela máquina (seção 3). O launcher do curso faz exatamente isso neste
 # computador: um processo do sistema operacional por tarefa, cada um com o seu `TF_CONFIG` no
 # ambiente, conectados por uma rede simulada na interface de loopback. O script não é editado e
 # descobre o seu papel apenas pelo `TF_CONFIG`. Em um shell:
@@ -531,7 +531,7 @@ if strategy.extended.should_checkpoint:
 from sim.i18n import get_language
 from sim.launch import launch
 
-course_language = {"SIM_LANG": get_language()}     # the tasks print in the course language too
+course_language = {"SIM_LANG": get_language()}     # the launcher speaks the course language (the script prints what it says)
 work = tempfile.TemporaryDirectory()
 script = os.path.join(work.name, "train.py")
 with open(script, "w") as f:
@@ -582,7 +582,7 @@ print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 # pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis um passo
 # síncrono de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
 # de gradientes) em 2 máquinas × 4 GPUs, com `sim.plots.cluster_step`, que usa o mesmo cluster
-# simulado que o inicializador: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
+# simulado que o launcher: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
 
 # %%
@@ -628,7 +628,7 @@ plt.show()
 #
 # Em um cluster, uma máquina pode falhar no meio do treinamento. O all-reduce espera por todos,
 # então a perda de um worker faz todos pararem: as operações coletivas dos outros workers são
-# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o inicializador mata o worker 1 no
+# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o launcher mata o worker 1 no
 # seu 6º passo de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
 # mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento retoma na
 # época 1.

@@ -302,7 +302,7 @@ plt.show()
 # stable only if `lr·λ < 2·sin(π / (2(2τ + 1)))`: 2 with no delay, 1 for τ = 1, about 0.2 for
 # τ = 7. So the usable learning rate shrinks like 1/N. Dividing the learning rate by
 # `1 + staleness` (the **staleness-aware** rule of Zhang et al., 2016) restores stability. Below:
-# 3,000 updates of a 16-feature regression, each worker's step taking an exponential time; the
+# 3,000 updates of a 16-feature regression, each worker's step time drawn from an exponential distribution; the
 # table gives the loss at the end (relative to the optimum), `diverged` when it blew up.
 
 # %% [markdown] lang="zh"
@@ -321,8 +321,7 @@ plt.show()
 # atraso fixo τ só é estável se `lr·λ < 2·sen(π / (2(2τ + 1)))`: 2 sem atraso, 1 para τ = 1, cerca
 # de 0,2 para τ = 7. Então a taxa de aprendizado utilizável encolhe na proporção de 1/N. Dividir a taxa por
 # `1 + defasagem` (a regra **ciente da defasagem** de Zhang et al., 2016) devolve a estabilidade.
-# Abaixo: 3.000 atualizações de uma regressão com 16 atributos, cada passo de cada worker levando
-# um tempo exponencial; a tabela dá a perda no fim (em relação ao ótimo), `diverge` quando explodiu.
+# Abaixo: 3.000 atualizações de uma regressão com 16 atributos, com a duração de cada passo seguindo uma distribuição exponencial; a tabela dá a perda no fim (em relação ao ótimo), `divergiu` quando explodiu.
 
 # %%
 from sim.des import ComputeTime

@@ -127,7 +127,7 @@ for batch in LEARNING_RATES_BY_BATCH_SIZE:
 
 # %% [markdown] lang="en"
 # The table grows by 1.5 from 5 to 10 (between √2 ≈ 1.41 and 2) and by only 1.17 from 10 to
-# 20: from 5 to 20 it gains 1.75, less than the square-root rule's 2 and far from linear's 4.
+# 20: from 5 to 20 it grows 1.75 times in all, less than the square-root rule's 2 and far from linear's 4.
 # These are illustrative numbers for the guide's model, not a law. And a table only knows its
 # own rows: with 8 GPUs the global batch is 40, and the guide's dictionary would raise a
 # `KeyError`. `sim.scaling` says what to do instead:
@@ -604,7 +604,7 @@ plt.show()
 scaling_plots.rule_demo_widget()
 
 # %% [markdown] lang="en"
-# No scaling is safe but wastes the batch: the curve per step is barely better than the base.
+# Not scaling the rate is safe but wastes the batch: the curve per step is barely better than the base.
 # The linear rule is fastest while the rate stays below the stability limit (batch 64: rate 2,
 # on the edge) and blows up beyond it (batch 512: rate 16). The square-root rule lands between
 # the two. Try batch 1024 with the square-root rule: it diverges too.

@@ -139,8 +139,7 @@ print("...")
 #
 # Dois servidores Big Basin (do Facebook, usados em "ImageNet in 1 Hour": 8 Tesla P100 com NVLink
 # cada, aqui com uma placa Ethernet de 25 Gb por servidor), 64 imagens por GPU. O passo é uma passagem para a frente e depois a passagem para trás, camada por camada; os gradientes vão para
-# **buckets** de 16 MB, e cada bucket passa pelo all-reduce (NCCL) assim que seu último gradiente
-# existe, enquanto a retropropagação continua nas camadas anteriores.
+# **buckets** de 16 MB, e cada bucket passa pelo all-reduce (NCCL) assim que seu último gradiente fica pronto, enquanto a retropropagação continua nas camadas anteriores.
 
 # %%
 two_nodes = cluster_of("big-basin", 2, "25gbe")      # 2 nodes x 8 P100, a 25 GbE card each
@@ -419,7 +418,7 @@ for r in rows:
             efficiency=r["efficiency"]))
 
 # %% [markdown] lang="en"
-# It never stops, in this model. Efficiency drops once, from 99% to 93%, when the ring first
+# It never stops, in the simulator's model. Efficiency drops once, from 99% to 93%, when the ring first
 # leaves the server for the network, and then stays flat up to 512 GPUs. A ring all-reduce makes
 # each GPU send `2(p − 1)/p` times the gradients, which is almost twice the gradients whatever
 # `p` is, so the time spent on bandwidth does not grow with the cluster; only the latency part
@@ -442,7 +441,7 @@ for r in rows:
 # 使用参数服务器时（第 07 课），每个工作进程把梯度推送给 `ps` 任务，再把新的权重拉回来。这里每台 `pascal-pcie-4gpu` 服务器上的 4 个 GPU 各是一个工作进程，服务器之间通过 25 Gb RoCE（Horovod 论文中的网络）通信，变量以轮询方式分布在 1 个或 4 个 `ps` 任务上，或者每台服务器一个任务。
 
 # %% [markdown] lang="pt"
-# Neste modelo, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
+# Em nosso modelo de simulação, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
 # anel sai do servidor para a rede pela primeira vez, e depois fica estável até 512 GPUs. Um
 # all-reduce em anel faz cada GPU enviar `2(p − 1)/p` vezes os gradientes, quase o dobro dos
 # gradientes seja qual for `p`, então o tempo gasto com largura de banda não cresce com o cluster;
@@ -669,8 +668,7 @@ for bench, model, strategy, cluster, published in PUBLISHED:
 
 # %% [markdown] lang="zh"
 # 对于全归约，每一个已发表的数字都落在两个界限之间，或者略低于下界（DGX-1 上的 VGG-16），因此总是低于完美重叠的界限：在有重叠的情况下，模型是**乐观**的，对 512 个 GPU 上的 VGG-16 尤其如此（93% 对 68%），实际情况更接近不重叠的界限。对于放在 CPU 上的变量则正好相反：模型偏悲观（86-90% 对 99%），因为它把所有变量放在一个 CPU 插槽（socket）所连的内存里，并让 GPU 的一半流量经过两个插槽之间那条较慢的链路，这是一种简化：真实的运行要好得多。
-#
-# 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
+# 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
 # - **不完美的重叠**：NCCL 的内核与反向传播争夺 GPU 的计算核心和内存，框架也不会严格按层的顺序发起梯度的通信，Horovod 还要为每个张量与 rank 0 协商，并把它拷入、拷出融合缓冲区；

@@ -36,7 +36,7 @@
 # 1. o mesmo código de treinamento nos dois engines, com um único import trocado, e os números
 #    lado a lado;
 # 2. um script de treinamento com `MultiWorkerMirroredStrategy`, tirado dos documentos que o curso
-#    segue, rodando como dois processos worker do TensorFlow de verdade, iniciados pelo inicializador do curso, ao lado da previsão do
+#    segue, rodando como dois processos worker do TensorFlow de verdade, iniciados pelo launcher do curso, ao lado da previsão do
 #    simulador para a mesma execução;
 # 3. o que mudar para executá-lo em máquinas de verdade;
 # 4. o que o simulador não modela.
@@ -174,8 +174,8 @@ for epoch, a, b, diff in two_engines.side_by_side(one_sim["loss"], one_tf["loss"
 # Entre os documentos que o curso segue, o capítulo sobre `MultiWorkerMirroredStrategy` e
 # `TF_CONFIG` termina com um exemplo no MNIST: uma pequena rede convolucional treinada com
 # `Model.fit`. O curso mantém esse script sem edições, exceto pelos imports, que citam `sim.tf`
-# (`tests/seed_scripts/seed002_mwms_mnist.py`). O inicializador o executa em qualquer um dos
-# engines, cada worker em um processo próprio com o `TF_CONFIG` que o inicializador escreveu para
+# (`tests/seed_scripts/seed002_mwms_mnist.py`). O launcher o executa em qualquer um dos
+# engines, cada worker em um processo próprio com o `TF_CONFIG` que o launcher escreveu para
 # ele (endereços neste computador, `127.0.0.1`, em portas livres):
 #
 # ```
@@ -295,7 +295,7 @@ plt.show()
 # O script não muda. O que muda é onde os processos rodam e o que diz o `TF_CONFIG` de cada um:
 #
 # - **um processo por máquina**: em cada máquina, uma tarefa worker, que usa todas as GPUs da
-#   máquina como réplicas (no inicializador, quem fazia esse papel era o `--gpus-per-worker`);
+#   máquina como réplicas (no launcher, quem fazia esse papel era o `--gpus-per-worker`);
 # - **endereços reais no `TF_CONFIG`**: a parte `"cluster"` lista o `host:porta` de cada máquina e é
 #   igual em todas; `"task"` dá a cada máquina o seu próprio índice. O `sim.cluster` da lição 06 os
 #   escreve para você;
@@ -402,7 +402,7 @@ sim.cluster.print_commands(cluster, "seed002_mwms_mnist.py")
 # ## Resumo
 #
 # - O mesmo script roda nos dois engines: `import sim.tf as tf` vira `import tensorflow as tf`,
-#   ou o `--engine tensorflow` do inicializador faz a troca por você.
+#   ou o `--engine tensorflow` do launcher faz a troca por você.
 # - A partir do mesmo ponto de partida (pesos, ordem dos dados), os engines concordam até o
 #   arredondamento do float32: cerca de $10^{-7}$ relativo por valor, alguns $10^{-6}$ depois de uma
 #   dúzia de passos de treinamento.

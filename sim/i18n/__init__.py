@@ -114,6 +114,12 @@ def t(key: str, lang: str | None = None, **fields) -> str:
     return _LocalFormatter(lang).format(table[key], **fields)
 
 
+def join_list(items, lang: str | None = None) -> str:
+    """``items`` as a list in running text: "5, 10, 20" in en and pt, "5、10、20" in zh."""
+    return t("core.list_separator", lang=lang).join(
+        number(i, "", lang) if _is_number(i) else str(i) for i in items)
+
+
 def missing_keys() -> dict[str, list[str]]:
     """Keys present in some language but missing in another: ``{lang: [keys]}``."""
     every = set().union(*(set(v) for v in catalogs().values()))
