@@ -116,7 +116,7 @@ def widget(params=RESNET50_PARAMS):
     def show(workers, gpus_per_worker, network, implementation):
         step = cluster_step(workers, gpus_per_worker, network, implementation, params)
         # At most 8 rows: the figure (under the controls) stays inside a 1280x720 screen.
-        fig, ax = plt.subplots(figsize=(10, 0.32 * max(3, workers) + 1.5), layout="constrained")
+        fig, ax = plt.subplots(figsize=(10, 0.26 * max(3, workers) + 1.5), layout="constrained")
         draw(step, ax=ax, title=summary(step, workers, gpus_per_worker, network, implementation))
         plt.show()
 
