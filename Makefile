@@ -30,7 +30,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (tfdist-sim)" >/dev/null
 	touch $(STAMP)
 
+# The course's JupyterLab settings (jupyterlab/overrides.json: no news feed, no update check,
+# nothing fetched from the web) go into the venv, where JupyterLab reads its defaults.
 lab: $(STAMP)
+	$(PY) -m tools.lab_settings
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" \
 	    --LabApp.default_url=/lab/tree/notebooks/$(COURSE_LANG)/index.ipynb $(LAB_FLAGS)
 

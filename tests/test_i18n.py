@@ -1,4 +1,5 @@
 """The message catalogues: every key in every language, with the same placeholders."""
+import re
 import string
 
 import pytest
@@ -11,7 +12,38 @@ def test_no_key_missing_in_any_language():
 
 
 def _fields(template):
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """Every field name, those nested in a format spec included ({gpus:?{device}|{device}s})."""
+    names = set()
+    for _, name, spec, _ in string.Formatter().parse(template):
+        if name:
+            names.add(name)
+        if spec:
+            names |= _fields(spec)
+    return names
+
+
+def test_a_plural_picks_the_form_by_the_count():
+    assert i18n.t("lesson06.step_summary", lang="en", workers=1, gpus=8, device="GPU", network="n",
+                  implementation="NCCL", compute=1, allreduce=1, step=2).startswith("1 worker × 8 GPUs")
+    assert i18n.t("ps.timeline_title", lang="pt", workers=2, ps=1).endswith(
+        "2 workers, 1 servidor de parâmetros")
+    assert i18n.t("ps.timeline_title", lang="pt", workers=1, ps=3).endswith(
+        "1 worker, 3 servidores de parâmetros")
+
+
+def test_plural_rules_match_cldr():
+    babel = pytest.importorskip("babel")
+    from sim.i18n.plural import plural_category
+    for lang, locale in {"en": "en", "zh": "zh_Hans_CN", "pt": "pt_BR"}.items():
+        rule = babel.Locale.parse(locale).plural_form
+        for count in (0, 1, 2, 5, 21, 100, 0.5, 1.5, 2.5):
+            assert plural_category(count, lang) == rule(count), (lang, count)
+
+
+def test_no_template_writes_a_plural_by_hand():
+    for lang in ("en", "pt"):
+        for key, template in i18n.catalogs()[lang].items():
+            assert not re.search(r"\w\((?:s|es|is)\)", template), (lang, key)   # not "time (s)"
 
 
 def test_placeholders_agree_across_languages():

@@ -54,7 +54,7 @@ def test_trace_has_one_row_per_worker_and_the_all_reduce_after_compute():
 
 def test_summary_and_errors_speak_the_course_language():
     step = cluster_step(2, 4, "dgx-a100", "NCCL")
-    assert summary(step, 2, 4, "dgx-a100", "NCCL").startswith("2 workers x 4 GPU, dgx-a100, NCCL")
+    assert summary(step, 2, 4, "dgx-a100", "NCCL").startswith("2 workers × 4 GPUs, dgx-a100, NCCL")
     i18n.set_language("zh")
     try:
         assert "全归约" in summary(step, 2, 4, "dgx-a100", "NCCL")
@@ -71,5 +71,5 @@ def test_draw_and_widget_build():
     plt.close("all")
     ui = widget()
     names = [c.description for c in ui.children[:4]]
-    assert names == ["workers", "GPUs/worker", "network", "all-reduce"]
+    assert names == ["workers", "GPUs per worker", "network", "all-reduce"]
     plt.close("all")

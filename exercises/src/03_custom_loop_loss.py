@@ -18,7 +18,7 @@
 # %% [markdown] lang="zh"
 # # 练习 03 · 自定义训练循环中的损失
 #
-# 编写 `compute_loss(labels, predictions, model_losses, global_batch_size)`，即每个副本在训练步骤中调用的函数（与 TensorFlow 的自定义训练教程一样）：
+# 编写 `compute_loss(labels, predictions, model_losses, global_batch_size)`，即每个副本在训练步中调用的函数（与 TensorFlow 的自定义训练教程一样）：
 #
 # 1. 用 `loss_object`（在下面定义，`reduction=NONE`）计算逐样本损失；
 # 2. 用 `tf.nn.compute_average_loss` 把它们变成本副本在全局均值中所占的份额；

@@ -29,7 +29,7 @@
 # %% [markdown] lang="pt"
 # # Exercício 05 · Bytes por GPU em cada passo
 #
-# Escreva `bytes_per_gpu(strategy, num_params, num_gpus)` que retorna o par `(sent, received)`:
+# Escreva `bytes_per_gpu(strategy, num_params, num_gpus)` que retorne o par `(sent, received)`:
 # quantos bytes **uma GPU** envia e recebe em **um passo de treinamento síncrono** de um modelo
 # float32 com `num_params` parâmetros, em uma máquina com `num_gpus` GPUs.
 #

@@ -27,7 +27,7 @@
 # %% [markdown] lang="pt"
 # # Exercício 06 · O TF_CONFIG de cada tarefa
 #
-# Escreva `write_tf_configs(workers, chief=None, port=12345)` que retorna uma **lista de strings**:
+# Escreva `write_tf_configs(workers, chief=None, port=12345)` que retorne uma **lista de strings**:
 # o valor do `TF_CONFIG` em cada máquina do cluster, um por tarefa, nesta ordem: primeiro o chefe
 # (se houver), depois os workers na ordem informada.
 #

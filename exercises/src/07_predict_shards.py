@@ -1,13 +1,14 @@
 # %% [markdown] lang="en"
 # # Exercise 07a · Predict the shards a partitioner makes
 #
-# Write `shard_rows(kind, shape, bytes_per_element, **params)` returning the number of rows of each
+# Write `shard_rows(kind, shape, bytes_per_element, **params)` that returns the number of rows of each
 # shard that `ParameterServerStrategy` makes of a variable of `shape` (elements of
 # `bytes_per_element` bytes):
 #
 # - `"fixed"` (`num_shards`): `FixedShardsPartitioner`;
-# - `"min_size"` (`min_shard_bytes`, `max_shards`): `MinSizePartitioner`: as many shards as keep
-#   each at least `min_shard_bytes`, at most `max_shards`;
+# - `"min_size"` (`min_shard_bytes`, `max_shards`): `MinSizePartitioner`: ⌈variable bytes /
+#   `min_shard_bytes`⌉ shards, capped by `max_shards` (so the last shards can be smaller than
+#   `min_shard_bytes`);
 # - `"max_size"` (`max_shard_bytes`, optional `max_shards`): `MaxSizePartitioner`: whole rows,
 #   at most `max_shard_bytes` per shard (but at least one row), capped at `max_shards`.
 #
@@ -20,7 +21,7 @@
 # 编写 `shard_rows(kind, shape, bytes_per_element, **params)`，返回 `ParameterServerStrategy` 把形状为 `shape`（每个元素 `bytes_per_element` 字节）的变量切成的各个分片的行数：
 #
 # - `"fixed"`（`num_shards`）：`FixedShardsPartitioner`；
-# - `"min_size"`（`min_shard_bytes`、`max_shards`）：`MinSizePartitioner`：分片数尽量多，但每个分片至少 `min_shard_bytes`，最多 `max_shards` 个；
+# - `"min_size"`（`min_shard_bytes`、`max_shards`）：`MinSizePartitioner`：分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，最多 `max_shards` 个（所以最后的分片可能小于 `min_shard_bytes`）；
 # - `"max_size"`（`max_shard_bytes`，可选 `max_shards`）：`MaxSizePartitioner`：按整行切分，每个分片最多 `max_shard_bytes`（但至少一行），分片数不超过 `max_shards`。
 #
 # 分片数永远不会多于行数；然后按行切分，前面的分片多一行（10 行分成 4 片：`[3, 3, 2, 2]`）。检查器会与模拟器中的分区程序进行比较。
@@ -28,13 +29,14 @@
 # %% [markdown] lang="pt"
 # # Exercício 07a · Preveja os fragmentos que um particionador faz
 #
-# Escreva `shard_rows(kind, shape, bytes_per_element, **params)` que devolve o número de linhas de
+# Escreva `shard_rows(kind, shape, bytes_per_element, **params)` que devolva o número de linhas de
 # cada fragmento que a `ParameterServerStrategy` faz de uma variável de forma `shape` (elementos de
 # `bytes_per_element` bytes):
 #
 # - `"fixed"` (`num_shards`): `FixedShardsPartitioner`;
-# - `"min_size"` (`min_shard_bytes`, `max_shards`): `MinSizePartitioner`: tantos fragmentos quantos
-#   mantêm cada um com pelo menos `min_shard_bytes`, no máximo `max_shards`;
+# - `"min_size"` (`min_shard_bytes`, `max_shards`): `MinSizePartitioner`: ⌈bytes da variável /
+#   `min_shard_bytes`⌉ fragmentos, limitado por `max_shards` (os últimos fragmentos podem ficar
+#   menores que `min_shard_bytes`);
 # - `"max_size"` (`max_shard_bytes`, `max_shards` opcional): `MaxSizePartitioner`: linhas inteiras,
 #   no máximo `max_shard_bytes` por fragmento (mas pelo menos uma linha), limitado a `max_shards`.
 #

@@ -23,7 +23,7 @@
 #
 # `N` workers cujos passos levam todos o mesmo tempo treinam `f(x) = x²/2` de forma assíncrona:
 # depois da primeira rodada toda atualização tem defasagem exatamente `N − 1`. Escreva
-# `largest_stable_lr(workers, staleness_aware)` que devolve a maior taxa de aprendizado com a qual o
+# `largest_stable_lr(workers, staleness_aware)` que devolva a maior taxa de aprendizado com a qual o
 # treinamento ainda converge, para o SGD assíncrono simples e para a regra ciente da defasagem (a
 # taxa dividida por `1 + defasagem`).
 #

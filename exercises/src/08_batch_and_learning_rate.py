@@ -33,12 +33,12 @@
 # `MultiWorkerMirroredStrategy`), e cada réplica recebe `per_replica_batch` exemplos por passo. A
 # taxa de aprendizado `base_learning_rate` foi ajustada com o lote global `base_batch`. Escreva
 # `global_batch_and_learning_rate(per_replica_batch, workers, gpus_per_worker,
-# base_learning_rate, base_batch, rule)` que retorna o par `(global_batch, learning_rate)`:
+# base_learning_rate, base_batch, rule)` que retorne o par `(global_batch, learning_rate)`:
 #
 # - o lote global é o lote por réplica vezes `num_replicas_in_sync`;
 # - com `k = global_batch / base_batch`: `"linear"` multiplica a taxa base por `k`, `"sqrt"` por
 #   `√k`, `"none"` a mantém;
-# - `"guide"` busca o lote global na tabela do guia `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo),
+# - `"guide"` busca na tabela do guia a taxa do lote global `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo),
 #   seja qual for a taxa base.
 #
 # Por exemplo, 2 workers com 8 GPUs, 32 exemplos por GPU, taxa 0,1 ajustada para o lote 256,

@@ -35,7 +35,7 @@
 # - `|G|² ≈ (b_big·|G_big|² - b_small·|G_small|²) / (b_big - b_small)`,
 # - `tr(Σ) ≈ (|G_small|² - |G_big|²) / (1/b_small - 1/b_big)`.
 #
-# Escreva `critical_batch_size(b_small, b_big, small_sq_norms, big_sq_norms)` que retorna a escala de
+# Escreva `critical_batch_size(b_small, b_big, small_sq_norms, big_sq_norms)` que retorne a escala de
 # ruído `B_simple = tr(Σ) / |G|²`, a estimativa de McCandlish et al. para o tamanho crítico do lote.
 # Um par sozinho é ruidoso demais: faça a média de cada uma das duas estimativas sobre todos os
 # pares e só então divida.

@@ -20,7 +20,7 @@
 # %% [markdown] lang="zh"
 # # 练习 09 · 预算之内最快的集群
 #
-# 你要用 `samples` 个训练样本训练一个模型（例如 ImageNet 的 90 个周期），花费不能超过 `budget`。`options` 把一个名称映射到 `(machine, nodes, network, price)`：由某种预设节点组成、连在某种网络上的若干节点，每节点每小时的价格为 `price`（课堂上编造的价格，不是任何云服务商的）。编写 `fastest_within_budget(model, options, samples, budget)`，在费用不超出预算的选项中，返回最先完成训练的那个选项的名称；如果没有任何选项在预算之内，返回 `None`：
+# 你要用 `samples` 个训练样本训练一个模型（例如 ImageNet 的 90 个周期），花费不能超过 `budget`。`options` 把一个名称映射到 `(machine, nodes, network, price)`：`nodes` 个 `machine` 预设节点，通过 `network` 网络相连，每节点每小时价格为 `price`（课堂上编造的价格，不是任何云服务商的）。编写 `fastest_within_budget(model, options, samples, budget)`，在费用不超出预算的选项中，返回最先完成训练的那个选项的名称；如果没有任何选项在预算之内，返回 `None`：
 #
 # - 一个选项的吞吐量是 `scale(model, machine, nodes=[nodes], network=network, bucket_mb=64)[0]["samples_per_s"]`（第 09 课的模拟器，使用默认的策略，64 MB 的包一就绪就发出）；
 # - 它的耗时是 `samples / samples_per_s` 秒，费用是 `小时数 × nodes × price`。
@@ -32,9 +32,9 @@
 #
 # Você precisa treinar um modelo com `samples` amostras de treinamento (por exemplo 90 épocas do
 # ImageNet) e pode gastar no máximo `budget`. `options` associa um nome a
-# `(machine, nodes, network, price)`: tantos nós de um preset em uma rede, a `price` por nó-hora
+# `(machine, nodes, network, price)`: `nodes` nós do preset `machine`, ligados pela rede `network`, a `price` por nó-hora
 # (preços inventados para a aula, não os de nenhum provedor). Escreva
-# `fastest_within_budget(model, options, samples, budget)` que devolve o nome da opção que
+# `fastest_within_budget(model, options, samples, budget)` que devolva o nome da opção que
 # termina primeiro entre aquelas cujo custo cabe no orçamento, ou `None` quando nenhuma cabe:
 #
 # - a vazão de uma opção é

@@ -324,7 +324,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 # **Exercise:** open `exercises/en/00_data_parallel_gradient.ipynb`.
 
 # %% [markdown] lang="zh"
-# ## 总结
+# ## 小结
 #
 # - 数据并行：每个副本都保存一份模型，处理全局批次中的一个分片，再由全归约合并梯度。只要除以**全局**批次大小，结果就与单设备训练完全相同。
 # - 同步策略在每一步都要等待最慢的副本；异步的参数服务器训练从不等待，但使用的是陈旧的权重。

@@ -15,7 +15,7 @@
 # %% [markdown] lang="pt"
 # # 02 · All-reduce, passo a passo
 #
-# Ao fim de cada etapa do treinamento síncrono com paralelismo de dados, cada réplica tem o seu
+# Ao fim de cada passo do treinamento síncrono com paralelismo de dados, cada réplica tem o seu
 # gradiente, e todas precisam da **soma**. Essa operação é o all-reduce. Nesta lição cada algoritmo
 # é escrito uma vez, como um *cronograma* (rodadas de "o dispositivo A envia este bloco ao
 # dispositivo B, que o soma ou o copia"), e usado duas vezes: o NumPy o executa em arrays reais (o

@@ -16,7 +16,7 @@
 # %% [markdown] lang="zh"
 # # 03 · MirroredStrategy 与自定义训练循环
 #
-# `MirroredStrategy` 在一台机器的每个 GPU 上放一个模型**副本**。在自定义训练循环中，训练步骤由你自己编写，于是 `Model.fit` 替你处理的两个细节要由你自己来处理：每个副本的损失如何缩放，以及梯度在副本之间如何处理。本节课在模拟的 4 GPU 工作站上运行 TensorFlow 自己的自定义训练循环代码，并用数字验证每一个结论：
+# `MirroredStrategy` 在一台机器的每个 GPU 上放一个模型**副本**。在自定义训练循环中，训练步由你自己编写，于是 `Model.fit` 替你处理的两个细节要由你自己来处理：每个副本的损失如何缩放，以及梯度在副本之间如何处理。本节课在模拟的 4 GPU 工作站上运行 TensorFlow 自己的自定义训练循环代码，并用数字验证每一个结论：
 #
 # 1. 亲手看一看各个组成部分：`strategy.run`、`PerReplica` 值、副本编号；
 # 2. 指南中的训练循环，一次调用一次调用地看；
@@ -205,7 +205,7 @@ for dist_features, dist_labels in dist_dataset:
 # on every replica; divided by N, it counts once after the sum.
 
 # %% [markdown] lang="zh"
-# 下面是每个副本运行的训练步骤。整节课的要点都在其中三行：
+# 下面是每个副本运行的训练步。整节课的要点都在其中三行：
 #
 # - Keras 损失以 `reduction=NONE` 构建，所以它为**每个样本**返回一个损失；
 # - `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` 把本副本的逐样本损失相加，再除以**全局**批次大小，而不是本副本分片的大小。指南中省略了 `global_batch_size`（此时它等于本分片大小 × 副本数）；用关键字参数显式传入它，最后那个较短的批次也能算对；
@@ -662,9 +662,9 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # **Exercise:** open `exercises/en/03_custom_loop_loss.ipynb`.
 
 # %% [markdown] lang="zh"
-# ## 总结
+# ## 小结
 #
-# - `strategy.run` 为每个副本调用一次你的训练步骤；结果以 `PerReplica` 值返回，可以用 `experimental_local_results` 拆开，用 `strategy.reduce` 合并。
+# - `strategy.run` 为每个副本调用一次你的训练步；结果以 `PerReplica` 值返回，可以用 `experimental_local_results` 拆开，用 `strategy.reduce` 合并。
 # - 按**全局**批次大小对数据集分批；`experimental_distribute_dataset` 负责切分（包括大小不等的分片）。
 # - 在每个副本中：使用 `reduction=NONE` 的 Keras 损失，然后调用 `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)`，正则化项再加上 `tf.nn.scale_regularization_loss(...)`。
 # - `optimizer.apply_gradients` 对梯度做 SUM 全归约，并对每个镜像应用相同的更新：结果等于单个设备在整个全局批次上训练。

@@ -262,8 +262,7 @@ print(global_batch_size, learning_rate)
 
 # %% [markdown] lang="pt"
 # Por que a taxa de aprendizado deveria depender do lote? Fixe o número de épocas e acrescente
-# réplicas com o mesmo lote por réplica: o lote global cresce `N` vezes, então uma época tem `N`
-# vezes **menos** passos. Cada passo faz a média do gradiente sobre mais exemplos (uma direção menos
+# réplicas com o mesmo lote por réplica: o lote global cresce `N` vezes, então uma época tem só `1/N` dos passos. Cada passo faz a média do gradiente sobre mais exemplos (uma direção menos
 # ruidosa), mas com a mesma taxa de aprendizado o modelo anda a mesma distância por passo, e dá
 # menos passos. A **regra de escalonamento linear** (Goyal et al., 2017) diz: multiplicou o lote por
 # `k`, multiplique a taxa de aprendizado por `k`. É uma regra prática: funciona até certo tamanho de
@@ -374,8 +373,7 @@ plt.show()
 #   passo deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
 #   réplica paga inteiro, seja qual for o tamanho da sua fatia, e o all-reduce dos gradientes vem
 #   por cima. Mesmo assim, as 5 épocas levam cerca de metade do tempo em 2 GPUs e um quarto em 4:
-#   com o lote por réplica fixo, cada passo processa 2 ou 4 vezes mais exemplos, então uma época
-#   precisa de 2 ou 4 vezes menos passos. O ganho vem do lote global maior, não de um passo mais
+#   com o lote por réplica fixo, cada passo processa 2 ou 4 vezes mais exemplos, então uma época precisa de metade ou de um quarto dos passos. O ganho vem do lote global maior, não de um passo mais
 #   rápido, e é exatamente por isso que a taxa de aprendizado precisa acompanhá-lo. A lição 03
 #   mostrou o outro lado: com o lote global fixo, mais GPUs só deixaram mais lento o passo de um
 #   modelo minúsculo.

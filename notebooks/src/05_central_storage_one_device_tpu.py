@@ -625,7 +625,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # | `OneDeviceStrategy("/gpu:0")` | 1 | on that device | nothing |
 # | `MirroredStrategy` (4 GPUs) | 4 | a copy on every GPU | ring all-reduce: `2(p-1)/p × 4P` bytes per GPU each way, GPU to GPU |
 # | `CentralStorageStrategy` (4 GPUs) | 4 | once, on the CPU (on the GPU if there is only one) | per GPU `4P` of gradients up and `4P` of variables down, all GPUs through one PCIe uplink |
-# | `TPUStrategy` (v3-8) | 8 cores | a copy on every core | all-reduce over the ICI links; needs static shapes |
+# | `TPUStrategy` (v3-8) | 8 cores | a copy on every core | all-reduce over the ICI links; static shapes recommended |
 #
 # - The default strategy lets library code call `get_strategy()`, `run` and `reduce` whether or not
 #   a strategy is in use; `OneDeviceStrategy` runs the same calls with real placement.
@@ -639,7 +639,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # **Exercise:** open `exercises/en/05_bytes_per_step.ipynb` and count the bytes each strategy moves.
 
 # %% [markdown] lang="zh"
-# ## 总结
+# ## 小结
 #
 # | 策略 | 副本数 | 变量存放位置 | 每一步传输什么 |
 # |---|---|---|---|
@@ -647,7 +647,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # | `OneDeviceStrategy("/gpu:0")` | 1 | 该设备上 | 不传输 |
 # | `MirroredStrategy`（4 个 GPU） | 4 | 每个 GPU 上一份 | 环形全归约：每个 GPU 每个方向 `2(p-1)/p × 4P` 字节，GPU 到 GPU |
 # | `CentralStorageStrategy`（4 个 GPU） | 4 | 只存一份，在 CPU 上（只有一个 GPU 时在该 GPU 上） | 每个 GPU 上行 `4P` 的梯度、下行 `4P` 的变量，所有 GPU 共用一条 PCIe 上行链路 |
-# | `TPUStrategy`（v3-8） | 8 个核心 | 每个核心上一份 | 经 ICI 链路做全归约；需要静态形状 |
+# | `TPUStrategy`（v3-8） | 8 个核心 | 每个核心上一份 | 经 ICI 链路做全归约；建议使用静态形状 |
 #
 # - 默认策略让库代码无论是否使用策略，都能调用 `get_strategy()`、`run` 和 `reduce`；`OneDeviceStrategy` 用真实的放置运行同样的调用。
 # - 变量放在哪里改变的是一步的代价，而不是数值：所有策略算出的都是单设备的那一步。
@@ -665,7 +665,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # | `OneDeviceStrategy("/gpu:0")` | 1 | nesse dispositivo | nada |
 # | `MirroredStrategy` (4 GPUs) | 4 | uma cópia em cada GPU | all-reduce em anel: `2(p-1)/p × 4P` bytes por GPU em cada sentido, de GPU para GPU |
 # | `CentralStorageStrategy` (4 GPUs) | 4 | uma única cópia, na CPU (na GPU, se houver só uma) | por GPU, `4P` de gradientes para cima e `4P` de variáveis para baixo, todas as GPUs por um único enlace PCIe |
-# | `TPUStrategy` (v3-8) | 8 núcleos | uma cópia em cada núcleo | all-reduce pelos enlaces ICI; exige formas estáticas |
+# | `TPUStrategy` (v3-8) | 8 núcleos | uma cópia em cada núcleo | all-reduce pelos enlaces ICI; formas estáticas recomendadas |
 #
 # - A estratégia padrão permite que o código de biblioteca chame `get_strategy()`, `run` e `reduce`
 #   com ou sem estratégia em uso; a `OneDeviceStrategy` executa as mesmas chamadas com posicionamento

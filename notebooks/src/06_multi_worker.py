@@ -241,6 +241,11 @@ for task in tf_configs.tasks(cluster):
 # 错误的 `TF_CONFIG` 会在策略启动时、在每台机器上报错。模拟器按照 TensorFlow 读取它的方式进行检查；每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。
 
 # %% [markdown] lang="pt"
+# O `TF_CONFIG` do avaliador contém só o job dele, e as tarefas de treinamento o deixam de fora
+# dos seus: ele avalia checkpoints à parte e nunca participa do all-reduce do treinamento.
+#
+# ## 4. Os erros e o que eles dizem
+#
 # Um `TF_CONFIG` errado gera um erro quando a estratégia é iniciada, em todas as máquinas. O simulador o
 # verifica do jeito que o TensorFlow o lê; cada mensagem começa com o erro do próprio TensorFlow,
 # depois aponta o campo com problema e termina com um `TF_CONFIG` corrigido, montado a partir do
@@ -305,7 +310,7 @@ for text in mistakes:
 #
 # ## 5. Fragmentação automática: quem lê o quê
 #
-# Todos os workers executam o mesmo pipeline de entrada. Se nada for feito, cada worker treinaria com o
+# Todos os workers executam o mesmo pipeline de entrada. Se nada fosse feito, cada worker treinaria com o
 # dataset inteiro, e uma época mostraria cada exemplo uma vez por worker. Por isso, quando cada
 # worker monta o seu iterador, a estratégia reescreve o pipeline dele para ficar só com a sua
 # parte: é a **fragmentação automática**, definida por
@@ -345,7 +350,7 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 # that worker's machine:
 
 # %% [markdown] lang="zh"
-# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个文件顺序一个文件一个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
+# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个顺序逐个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
 
 # %% [markdown] lang="pt"
 # `list_files` embaralhou os 4 arquivos (com `seed=0`), então os exemplos chegam arquivo por
@@ -406,7 +411,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # `FILE` precisa de pelo menos um arquivo por worker. Com 4 arquivos e 8 workers, a reescrita não
-# tem nada para dar à metade deles, e o TensorFlow para todos os workers em vez de deixar quatro
+# tem nada para dar à metade deles, e o TensorFlow interrompe todos os workers em vez de deixar quatro
 # deles ociosos:
 
 # %%
@@ -425,8 +430,7 @@ except tf.errors.InvalidArgumentError as error:
 # 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。
 
 # %% [markdown] lang="pt"
-# Com a `MultiWorkerMirroredStrategy`, o fragmento de `DATA` é tirado depois que o lote global é
-# cortado em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
+# Com a `MultiWorkerMirroredStrategy`, a fragmentação `DATA` acontece depois que o lote global é dividido em lotes por réplica em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
 # `[0 1]`, `[2 3]`, `[4 5]`, `[6]`, e o worker `w` fica com as fatias `w` e `w + 2`; assim, as duas
 # réplicas do worker 0 recebem `[0 1]` e `[4 5]`, e as do worker 1 recebem `[2 3]` e `[6]`.
 
@@ -481,7 +485,7 @@ del os.environ["TF_CONFIG"]
 # ## 6. Iniciando os workers
 #
 # Em um cluster de verdade, você entraria em cada máquina e executaria nela o mesmo comando com o
-# `TF_CONFIG` daquela máquina (seção 3). O inicializador do curso faz exatamente isso neste
+# `TF_CONFIG` daquela máquina (seção 3). O launcher do curso faz exatamente isso neste
 # computador: um processo do sistema operacional por tarefa, cada um com o seu `TF_CONFIG` no
 # ambiente, conectados por uma rede simulada na interface de loopback. O script não é editado e
 # descobre o seu papel apenas pelo `TF_CONFIG`. Em um shell:
@@ -527,7 +531,7 @@ if strategy.extended.should_checkpoint:
 from sim.i18n import get_language
 from sim.launch import launch
 
-course_language = {"SIM_LANG": get_language()}     # the tasks print in the course language too
+course_language = {"SIM_LANG": get_language()}     # the launcher speaks the course language (the script prints what it says)
 work = tempfile.TemporaryDirectory()
 script = os.path.join(work.name, "train.py")
 with open(script, "w") as f:
@@ -536,7 +540,7 @@ with open(script, "w") as f:
 straight = launch(script, [os.path.join(work.name, "backup_a"), os.path.join(work.name, "straight.npz")],
                   workers=2, gpus_per_worker=2, env=course_language, echo=False)
 print(straight.output)
-print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3:.2f}"))
+print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 
 # %% [markdown] lang="en"
 # Each line comes prefixed by its task, like a cluster's logs. Both workers trained the same 3
@@ -578,24 +582,24 @@ print(t("lesson06.cluster_clock", ms=f"{max(e.end for e in straight.trace) * 1e3
 # pela sua própria placa de rede. Se isso faz diferença depende das máquinas. Eis um passo
 # síncrono de um modelo do tamanho de uma ResNet-50 (25,6 milhões de parâmetros, cerca de 100 MB
 # de gradientes) em 2 máquinas × 4 GPUs, com `sim.course.plots.cluster_step`, que usa o mesmo cluster
-# simulado que o inicializador: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
+# simulado que o launcher: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
 
 # %%
 from sim.course.plots import cluster_step
 
-fig, axes = plt.subplots(2, 2, figsize=(12, 5), layout="constrained")
+fig, axes = plt.subplots(2, 2, figsize=(12, 6), layout="constrained")
 for row, network in enumerate(("dgx-a100", "workstation-4gpu")):
     for col, implementation in enumerate(("RING", "NCCL")):
         step = cluster_step.cluster_step(2, 4, network, implementation)
         line = cluster_step.summary(step, 2, 4, network, implementation)
         print(line)
-        cluster_step.draw(step, ax=axes[row, col], title=line)
+        cluster_step.draw(step, ax=axes[row, col], title=cluster_step.short_title(network, implementation))
 plt.show()
 
 # %% [markdown] lang="en"
 # On the DGX nodes each GPU has its own network card, so NCCL runs 4 channels, one through the
-# card of each GPU in use, and the all-reduce is about 4 times shorter than the single ring's. On the workstations there is only one card per machine, so the
+# card of each GPU in use, and the all-reduce takes about a quarter of the single ring's time. On the workstations there is only one card per machine, so the
 # two are the same, and the 10 Gb link takes far longer than the computation itself: adding
 # machines there makes each step *slower*. The network decides before the GPUs do.
 #
@@ -616,7 +620,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # Nos nós DGX, cada GPU tem a sua própria placa de rede, então a NCCL executa 4 canais, um pela
-# placa de cada GPU em uso, e o all-reduce fica cerca de 4 vezes mais curto que o do anel único. Nas estações de trabalho só há uma placa por máquina, então os
+# placa de cada GPU em uso, e o all-reduce leva cerca de um quarto do tempo do anel único. Nas estações de trabalho só há uma placa por máquina, então os
 # dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
 # máquinas deixa cada passo *mais lento*. Quem limita primeiro é a rede, não as GPUs.
 #
@@ -624,7 +628,7 @@ plt.show()
 #
 # Em um cluster, uma máquina pode falhar no meio do treinamento. O all-reduce espera por todos,
 # então a perda de um worker faz todos pararem: as operações coletivas dos outros workers são
-# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o inicializador mata o worker 1 no
+# abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o launcher mata o worker 1 no
 # seu 6º passo de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
 # mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento retoma na
 # época 1.
@@ -647,9 +651,12 @@ print(t("lesson06.same_weights", same=same))
 # %% [markdown] lang="en"
 # The second run trained epochs 1 and 2 only, and its final weights are exactly those of the
 # uninterrupted run of section 6: no completed epoch was lost or repeated. The backups went where
-# TensorFlow puts them: the chief writes `backup_dir/chief`, every other worker writes a
+# tf-keras (Keras 2) puts them: the chief writes `backup_dir/chief`, every other worker writes a
 # temporary `workertemp_<index>` folder and deletes it (every worker must save, only the chief's
-# copy is kept).
+# copy is kept). Keras 3 lays them out another way: every worker writes
+# `backup_dir/latest.weights.h5` and `training_metadata.json`, with no chief/worker split. The
+# simulator writes tf-keras's layout under both versions; the weights and the epoch it resumes
+# from are the same.
 #
 # ## 9. For the classroom: the cluster's timeline, live
 #
@@ -658,18 +665,21 @@ print(t("lesson06.same_weights", same=same))
 # kernel; the figure below it is the same picture for 2 DGX A100 nodes, for when it does not.)
 
 # %% [markdown] lang="zh"
-# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件放在 TensorFlow 放置它们的地方：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。
+# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件放在 tf-keras（Keras 2）放置它们的地方：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。Keras 3 的布局不同：每个工作进程都写入 `backup_dir/latest.weights.h5` 和 `training_metadata.json`，不区分 chief 和其他工作进程。模拟器在两个版本下都按 tf-keras 的布局写入；恢复出的权重和继续训练的周期都相同。
 #
 # ## 9. 课堂演示：实时查看集群的时间线
 #
-# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种网络、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；如果没有，下面的图给出了 2 个 DGX A100 节点时的同一张图。）
+# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种网络、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；没有内核时，请看控件下方那张 2 个 DGX A100 节点的静态图，内容相同。）
 
 # %% [markdown] lang="pt"
 # A segunda execução treinou só as épocas 1 e 2, e os pesos finais são exatamente os da execução
 # sem interrupção da seção 6: nenhuma época concluída foi perdida ou repetida. Os backups foram
-# para onde o TensorFlow os coloca: o chefe escreve em `backup_dir/chief`, e cada um dos outros
-# workers escreve em uma pasta temporária `workertemp_<index>` e a apaga depois (todos os workers
-# precisam salvar, mas só a cópia do chefe é mantida).
+# para onde o tf-keras (Keras 2) os coloca: o chefe escreve em `backup_dir/chief`, e cada um dos
+# outros workers escreve em uma pasta temporária `workertemp_<index>` e a apaga depois (todos os
+# workers precisam salvar, mas só a cópia do chefe é mantida). O Keras 3 os organiza de outro
+# jeito: cada worker escreve `backup_dir/latest.weights.h5` e `training_metadata.json`, sem
+# distinção entre chefe e demais workers. O simulador usa a organização do tf-keras nas duas
+# versões; os pesos restaurados e a época da retomada são os mesmos.
 #
 # ## 9. Para a sala de aula: a linha do tempo do cluster, ao vivo
 #
@@ -688,7 +698,8 @@ for workers in (1, 2, 4, 8):
     print(cluster_step.summary(cluster_step.cluster_step(workers, 8, "dgx-a100", "NCCL"),
                                workers, 8, "dgx-a100", "NCCL"))
 step = cluster_step.cluster_step(2, 4, "dgx-a100", "NCCL")
-cluster_step.draw(step, title=cluster_step.summary(step, 2, 4, "dgx-a100", "NCCL"))
+fig, ax = plt.subplots(figsize=(10, 2.6), layout="constrained")
+cluster_step.draw(step, ax=ax, title=cluster_step.summary(step, 2, 4, "dgx-a100", "NCCL"))
 plt.show()
 work.cleanup()
 
@@ -712,7 +723,7 @@ work.cleanup()
 # - `TF_CONFIG` = `"cluster"`（每台机器都相同）+ `"task"`（本机：所属作业和从 0 开始的索引）。用 `json.dumps` 来写。
 # - 由首席工作进程（chief）保存检查点：有 `"chief"` 任务时就是它，否则是 worker 0。
 # - 自动分片决定谁读什么：`FILE` 按文件划分（每个工作进程至少一个文件），`DATA` 在切成每个副本的批次之后按元素划分，`OFF` 不划分。
-# - 首先创建 `MultiWorkerMirroredStrategy`；每个任务都用同一个脚本和各自的 `TF_CONFIG` 启动；网卡多时，NCCL 的通道胜过单环，只有一条慢速链路时，怎么做都无济于事。
+# - 首先创建 `MultiWorkerMirroredStrategy`；每个任务都用同一个脚本和各自的 `TF_CONFIG` 启动；网卡多时，NCCL 的通道胜过单环；只有一条慢速链路时，怎么做都无济于事。
 # - 一个工作进程出故障，所有工作进程都会停下；有了 `BackupAndRestore`，再次运行同一条命令就会从最后保存的周期继续。
 
 # %% [markdown] lang="pt"

@@ -31,7 +31,7 @@
 # 2. **协调器**：`schedule`、`RemoteValue`、`join`；
 # 3. **陈旧性**：对每一次更新进行测量，看它对收敛有什么影响；
 # 4. **掉队者**：同步训练、带备用工作进程的同步训练和异步训练，比较达到目标损失所需的时间；
-# 5. 一个工作进程失效，以及一个参数服务器失效；
+# 5. 一个工作进程出故障，以及一个参数服务器出故障；
 # 6. 课堂演示。
 #
 # ## 1. 集群
@@ -70,7 +70,7 @@ import os
 import matplotlib.pyplot as plt
 import numpy as np
 import sim.tf as tf
-from sim.i18n import t
+from sim.i18n import number, t
 from sim.course.plots import ps as ps_plots
 
 
@@ -139,16 +139,18 @@ print(type(table).__name__, table.shape, tf.nn.embedding_lookup(table, [7]).shap
 
 # %% [markdown] lang="en"
 # The count of shards is arithmetic you can predict (exercise 07a). `MinSizePartitioner` makes
-# shards of at least `min_shard_bytes`, at most `max_shards` of them; `MaxSizePartitioner` makes
+# ⌈variable bytes / `min_shard_bytes`⌉ shards, capped by `max_shards` and by the number of rows
+# (so the last shards can be smaller than `min_shard_bytes`); `MaxSizePartitioner` makes
 # shards of at most `max_shard_bytes`; `FixedShardsPartitioner` makes a fixed number. The rows
 # are then split with the first shards one row longer (10 rows in 4 shards: 3, 3, 2, 2):
 
 # %% [markdown] lang="zh"
-# 分片的数量是可以预测的算术（练习 07a）。`MinSizePartitioner` 让每个分片至少有 `min_shard_bytes`，最多 `max_shards` 个；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
+# 分片的数量可以用简单的算术预测出来（练习 07a）。`MinSizePartitioner` 的分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，再受 `max_shards` 和行数限制（所以最后的分片可能小于 `min_shard_bytes`）；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
 
 # %% [markdown] lang="pt"
 # A quantidade de fragmentos é uma conta que dá para prever (exercício 07a). O `MinSizePartitioner`
-# faz fragmentos de pelo menos `min_shard_bytes`, no máximo `max_shards` deles; o
+# faz ⌈bytes da variável / `min_shard_bytes`⌉ fragmentos, limitado por `max_shards` e pelo número
+# de linhas (os últimos fragmentos podem ficar menores que `min_shard_bytes`); o
 # `MaxSizePartitioner` faz fragmentos de no máximo `max_shard_bytes`; o `FixedShardsPartitioner` faz
 # um número fixo. Depois as linhas são divididas e os primeiros fragmentos ficam com uma linha a
 # mais (10 linhas em 4 fragmentos: 3, 3, 2, 2):
@@ -212,8 +214,9 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # function at once and reads the counter as it is then (1, 2, 3). All six increments land, so the
 # counter is 6; but most updates were computed from a value that other workers changed before the
 # update arrived: it was **stale**. The **staleness** of an update is the number of updates applied between its read and
-# its write. With N workers each always busy, the mean staleness is exactly N − 1, whatever the
-# compute times: every applied update makes the N − 1 others in flight one update older.
+# its write. With N workers each always busy, the mean staleness tends to N − 1 in the long run,
+# whatever the compute times: every applied update makes the N − 1 others in flight one update
+# older (the first round is less stale, which is why six increments give a mean of 1.5).
 #
 # ## 3. Staleness in a training loop
 #
@@ -221,7 +224,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # a gradient on its worker's batch and applies it with SGD.
 
 # %% [markdown] lang="zh"
-# 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，平均陈旧性恰好是 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步。
+# 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，长期平均陈旧性趋近 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步（第一轮的陈旧性较低，所以这六次加一的平均值是 1.5）。
 #
 # ## 3. 训练循环中的陈旧性
 #
@@ -232,9 +235,10 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # hora e lê o contador como ele está naquele momento (1, 2, 3). Os seis incrementos chegam, então o
 # contador vale 6; mas a maioria das atualizações foi calculada a partir de um valor que outros
 # workers mudaram antes de a atualização chegar: ele estava **defasado**. A **defasagem** de uma atualização é o número de atualizações aplicadas entre a
-# leitura e a escrita dela. Com N workers sempre ocupados, a defasagem média é exatamente N − 1,
-# sejam quais forem os tempos de cálculo: cada atualização aplicada deixa as outras N − 1 em
-# andamento uma atualização mais velhas.
+# leitura e a escrita dela. Com N workers sempre ocupados, em regime permanente a defasagem média
+# tende a N − 1, sejam quais forem os tempos de cálculo: cada atualização aplicada deixa as outras
+# N − 1 em andamento uma atualização mais velhas (a primeira rodada é menos defasada, por isso os
+# seis incrementos dão uma média de 1,5).
 #
 # ## 3. Defasagem em um loop de treinamento
 #
@@ -298,11 +302,11 @@ plt.show()
 # stable only if `lr·λ < 2·sin(π / (2(2τ + 1)))`: 2 with no delay, 1 for τ = 1, about 0.2 for
 # τ = 7. So the usable learning rate shrinks like 1/N. Dividing the learning rate by
 # `1 + staleness` (the **staleness-aware** rule of Zhang et al., 2016) restores stability. Below:
-# 3,000 updates of a 16-feature regression, each worker's step taking an exponential time; the
+# 3,000 updates of a 16-feature regression, each worker's step time drawn from an exponential distribution; the
 # table gives the loss at the end (relative to the optimum), `diverged` when it blew up.
 
 # %% [markdown] lang="zh"
-# 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两台都存放着模型的变量）。相同的工作进程会保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
+# 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两个参数服务器都存放着模型的变量）。相同的工作进程会保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
 #
 # **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），数值爆炸时显示“发散”。
 
@@ -317,8 +321,7 @@ plt.show()
 # atraso fixo τ só é estável se `lr·λ < 2·sen(π / (2(2τ + 1)))`: 2 sem atraso, 1 para τ = 1, cerca
 # de 0,2 para τ = 7. Então a taxa de aprendizado utilizável encolhe na proporção de 1/N. Dividir a taxa por
 # `1 + defasagem` (a regra **ciente da defasagem** de Zhang et al., 2016) devolve a estabilidade.
-# Abaixo: 3.000 atualizações de uma regressão com 16 atributos, cada passo de cada worker levando
-# um tempo exponencial; a tabela dá a perda no fim (em relação ao ótimo), `diverge` quando explodiu.
+# Abaixo: 3.000 atualizações de uma regressão com 16 atributos, com a duração de cada passo seguindo uma distribuição exponencial; a tabela dá a perda no fim (em relação ao ótimo), `divergiu` quando explodiu.
 
 # %%
 from sim.des import ComputeTime
@@ -331,13 +334,13 @@ print(t("lesson07.lr_header"))
 for n in (1, 4, 16):
   for rule, name in ((None, "lesson07.short_plain"), ("1+tau", "lesson07.short_aware")):
     run = run_async(problem, n, ComputeTime(exponential=1.0), updates=3000, lr=rates, rule=rule)
-    cells = [t("lesson07.diverged_cell") if np.isinf(v) else f"{v:.4f}" for v in run.final_loss()]
+    cells = [t("lesson07.diverged_cell") if np.isinf(v) else number(v, ".4f") for v in run.final_loss()]
     print(t("lesson07.lr_row", n=n, rule=t(name), losses="".join(f"{c:>10}" for c in cells)))
 
 # %% [markdown] lang="en"
 # With one worker every rate up to 1.0 converges; with 16 the plain rule already diverges at 0.6,
 # and at 0.3 it ends far above the staleness-aware run. The staleness-aware rule converges at
-# every rate (exercise 07b finds the exact limits).
+# every rate in the table (exercise 07b finds the exact limits).
 #
 # ## 4. Stragglers: sync, backup workers, async
 #
@@ -348,7 +351,7 @@ for n in (1, 4, 16):
 # rare 10× straggler (5% of the steps take 10 units):
 
 # %% [markdown] lang="zh"
-# 只有一个工作进程时，直到 1.0 的每个学习率都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于采用感知陈旧性规则的训练。感知陈旧性的规则在每个学习率下都收敛（练习 07b 会求出精确的上限）。
+# 只有一个工作进程时，学习率一直到 1.0 都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于采用感知陈旧性规则的训练。感知陈旧性的规则在表中的每个学习率下都收敛（练习 07b 会求出精确的上限）。
 #
 # ## 4. 掉队者：同步、备用工作进程、异步
 #
@@ -357,13 +360,13 @@ for n in (1, 4, 16):
 # %% [markdown] lang="pt"
 # Com um worker, toda taxa até 1,0 converge; com 16, a regra simples já diverge em 0,6 e, em 0,3,
 # termina bem acima da execução ciente da defasagem. A regra ciente da defasagem converge em todas
-# as taxas (o exercício 07b encontra os limites exatos).
+# as taxas da tabela (o exercício 07b encontra os limites exatos).
 #
 # ## 4. Retardatários: síncrono, workers reserva, assíncrono
 #
 # O treinamento síncrono espera o worker mais lento a cada passo. Com 8 workers cujo passo leva
 # `1 + Exp(1)` unidades de tempo, o passo esperado é `1 + H₈ = 3,72` (H₈ = 1 + 1/2 + … + 1/8), e
-# não 2. **Workers reserva** (Chen et al., 2016) iniciam 10 e usam os 8 primeiros gradientes:
+# não 2. Com **workers reserva** (Chen et al., 2016), iniciam-se 10 workers e usam-se os 8 primeiros gradientes:
 # `1 + H₁₀ − H₂ = 2,43`. O treinamento assíncrono não espera ninguém. Eis a perda ao longo do
 # tempo simulado, com um retardatário raro 10× mais lento (5% dos passos levam 10 unidades):
 
@@ -384,9 +387,9 @@ runs = [run_sync(problem, 8, mixture, until=200, lr=1.0),
 for run in runs:
   for r, lr in enumerate(run.lr):
     when = run.time_to(0.01)[r]
-    name = t("ps.run_label", regime=ps_plots.regime_name(run), lr=f"{lr:g}")
+    name = t("ps.run_label", regime=ps_plots.regime_name(run), lr=lr)
     print(t("lesson07.never_reaches", name=name) if np.isinf(when)
-          else t("lesson07.time_to", name=name, t=f"{when:.1f}"))
+          else t("lesson07.time_to", name=name, t=when))
 fig, ax = plt.subplots(figsize=(10, 4))
 ps_plots.draw_time_to_loss(ax, runs, target=0.01)
 fig.tight_layout()
@@ -405,16 +408,15 @@ plt.show()
 # epoch; the red line marks it, the hatched bar is the lost step, and all 30 steps still land.
 
 # %% [markdown] lang="zh"
-# 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短了一半以上。小学习率的异步训练同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
+# 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短到原来的四分之一以下。小学习率的异步训练同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
 #
 # ## 5. 故障
 #
-# **一个工作进程失效。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途失效；红线标出失效时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
+# **一个工作进程出故障。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途出故障；红线标出出故障的时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
 
 # %% [markdown] lang="pt"
 # O retardatário raro dita o ritmo de quase todo passo síncrono; dois workers reserva cortam o
-# tempo até 1% em bem mais da metade. O treinamento assíncrono com taxa pequena é tão rápido quanto,
-# com taxa grande diverge, e a regra ciente da defasagem é rápida e estável.
+# tempo até 1% em bem mais da metade. Com uma taxa pequena, o treinamento assíncrono é igualmente rápido; com uma taxa grande, diverge; e a regra ciente da defasagem é rápida e estável.
 #
 # ## 5. Falhas
 #
@@ -447,7 +449,7 @@ plt.show()
 # checkpoint (`BackupAndRestore` or `tf.train.CheckpointManager`).
 
 # %% [markdown] lang="zh"
-# **一个参数服务器失效。** 它上面的变量没了，所以 TensorFlow 无法继续：下一次 `join`（或 `schedule`、`done`、`fetch`）会引发 `tf.errors.UnavailableError`，排队中的函数都会被取消。解决办法是重启协调器，并从最近的检查点恢复（`BackupAndRestore` 或 `tf.train.CheckpointManager`）。
+# **一个参数服务器出故障。** 它上面的变量没了，所以 TensorFlow 无法继续：下一次 `join`（或 `schedule`、`done`、`fetch`）会引发 `tf.errors.UnavailableError`，排队中的函数都会被取消。解决办法是重启协调器，并从最近的检查点恢复（`BackupAndRestore` 或 `tf.train.CheckpointManager`）。
 
 # %% [markdown] lang="pt"
 # **Um servidor de parâmetros falha.** As variáveis dele se perderam, então o TensorFlow não pode
@@ -467,12 +469,12 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 #
 # Change the number of workers, the straggler spread (each step takes `1 + Exp(spread)`) and the
 # learning rate: the timeline, the staleness histogram and the loss curves of sync, async and
-# staleness-aware async are redrawn. The static figure below the widget shows the default setting.
+# staleness-aware async are redrawn. The static figure below the widget shows the default setting: 4 workers, spread 1, learning rate 0.3.
 
 # %% [markdown] lang="zh"
 # ## 6. 课堂演示
 #
-# 改变工作进程数、掉队程度（每一步耗时 `1 + Exp(spread)`）和学习率：时间线、陈旧性直方图以及同步、异步和感知陈旧性异步的损失曲线都会重新绘制。控件下方的静态图显示的是默认设置。
+# 改变工作进程数、掉队程度（每一步耗时 `1 + Exp(spread)`）和学习率：时间线、陈旧性直方图以及同步、异步和感知陈旧性异步的损失曲线都会重新绘制。控件下方的静态图显示的是默认设置：4 个工作进程，掉队程度 1，学习率 0.3。
 
 # %% [markdown] lang="pt"
 # ## 6. Demonstração para a sala de aula
@@ -480,13 +482,13 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # Mude o número de workers, a dispersão dos retardatários (cada passo leva `1 + Exp(dispersão)`) e
 # a taxa de aprendizado: a linha do tempo, o histograma da defasagem e as curvas de perda do
 # síncrono, do assíncrono e do assíncrono ciente da defasagem são redesenhados. A figura estática
-# abaixo do widget mostra a configuração padrão.
+# abaixo do widget mostra a configuração padrão: 4 workers, dispersão 1, taxa de aprendizado 0,3.
 
 # %% tags=["nbval-ignore-output"]
 ps_plots.demo_widget()
 
 # %%
-fig = plt.figure(figsize=(11, 7))
+fig = plt.figure(figsize=ps_plots.DEMO_FIGSIZE, layout="constrained")
 ps_plots.draw_demo(ps_plots.demo_view(workers=4, spread=1.0, lr=0.3), fig)
 plt.show()
 
@@ -517,10 +519,9 @@ plt.show()
 # - A `ParameterServerStrategy` guarda as variáveis nas tarefas ps, em rodízio, fragmentos
 #   incluídos; os particionadores decidem quantos fragmentos.
 # - `ClusterCoordinator.schedule` devolve um `RemoteValue` na hora; `join` e `fetch` esperam.
-# - Cada atualização é tão defasada quanto o número de atualizações aplicadas desde a sua leitura:
+# - A defasagem de cada atualização é o número de atualizações aplicadas desde a sua leitura:
 #   N − 1 em média. A defasagem encolhe a taxa de aprendizado estável na proporção de 1/N; dividi-la por
 #   `1 + defasagem` ajuda.
 # - O treinamento assíncrono ignora os retardatários; o síncrono precisa de workers reserva para
 #   isso.
-# - Perder um worker custa uma nova execução (pelo menos uma vez); perder um ps para o treinamento
-#   até reiniciar a partir de um checkpoint.
+# - Perder um worker custa uma nova execução (pelo menos uma vez); perder um ps interrompe o treinamento até que ele seja retomado de um checkpoint.

@@ -127,7 +127,7 @@ for batch in LEARNING_RATES_BY_BATCH_SIZE:
 
 # %% [markdown] lang="en"
 # The table grows by 1.5 from 5 to 10 (between √2 ≈ 1.41 and 2) and by only 1.17 from 10 to
-# 20: from 5 to 20 it gains 1.75, less than the square-root rule's 2 and far from linear's 4.
+# 20: from 5 to 20 it grows 1.75 times in all, less than the square-root rule's 2 and far from linear's 4.
 # These are illustrative numbers for the guide's model, not a law. And a table only knows its
 # own rows: with 8 GPUs the global batch is 40, and the guide's dictionary would raise a
 # `KeyError`. `sim.scaling` says what to do instead:
@@ -137,7 +137,7 @@ for batch in LEARNING_RATES_BY_BATCH_SIZE:
 
 # %% [markdown] lang="pt"
 # A tabela cresce 1,5 vez de 5 para 10 (entre √2 ≈ 1,41 e 2) e só 1,17 vez de 10 para 20: de 5
-# para 20 ela ganha 1,75, menos que os 2 da regra da raiz quadrada e longe dos 4 da linear. São
+# para 20 ela cresce 1,75 vez no total, menos que os 2 da regra da raiz quadrada e longe dos 4 da linear. São
 # números ilustrativos para o modelo do guia, não uma lei. E uma tabela só conhece as próprias
 # linhas: com 8 GPUs o lote global é 40, e o dicionário do guia lançaria um `KeyError`. O
 # `sim.scaling` diz o que fazer em vez disso:
@@ -173,7 +173,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # argumentos do `LinearWarmup` do TensorFlow Model Garden, então qualquer otimizador o aceita, e
 # ele é serializado com `get_config`/`from_config`. Aqui: aquecer de 0,1 a 0,4 em 2 épocas de 8
 # passos e depois um decaimento em degrau ×0,1 após a época 6. (`scaling.ConstantWarmup` mantém a
-# taxa pequena e depois salta; Goyal et al. viram que ele é pior.)
+# taxa pequena e depois salta; Goyal et al. constataram que ele é pior.)
 
 # %%
 schedules = tf.keras.optimizers.schedules
@@ -277,7 +277,7 @@ for k, target in enumerate(e1.targets):
 
 # %% [markdown] lang="pt"
 # Leia o painel de 1% da esquerda para a direita: cada vez que o lote dobra, os passos primeiro
-# caem pela metade, depois cada vez menos, e a última duplicação não traz ganho nenhum. São os três
+# caem mais ou menos pela metade, depois cada vez menos, e a última duplicação não traz ganho nenhum. São os três
 # regimes de Shallue et al. (2019): escalonamento perfeito, retornos decrescentes, paralelismo de
 # dados máximo. A meta mais exigente tem o `B_crit` maior: uma perda mais perto do seu piso tem um
 # gradiente verdadeiro menor ao lado do mesmo ruído, então fazer a média sobre mais exemplos
@@ -333,7 +333,7 @@ for batch in (5, 10, 20):
 
 # %% [markdown] lang="pt"
 # Com lotes pequenos a melhor taxa cresce mais ou menos linearmente com o lote (a linha
-# pontilhada); depois a curva se dobra e para abaixo do limite de estabilidade `2 / λ_max` (aqui
+# pontilhada); depois a curva se dobra e estaciona abaixo do limite de estabilidade `2 / λ_max` (aqui
 # 2: a maior variância de uma entrada é 1), embora a grade fosse até 4. Nenhuma regra única serve
 # para a faixa inteira, o que Shallue et al. também viram em redes reais. Neste modelo a melhor
 # taxa cresce bem mais rápido que a tabela do guia: a tabela pertence ao modelo do guia, e o seu
@@ -434,7 +434,7 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # %% [markdown] lang="zh"
 # ## 6. 固定的周期预算：选哪条规则，预热能挽救什么
 #
-# 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为原来的 0.1 倍。基准是批次 32、学习率 0.1；批次变为原来的 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。同一个批次大小的所有训练都叠成 NumPy 数组一起进行；有一个测试在 4 个 GPU 上用 `MirroredStrategy` 下的 `Model.fit` 重放其中一次训练，得到的权重在 float32 舍入误差以内完全一致。
+# 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为原来的 0.1 倍。基准是批次 32、学习率 0.1；批次变为原来的 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。同一个批次大小的所有训练都叠成 NumPy 数组一起进行；有一个测试在 4 个 GPU 上用 `MirroredStrategy` 下的 `Model.fit` 重放其中一次训练，得到的权重在 float32 舍入误差范围内一致。
 
 # %% [markdown] lang="pt"
 # ## 6. Um orçamento fixo de épocas: qual regra, e o que o aquecimento salva
@@ -476,7 +476,7 @@ for k in (4, 16, 64):
 # %% [markdown] lang="pt"
 # Sem escalonamento, um lote grande simplesmente fica sem passos: com `k = 64` as 10 épocas são só
 # 40 passos com taxa 0,1. A regra da raiz quadrada ajuda, a linear chega mais perto da base, e com
-# `k = 64` até a linear fica claramente para trás: a ruptura que Goyal et al. viram acima de um
+# `k = 64` até a linear fica claramente para trás: a degradação que Goyal et al. constataram acima de um
 # lote de 8k no ImageNet.
 #
 # Agora o aquecimento (E3, 30 épocas): lote 2048 com a taxa escalonada linearmente 6,4, com e sem
@@ -505,7 +505,7 @@ for (batch, warm), run in sorted(e3.items()):
 # make every batch size work.
 
 # %% [markdown] lang="zh"
-# 没有预热时，第二步就让损失变为原来的好几倍：最初那几个巨大的步子把许多隐藏层 ReLU 单元推到了再也不会被激活的区域（**死亡**单元，这里大约占三分之一），网络最后的容量变小，损失也更差。有了预热，损失从第一步起就在下降，没有单元死亡，结果接近基准。在 4096 时，同样的预热就不够了：预热能帮助大批次顺利起步，却不能让任何批次大小都行得通。
+# 没有预热时，第二步就让损失变为原来的好几倍：最初那几个巨大的步子把许多隐藏层 ReLU 单元推到了再也不会被激活的区域（**死亡**单元，这里大约占三分之一），网络最后的容量变小，损失也更差。有了预热，损失从第一步起就在下降，没有单元死亡，结果接近基准。在 4096 时，同样的预热就不够了：预热能帮助大批次顺利起步，却不能让每一种批次大小都行得通。
 
 # %% [markdown] lang="pt"
 # Sem aquecimento, o segundo passo já multiplica a perda várias vezes: os primeiros passos enormes
@@ -594,7 +594,7 @@ for i, n in enumerate(result.replicas):
 # %%
 from sim.scaling.rule_demo import rule_curves
 
-fig, axes = plt.subplots(2, 3, figsize=(15, 7.5), sharey=True)
+fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), sharey=True, layout="constrained")
 for row, batch in zip(axes, (64, 512)):
     for ax, rule in zip(row, ("none", "sqrt", "linear")):
         scaling_plots.rule_demo(ax, rule_curves(batch, rule))
@@ -604,7 +604,7 @@ plt.show()
 scaling_plots.rule_demo_widget()
 
 # %% [markdown] lang="en"
-# No scaling is safe but wastes the batch: the curve per step is barely better than the base.
+# Not scaling the rate is safe but wastes the batch: the curve per step is barely better than the base.
 # The linear rule is fastest while the rate stays below the stability limit (batch 64: rate 2,
 # on the edge) and blows up beyond it (batch 512: rate 16). The square-root rule lands between
 # the two. Try batch 1024 with the square-root rule: it diverges too.
@@ -636,14 +636,14 @@ scaling_plots.rule_demo_widget()
 # Não escalonar é seguro, mas desperdiça o lote: a curva por passo é pouco melhor que a base. A
 # regra linear é a mais rápida enquanto a taxa fica abaixo do limite de estabilidade (lote 64: taxa
 # 2, no limite) e explode além dele (lote 512: taxa 16). A regra da raiz quadrada fica entre as
-# duas. Experimente o lote 1024 com a regra da raiz quadrada: ele também diverge.
+# duas. Experimente o lote 1024 com a regra da raiz quadrada: o treinamento também diverge.
 #
 # ## Resumo
 #
 # - Lote global = lote por réplica × `num_replicas_in_sync`; um lote global maior pede uma nova
 #   taxa de aprendizado, e a tabela do guia é a resposta de um modelo, não uma regra.
 # - O escalonamento linear funciona enquanto o lote está abaixo do tamanho crítico e a taxa abaixo
-#   do limite de estabilidade; aqueça quando a taxa escalonada for grande; além do `B_crit`
+#   do limite de estabilidade; use aquecimento quando a taxa escalonada for grande; além do `B_crit`
 #   nenhuma regra ajuda.
 # - A escala de ruído, medida a partir dos gradientes por réplica e após o all-reduce, estima onde
 #   fica o `B_crit`; depois dele, mais GPUs economizam pouco tempo.

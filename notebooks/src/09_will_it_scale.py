@@ -82,7 +82,7 @@
 #
 # `sim.workloads.workload("resnet50")` monta a ResNet-50 a partir da sua definição: cada
 # convolução (com sua normalização em lote) e a camada densa final, com seus parâmetros e seus
-# FLOPs por amostra. O passo para trás custa o dobro do passo para a frente, e o gradiente de uma
+# FLOPs por amostra. A passagem para trás custa o dobro da passagem para a frente, e o gradiente de uma
 # camada ocupa 4 bytes (float32) por parâmetro. A retropropagação termina primeiro a **última**
 # camada, e é nessa ordem que os gradientes ficam prontos:
 
@@ -122,7 +122,7 @@ print("...")
 # layers.
 
 # %% [markdown] lang="zh"
-# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备的计算速度是一个注明出处的假设，从不根据扩展结果拟合：它取自 TensorFlow 公布的单 GPU 基准测试在 Tesla P100 上达到的峰值比例（ResNet-50 为每秒 219 张图像），再乘以上面的 FLOP 数。
+# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备的计算速度是一个注明出处的假设，从不根据扩展结果拟合：它取自 TensorFlow 公布的单 GPU 基准测试在 Tesla P100 上达到的峰值比例（ResNet-50 为每秒 219 张图像）；一步的计算时间 = 上面的 FLOP 数 ÷（这个比例 × 峰值速度）。
 #
 # ## 2. 一步训练：先计算，再通信
 #
@@ -138,10 +138,8 @@ print("...")
 # ## 2. Um passo: computação, depois comunicação
 #
 # Dois servidores Big Basin (do Facebook, usados em "ImageNet in 1 Hour": 8 Tesla P100 com NVLink
-# cada, aqui com uma placa Ethernet de 25 Gb por servidor), 64 imagens por GPU. O passo é um
-# passo para a frente e depois o passo para trás, camada por camada; os gradientes vão para
-# **buckets** de 16 MB, e cada bucket passa pelo all-reduce (NCCL) assim que seu último gradiente
-# existe, enquanto a retropropagação continua nas camadas anteriores.
+# cada, aqui com uma placa Ethernet de 25 Gb por servidor), 64 imagens por GPU. O passo é uma passagem para a frente e depois a passagem para trás, camada por camada; os gradientes vão para
+# **buckets** de 16 MB, e cada bucket passa pelo all-reduce (NCCL) assim que seu último gradiente fica pronto, enquanto a retropropagação continua nas camadas anteriores.
 
 # %%
 two_nodes = cluster_of("big-basin", 2, "25gbe")      # 2 nodes x 8 P100, a 25 GbE card each
@@ -162,14 +160,13 @@ plt.show()
 # exactly compute plus communication:
 
 # %% [markdown] lang="zh"
-# 上面一行是一个 GPU 在计算（16 个 GPU 做的都一样）；下面一行是每个桶的全归约。前几个桶在反向传播还在进行时就已经在传输了：这就是**重叠**。只有最后一个桶装的是最前面几层的梯度，它后面已经没有计算可以用来掩盖通信了。把重叠关掉（每个桶都等到反向传播结束才发送），一步的时间就恰好等于计算加通信：
+# 上面一行是一个 GPU 在计算（16 个 GPU 做的都一样）；下面一行是每个桶的全归约。前几个桶在反向传播还在进行时就已经在传输了：这就是**重叠**。只有最后一个桶（装着最前面几层的梯度）后面已经没有计算可以掩盖它的通信了。把重叠关掉（每个桶都等到反向传播结束才发送），一步的时间就恰好等于计算加通信：
 
 # %% [markdown] lang="pt"
 # A linha de cima é uma GPU calculando (as 16 fazem o mesmo); a de baixo é o all-reduce de cada
 # bucket. Os primeiros buckets viajam enquanto a retropropagação ainda está ocupada: isso é a
 # **sobreposição**. Só o último bucket, com os gradientes das primeiras camadas, não tem mais
-# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim do passo para
-# trás) e o passo passa a ser exatamente computação mais comunicação:
+# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim da passagem para trás) e o passo passa a ser exatamente computação mais comunicação:
 
 # %%
 print(t("lesson09.overlap_header"))
@@ -275,8 +272,7 @@ plt.show()
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
 # alguns MB economiza cerca de 30 ms por passo. Depois a curva sobe. Um bucket só pode ser
-# enviado quando seu último gradiente existe, então um bucket de 64 MB espera a maior parte do
-# passo para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
+# enviado quando seu último gradiente fica pronto, então um bucket de 64 MB espera a maior parte da passagem para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
 # buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
 # o menor que esconde a latência: alguns MB aqui.
@@ -338,9 +334,9 @@ plt.show()
 # peak, the only number here not from a published measurement. Bytes per FLOP is the quick
 # estimate; the simulator does the full sum.
 #
-# Curiously, VGG-16's big dense layer is its **last** layer but one, so its gradient is ready
-# first and is sent while all the convolutions still run backward: without that, VGG-16 would
-# scale even worse. Where the parameters sit in the network matters, not only how many there are.
+# Curiously, VGG-16's big dense layer is the third layer from the end (`fc6`, before `fc7` and
+# `fc8`), so its gradient is ready almost at once, after two small dense layers, and is sent while
+# all the convolutions still run backward: without that, VGG-16 would scale even worse. Where the parameters sit in the network matters, not only how many there are.
 #
 # ## 5. The same model on PCIe, NVLink, Ethernet and InfiniBand
 #
@@ -354,7 +350,7 @@ plt.show()
 #
 # BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
 #
-# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第二层，所以它的梯度最先就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
+# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个小全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
 #
 # ## 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上
 #
@@ -364,7 +360,7 @@ plt.show()
 # A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (cerca de 0,4 s por 64 imagens em
 # uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais parâmetros: 138 milhões, 74%
 # deles em uma única camada densa. Ela precisa mover cinco vezes mais
-# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que seu passo para trás e nenhuma
+# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que sua passagem para trás e nenhuma
 # sobreposição consegue escondê-la. A Inception V3 tem menos bytes por FLOP que os outros três e
 # escala melhor.
 #
@@ -375,8 +371,9 @@ plt.show()
 # BERT é uma suposição, metade do pico da P100, o único número aqui que não vem de uma medição
 # publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
 #
-# Curiosamente, a grande camada densa da VGG-16 é a penúltima, então seu gradiente fica pronto
-# primeiro e é enviado enquanto todas as convoluções ainda fazem o passo para trás: sem isso, a
+# Curiosamente, a grande camada densa da VGG-16 é a antepenúltima (`fc6`, antes de `fc7` e
+# `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas pequenas,
+# e é enviado enquanto todas as convoluções ainda fazem a passagem para trás: sem isso, a
 # VGG-16 escalaria ainda pior. Onde os parâmetros ficam na rede importa, não só quantos são.
 #
 # ## 5. O mesmo modelo em PCIe, NVLink, Ethernet e InfiniBand
@@ -418,7 +415,7 @@ for machine, nodes, network, per_node in CLUSTERS:
 # %% [markdown] lang="pt"
 # Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do
 # tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
-# é curto o bastante para se esconder atrás do passo para trás. Entre servidores, quem decide é a
+# é curto o bastante para se esconder atrás da passagem para trás. Entre servidores, quem decide é a
 # rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
 # a 25 GbE mantém 82%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
 # placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
@@ -434,7 +431,7 @@ for r in rows:
             efficiency=r["efficiency"]))
 
 # %% [markdown] lang="en"
-# It never stops, in this model. Efficiency drops once, from 99% to 93%, when the ring first
+# It never stops, in the simulator's model. Efficiency drops once, from 99% to 93%, when the ring first
 # leaves the server for the network, and then stays flat up to 512 GPUs. A ring all-reduce makes
 # each GPU send `2(p − 1)/p` times the gradients, which is almost twice the gradients whatever
 # `p` is, so the time spent on bandwidth does not grow with the cluster; only the latency part
@@ -450,14 +447,14 @@ for r in rows:
 # spread round robin over 1 or 4 `ps` tasks, or over one task per server.
 
 # %% [markdown] lang="zh"
-# 在这个模型里，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模型没有考虑这一点。
+# 按这个模拟模型，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模拟模型没有考虑这一点。
 #
 # ## 6. 参数服务器还是全归约？
 #
 # 使用参数服务器时（第 07 课），每个工作进程把梯度推送给 `ps` 任务，再把新的权重拉回来。这里每台 `pascal-pcie-4gpu` 服务器上的 4 个 GPU 各是一个工作进程，服务器之间通过 25 Gb RoCE（Horovod 论文中的网络）通信，变量以轮询方式分布在 1 个或 4 个 `ps` 任务上，或者每台服务器一个任务。
 
 # %% [markdown] lang="pt"
-# Neste modelo, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
+# Em nosso modelo de simulação, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
 # anel sai do servidor para a rede pela primeira vez, e depois fica estável até 512 GPUs. Um
 # all-reduce em anel faz cada GPU enviar `2(p − 1)/p` vezes os gradientes, quase o dobro dos
 # gradientes seja qual for `p`, então o tempo gasto com largura de banda não cresce com o cluster;
@@ -521,7 +518,7 @@ plt.show()
 # (in a terminal, type it after `$`); `SIM_LANG` makes it answer in the course language.
 
 # %% [markdown] lang="zh"
-# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器就崩溃了：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，坚持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
+# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器的效率就急剧下降：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，效率能维持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
 #
 # ## 7. 命令行：`python -m sim scale`
 #
@@ -612,7 +609,7 @@ print(run.returncode, run.stderr)
 #
 # ## 8. 把模型与已发表的结果对照
 #
-# 一个模型要赢得信任，就要预测它没有据以调整过的东西。有两组已发表的数字使用的硬件与我们的预设相同（`sim/scaleout/published.py` 保存了这些数字及其出处；完整的表格见 `docs/published_comparison.md`）：
+# 一个模型要赢得信任，就得能预测那些没有用来调整它的结果。有两组已发表的数字使用的硬件与我们的预设相同（`sim/scaleout/published.py` 保存了这些数字及其出处；完整的表格见 `docs/published_comparison.md`）：
 #
 # - TensorFlow 的基准测试页面（2017 年 5 月），一台配备 8 个 P100 的 DGX-1，使用 `tf_cnn_benchmarks`：单 GPU 的速度是我们计算模型的输入；8 个 GPU 的速度从未被使用过，所以可以用来检验模型。Inception V3 和两个 ResNet 把变量放在 CPU 上（`parameter_server`）；VGG-16 和 AlexNet 以 `replicated` 方式使用 NCCL。这两种都是图模式的脚本：每个梯度一出现，就被发送到 CPU，或进入它自己的 NCCL 全归约。
 # - Horovod 的基准测试（Uber，2018 年）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%，用的是当时的 Horovod（5 ms 的周期，64 MB 的融合缓冲区，每个周期都经由 rank 0 达成一致）。
@@ -625,9 +622,10 @@ print(run.returncode, run.stderr)
 #
 # ## 8. O modelo diante de resultados publicados
 #
-# Um modelo ganha confiança prevendo aquilo com que não foi ajustado. Dois conjuntos de números
-# publicados usaram o mesmo hardware dos nossos presets (`sim/scaleout/published.py` os guarda com
-# suas fontes; `docs/published_comparison.md` tem a tabela completa):
+# Um modelo conquista confiança ao prever resultados que não foram usados para ajustá-lo. Dois
+# conjuntos de números publicados usaram o mesmo hardware dos nossos presets
+# (`sim/scaleout/published.py` os guarda com suas fontes; `docs/published_comparison.md` tem a
+# tabela completa):
 #
 # - a página de benchmarks do TensorFlow (maio de 2017), um DGX-1 com 8 P100, `tf_cnn_benchmarks`:
 #   as taxas com uma GPU são as entradas do nosso modelo de computação; as taxas com 8 GPUs nunca
@@ -691,7 +689,7 @@ for row in judged:
 #
 # 对于全归约，模型是**乐观**的：在 DGX-1 上是 99.8% 对 88%（VGG-16）和 75%（AlexNet）；在 512 个 GPU 上是 99% 对 90%，以及 90% 对 68%（VGG-16）。它把每一步几乎所有的通信都藏在了反向传播后面，而真实的运行并没有做到。在 DGX-1 上，真实的运行损失的甚至比完全不重叠还要多：模型没有考虑的某些因素吃掉了重叠的收益。
 #
-# 这个模型没有考虑的因素，以及它在全归约上偏乐观的原因：
+# 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
 # - **通信拖慢计算**：模型只从反向传播中扣除 NCCL 的通道所占用的 SM（服务器内部只有一个通道：不到 P100 的 2%），没有计入 NCCL 内核占用的内存带宽，也没有计入每个 TensorFlow 算子的启动开销；

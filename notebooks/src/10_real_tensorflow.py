@@ -36,7 +36,7 @@
 # 1. o mesmo código de treinamento nos dois engines, com um único import trocado, e os números
 #    lado a lado;
 # 2. um script de treinamento com `MultiWorkerMirroredStrategy`, tirado dos documentos que o curso
-#    segue, rodando como dois processos worker do TensorFlow de verdade, iniciados pelo inicializador do curso, ao lado da previsão do
+#    segue, rodando como dois processos worker do TensorFlow de verdade, iniciados pelo launcher do curso, ao lado da previsão do
 #    simulador para a mesma execução;
 # 3. o que mudar para executá-lo em máquinas de verdade;
 # 4. o que o simulador não modela.
@@ -108,8 +108,7 @@ for line in difflib.unified_diff(two_engines.ONE_IMPORT_SCRIPT.splitlines(),
 # 每个脚本都作为独立的 `python train.py` 运行：模拟器版本在这里运行，TensorFlow 版本在装有 TensorFlow 的 Python 下运行（没有 TensorFlow 时，使用记录下来的损失）。每个周期的损失如下：
 
 # %% [markdown] lang="pt"
-# Cada script roda como um `python train.py` próprio: o do simulador aqui, o do TensorFlow no Python
-# que o tem (ou, sem TensorFlow, as perdas gravadas). A perda de cada época:
+# Cada script roda como um `python train.py` próprio: o do simulador aqui, o do TensorFlow no Python em que ele está instalado (ou, sem TensorFlow, as perdas gravadas). A perda de cada época:
 
 # %%
 one_sim = two_engines.run_one_import("sim")
@@ -175,8 +174,8 @@ for epoch, a, b, diff in two_engines.side_by_side(one_sim["loss"], one_tf["loss"
 # Entre os documentos que o curso segue, o capítulo sobre `MultiWorkerMirroredStrategy` e
 # `TF_CONFIG` termina com um exemplo no MNIST: uma pequena rede convolucional treinada com
 # `Model.fit`. O curso mantém esse script sem edições, exceto pelos imports, que citam `sim.tf`
-# (`tests/seed_scripts/seed002_mwms_mnist.py`). O inicializador o executa em qualquer um dos
-# engines, cada worker em um processo próprio com o `TF_CONFIG` que o inicializador escreveu para
+# (`tests/seed_scripts/seed002_mwms_mnist.py`). O launcher o executa em qualquer um dos
+# engines, cada worker em um processo próprio com o `TF_CONFIG` que o launcher escreveu para
 # ele (endereços neste computador, `127.0.0.1`, em portas livres):
 #
 # ```
@@ -223,7 +222,47 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # on the hardware it models (here a simulated GPU per worker). The real run on this computer used one CPU per worker, so its
 # wall-clock time says nothing about that prediction; to check the time, run on the hardware the
 # simulator describes.
-#
+
+# %% [markdown] lang="zh"
+# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程模拟的互连网络相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
+
+# %% [markdown] lang="pt"
+# Dois processos do TensorFlow de verdade, ligados pelo gRPC e pelo all-reduce coletivo do próprio
+# TensorFlow, e dois processos do simulador, ligados pela malha de comunicação do curso, terminam as
+# 3 épocas com a mesma acurácia e uma perda igual até o quinto algarismo significativo (o
+# arredondamento de uma dúzia de passos em float32). A última linha é a outra metade da previsão do
+# simulador: quanto tempo os 12 passos levariam no hardware que ele modela (aqui, uma GPU simulada
+# por worker). A execução real neste computador
+# usou uma CPU por worker, então o tempo de relógio dela não diz nada sobre essa previsão; para
+# conferir o tempo, execute no hardware que o simulador descreve.
+
+# %% [markdown] lang="en"
+# **For the classroom: both engines on one figure.** Pick a run: the curves of sim.tf (blue
+# dots) and TensorFlow (the wide orange line) lie on top of each other; the right panel shows how
+# far apart they are, next to float32's rounding step. The figure below the menu is the same
+# picture for the first run, for readers without a kernel.
+
+# %% [markdown] lang="zh"
+# **课堂演示：两个引擎画在同一张图上。** 选一次运行：sim.tf 的曲线（蓝色圆点）和 TensorFlow 的曲线（较宽的橙色线）重合在一起；右图给出两者相差多少，并与 float32 的舍入步长对比。菜单下方的静态图是第一次运行的同一张图，供没有内核的读者查看。
+
+# %% [markdown] lang="pt"
+# **Para a sala de aula: os dois engines em uma só figura.** Escolha uma execução: as curvas do
+# sim.tf (pontos azuis) e do TensorFlow (a linha laranja larga) ficam uma sobre a outra; o painel
+# da direita mostra quão distantes elas estão, ao lado do passo de arredondamento do float32. A
+# figura abaixo do menu é a mesma imagem para a primeira execução, para quem lê sem um kernel.
+
+# %% tags=["nbval-ignore-output"]
+import matplotlib.pyplot as plt
+from sim.course.plots import engines
+
+runs = engines.series(one_sim, one_tf, seed_sim, seed_tf)
+engines.widget(runs)
+
+# %%
+engines.draw(plt.figure(figsize=engines.FIGSIZE, layout="constrained"), runs, "one_loss")
+plt.show()
+
+# %% [markdown] lang="en"
 # ## 3. On real machines
 #
 # The script does not change. What changes is where its processes run and what their
@@ -240,34 +279,23 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # - start every task: the workers wait for one another when the strategy is created.
 
 # %% [markdown] lang="zh"
-# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程的通信结构相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
-#
 # ## 3. 在真正的多台机器上
 #
 # 脚本不用改。要改的是它的进程在哪里运行，以及各自的 `TF_CONFIG` 写了什么：
 #
-# - **每台机器一个进程**：每台机器上运行一个工作进程任务，它把这台机器上所有的 GPU 都用作副本（在启动器中，这由 `--gpus-per-worker` 扮演）；
+# - **每台机器一个进程**：每台机器上运行一个工作进程任务，它把这台机器上所有的 GPU 都用作副本（在启动器中，扮演这一角色的是 `--gpus-per-worker`）；
 # - **`TF_CONFIG` 里写真实地址**：`"cluster"` 部分列出每台机器的 `host:port`，在所有机器上都相同；`"task"` 给每台机器各自的索引。第 06 课的 `sim.launch.tf_configs` 可以替你生成它们；
 # - **每台机器上都安装 TensorFlow**，版本相同，并使用 `import tensorflow as tf`（或者用 `python -m sim.launch.tf_task` 启动脚本，这样可以保留 `import sim.tf`）；
 # - 机器之间的端口要开放，每台机器上都要有数据（或者有一个所有机器都能读取的路径）；
 # - 启动每一个任务：创建策略时，工作进程会互相等待。
 
 # %% [markdown] lang="pt"
-# Dois processos do TensorFlow de verdade, ligados pelo gRPC e pelo all-reduce coletivo do próprio
-# TensorFlow, e dois processos do simulador, ligados pela malha de comunicação do curso, terminam as
-# 3 épocas com a mesma acurácia e uma perda igual até o quinto algarismo significativo (o
-# arredondamento de uma dúzia de passos em float32). A última linha é a outra metade da previsão do
-# simulador: quanto tempo os 12 passos levariam no hardware que ele modela (aqui, uma GPU simulada
-# por worker). A execução real neste computador
-# usou uma CPU por worker, então o tempo de relógio dela não diz nada sobre essa previsão; para
-# conferir o tempo, execute no hardware que o simulador descreve.
-#
 # ## 3. Em máquinas de verdade
 #
 # O script não muda. O que muda é onde os processos rodam e o que diz o `TF_CONFIG` de cada um:
 #
 # - **um processo por máquina**: em cada máquina, uma tarefa worker, que usa todas as GPUs da
-#   máquina como réplicas (no inicializador, quem fazia esse papel era o `--gpus-per-worker`);
+#   máquina como réplicas (no launcher, quem fazia esse papel era o `--gpus-per-worker`);
 # - **endereços reais no `TF_CONFIG`**: a parte `"cluster"` lista o `host:porta` de cada máquina e é
 #   igual em todas; `"task"` dá a cada máquina o seu próprio índice. O `sim.launch.tf_configs` da lição 06 os
 #   escreve para você;
@@ -290,7 +318,8 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # hardware; it stops there. It does not model:
 #
 # - **the speed of real kernels**: a step's compute time comes from FLOPs and bytes over a
-#   device's peak rates, not from cuDNN's choice of algorithm, caches or kernel launch overheads;
+#   device's peak rates, not from cuDNN's choice of algorithm or caches; each op pays one fixed
+#   launch cost (a few microseconds, set per device type), not a measured one;
 # - **memory exactly**: the simulator counts weights, optimizer slots, the tensors kept for the
 #   backward pass and the gradients, and raises TensorFlow's out-of-memory error past a device's
 #   size, but not the allocator's fragmentation, cuDNN's workspaces or the framework's own
@@ -324,7 +353,7 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 #
 # 模拟器重现 TensorFlow 的 API 和数值结果，并根据硬件模型预测时间；仅此而已。它没有模拟：
 #
-# - **真实内核的速度**：一步的计算时间由 FLOP 数和字节数除以设备的峰值速率得出，而不是取决于 cuDNN 选用的算法、缓存或内核启动开销；
+# - **真实内核的速度**：一步的计算时间由 FLOP 数和字节数除以设备的峰值速率得出，而不是取决于 cuDNN 选用的算法或缓存；每个操作付出的启动开销是一个固定值（几微秒，按设备类型设定），而不是测量得到的；
 # - **精确的内存占用**：模拟器会统计权重、优化器的槽变量、为反向传播保留的张量和梯度，超出设备容量时引发 TensorFlow 的内存不足错误；但它不统计分配器的碎片、cuDNN 的工作区和框架自身的缓冲区，所以真实 GPU 会更早被占满；
 # - **真实的网络协议栈**：gRPC、TCP 及其重传、同一链路上的其他流量、防火墙和超时；模拟的链路只有延迟和带宽，别无其他；
 # - **操作系统**：其他进程、争抢资源的邻居、抢占以及磁盘故障（只有在你主动注入时才会出故障，就像第 06 课那样）；
@@ -345,11 +374,12 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # ## 4. O que o simulador não modela
 #
 # O simulador reproduz a API e os números do TensorFlow e prevê o tempo a partir de modelos do
-# hardware; para por aí. Ele não modela:
+# hardware; e não vai além disso. Ele não modela:
 #
 # - **a velocidade dos kernels reais**: o tempo de cálculo de um passo vem dos FLOPs e dos bytes
-#   divididos pelas taxas de pico do dispositivo, e não do algoritmo que o cuDNN escolhe, dos caches
-#   ou do custo de disparar cada kernel;
+#   divididos pelas taxas de pico do dispositivo, e não do algoritmo que o cuDNN escolhe nem dos
+#   caches; cada operação paga um custo fixo de lançamento (alguns microssegundos, definidos por
+#   tipo de dispositivo), e não um custo medido;
 # - **a memória com exatidão**: o simulador conta os pesos, os slots do otimizador, os tensores
 #   guardados para a retropropagação e os gradientes, e lança o erro de falta de memória do
 #   TensorFlow quando passam do tamanho do dispositivo; mas não conta a fragmentação do alocador,
@@ -372,7 +402,7 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # ## Resumo
 #
 # - O mesmo script roda nos dois engines: `import sim.tf as tf` vira `import tensorflow as tf`,
-#   ou o `--engine tensorflow` do inicializador faz a troca por você.
+#   ou o `--engine tensorflow` do launcher faz a troca por você.
 # - A partir do mesmo ponto de partida (pesos, ordem dos dados), os engines concordam até o
 #   arredondamento do float32: cerca de $10^{-7}$ relativo por valor, alguns $10^{-6}$ depois de uma
 #   dúzia de passos de treinamento.

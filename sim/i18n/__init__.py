@@ -10,7 +10,8 @@ numeric field with the template's own format spec (``{n:,}``, ``{ms:.3f}``, widt
 then writes the language's decimal and grouping symbols, so pt reads 2.099.200 and 10,001
 while en and zh read 2,099,200 and 10.001. A field converted with ``!s``/``!r`` is text and
 stays as it is (use that for a number inside a code snippet). ``number()`` does the same
-for code outside the catalogues (plot tick labels, widgets).
+for code outside the catalogues (plot tick labels, widgets). A field whose spec starts with ``?``
+picks a word by the count's grammatical number: ``{n:?worker|workers}`` (see ``plural.py``).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import os
 import string
 from functools import lru_cache
 from pathlib import Path
+
+from sim.i18n.plural import PLURAL_SPEC, choose
 
 LANGUAGES = ("en", "zh", "pt")
 _CATALOG_DIR = Path(__file__).with_name("catalogs")
@@ -94,6 +97,8 @@ class _LocalFormatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value, format_spec):
+        if format_spec.startswith(PLURAL_SPEC):
+            return choose(value, format_spec, self.lang)
         if _is_number(value):
             return number(value, format_spec, self.lang)
         return super().format_field(value, format_spec)
@@ -107,6 +112,12 @@ def t(key: str, lang: str | None = None, **fields) -> str:
     if key not in table:
         raise MissingMessage(f"message {key!r} has no {lang!r} text in sim/i18n/catalogs/")
     return _LocalFormatter(lang).format(table[key], **fields)
+
+
+def join_list(items, lang: str | None = None) -> str:
+    """``items`` as a list in running text: "5, 10, 20" in en and pt, "5、10、20" in zh."""
+    return t("core.list_separator", lang=lang).join(
+        number(i, "", lang) if _is_number(i) else str(i) for i in items)
 
 
 def missing_keys() -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from sim.i18n import t
+from sim.i18n import join_list, t
 
 RULES = ("none", "sqrt", "linear", "guide")
 LEARNING_RATES_BY_BATCH_SIZE = {5: 0.1, 10: 0.15, 20: 0.175}
@@ -52,6 +52,6 @@ def scaled_learning_rate(base_learning_rate, base_batch, global_batch, rule: str
         batch = int(_positive(global_batch, "global_batch"))
         if batch != global_batch or batch not in LEARNING_RATES_BY_BATCH_SIZE:
             raise ValueError(t("scaling.guide_batch", batch=global_batch,
-                               known=", ".join(map(str, LEARNING_RATES_BY_BATCH_SIZE))))
+                               known=join_list(LEARNING_RATES_BY_BATCH_SIZE)))
         return LEARNING_RATES_BY_BATCH_SIZE[batch]
     return _positive(base_learning_rate, "base_learning_rate") * scale_factor(base_batch, global_batch, rule)

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from sim.course.exercises.learner_line import where_raised
 from sim.i18n import t
 
 
@@ -63,8 +64,13 @@ def _is_numeric_sequence(value: Any) -> bool:
 
 
 def _short(value: Any) -> str:
-    text = np.array2string(np.asarray(value), precision=4, threshold=8) \
-        if _is_numeric_sequence(value) else repr(value)
+    """The value as the learner wrote it: a list stays a Python list ([2, 2], not [2 2])."""
+    if isinstance(value, (list, tuple)) and _is_numeric_sequence(value):
+        text = repr(type(value)(np.asarray(value).tolist()))
+    elif isinstance(value, np.ndarray):
+        text = np.array2string(value, precision=4, threshold=8, separator=", ")
+    else:
+        text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
 
 
@@ -88,6 +94,9 @@ def run_cases(fn: Callable, cases: list[Case],
         except Exception as error:  # the learner's code raised: show it as a verdict
             message = t("exercises.case_raised", number=number, case=case.description,
                         error=f"{type(error).__name__}: {error}")
+            line = where_raised(error)
+            if line is not None:
+                message += "\n" + t("exercises.raised_at", line=line.number, code=line.code)
             raise ExerciseFailed(message) from error
         if not compare(got, case.expected):
             lines = [t("exercises.case_wrong", number=number, case=case.description,

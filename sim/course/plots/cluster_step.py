@@ -84,14 +84,25 @@ def summary(step, workers, gpus_per_worker, network, implementation):
     return t("lesson06.step_summary", workers=workers,
              gpus=gpus_per_worker if step.device_type == "GPU" else 1,
              device=step.device_type, network=network, implementation=implementation,
-             compute=f"{step.compute_seconds * 1e3:.2f}",
-             allreduce=f"{step.allreduce_seconds * 1e3:.2f}", step=f"{step.step_seconds * 1e3:.2f}")
+             compute=step.compute_seconds * 1e3, allreduce=step.allreduce_seconds * 1e3,
+             step=step.step_seconds * 1e3)
+
+
+def short_title(network, implementation):
+    """A panel title short enough for a grid of panels: the numbers go to ``summary``'s line."""
+    return f"{network} · {implementation}"
 
 
 def draw(step, ax=None, title=None):
     """The step's timeline (sim.course.plots.timeline)."""
+    from sim.i18n import t
     from sim.course.plots.timeline import draw as draw_timeline
-    return draw_timeline(step.trace, ax=ax, title=title)
+    fig = draw_timeline(step.trace, ax=ax, title=title)
+    # One row per worker: its GPUs compute and all-reduce together (not "device / link" rows).
+    ax = ax or fig.axes[0]
+    ax.set_ylabel(t("lesson06.timeline_rows"))
+    ax.set_yticks(ax.get_yticks(), [label.get_text().split("/")[0] for label in ax.get_yticklabels()])
+    return fig
 
 
 def widget(params=RESNET50_PARAMS):
@@ -104,14 +115,18 @@ def widget(params=RESNET50_PARAMS):
 
     def show(workers, gpus_per_worker, network, implementation):
         step = cluster_step(workers, gpus_per_worker, network, implementation, params)
-        fig, ax = plt.subplots(figsize=(9, 0.45 * max(3, workers) + 1.4), layout="constrained")
+        # At most 8 rows: the figure (under the controls) stays inside a 1280x720 screen.
+        fig, ax = plt.subplots(figsize=(10, 0.26 * max(3, workers) + 1.5), layout="constrained")
         draw(step, ax=ax, title=summary(step, workers, gpus_per_worker, network, implementation))
         plt.show()
 
+    whole = {"description_width": "initial"}      # labels never cut off with "…"
     return w.interactive(
         show,
-        workers=w.IntSlider(value=2, min=1, max=8, description=t("lesson06.w_workers")),
-        gpus_per_worker=w.IntSlider(value=4, min=1, max=8, description=t("lesson06.w_gpus")),
-        network=w.Dropdown(options=list(NETWORKS), value="dgx-a100", description=t("lesson06.w_network")),
+        workers=w.IntSlider(value=2, min=1, max=8, description=t("lesson06.w_workers"), style=whole),
+        gpus_per_worker=w.IntSlider(value=4, min=1, max=8, description=t("lesson06.w_gpus"),
+                                    style=whole),
+        network=w.Dropdown(options=list(NETWORKS), value="dgx-a100",
+                           description=t("lesson06.w_network"), style=whole),
         implementation=w.ToggleButtons(options=list(IMPLEMENTATIONS), value="NCCL",
-                                       description=t("lesson06.w_implementation")))
+                                       description=t("lesson06.w_implementation"), style=whole))

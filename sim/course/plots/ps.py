@@ -11,6 +11,8 @@ from a ``regimes.Run``), so the widgets and tests call the same pure functions.
 """
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from sim.i18n import t
@@ -36,10 +38,11 @@ def timeline_data(source, limit=None):
                 workers=source.workers, num_ps=1, failures=[])
 
 
-def draw_timeline(ax, data, max_staleness=None):
+def draw_timeline(ax, data, max_staleness=None, staleness_label=None):
     """Workers' steps and the ps tasks' updates on one time axis."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import Normalize
+    from matplotlib.ticker import MaxNLocator
     workers, num_ps = data["workers"], data["num_ps"]
     top = max_staleness or max(1, int(np.max(data["staleness"], initial=1)))
     norm = Normalize(0, top)
@@ -61,7 +64,7 @@ def draw_timeline(ax, data, max_staleness=None):
         row = index if kind == "ps" else num_ps + index
         ax.axvline(when, color="tab:red", linewidth=1)
         ax.annotate(t("ps.failed", what=t(f"ps.{kind}_row", i=index)), (when, row + 0.45),
-                    color="tab:red", fontsize=8)
+                    xytext=(4, 0), textcoords="offset points", color="tab:red", fontsize=8)
     ax.set_yticks(range(num_ps + workers))
     ax.set_yticklabels([t("ps.ps_row", i=k) for k in range(num_ps)]
                        + [t("ps.worker_row", i=i) for i in range(workers)])
@@ -69,7 +72,8 @@ def draw_timeline(ax, data, max_staleness=None):
     ax.set_xlabel(t("ps.time_axis"))
     ax.set_title(t("ps.timeline_title", workers=workers, ps=num_ps))
     sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
-    ax.figure.colorbar(sm, ax=ax, label=t("ps.staleness_axis"))
+    bar = ax.figure.colorbar(sm, ax=ax, label=staleness_label or t("ps.staleness_axis"))
+    bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))     # staleness is a count
 
 
 def staleness_counts(staleness):
@@ -94,13 +98,14 @@ def draw_staleness_histogram(ax, staleness, workers):
     ax.legend()
 
 
-def draw_time_to_loss(ax, runs, target=None):
+def draw_time_to_loss(ax, runs, target=None, legend_loc="best", with_rate=True):
     """Loss (relative to the start) against simulated time, one curve per run and row."""
     ax.clear()
     for run in runs:
         for r, lr in enumerate(run.lr):
             rel = run.loss[:, r] / run.start_loss[r]
-            name = t("ps.run_label", regime=regime_name(run), lr=f"{lr:g}")
+            name = (t("ps.run_label", regime=regime_name(run), lr=lr) if with_rate
+                    else regime_name(run))
             if run.diverged[r]:
                 name += " " + t("ps.diverged")
             ax.plot(run.time, np.minimum(rel, 1e3), label=name)
@@ -110,7 +115,7 @@ def draw_time_to_loss(ax, runs, target=None):
     ax.set_xlabel(t("ps.time_axis"))
     ax.set_ylabel(t("ps.loss_axis"))
     ax.set_title(t("ps.time_to_loss_title"))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc=legend_loc)
 
 
 def regime_name(run):
@@ -125,7 +130,7 @@ def _regime_key(regime):
 
 
 def _backups(run):
-    return run.regime.split("+")[1].split()[0] if run.regime.startswith("sync +") else 0
+    return int(run.regime.split("+")[1].split()[0]) if run.regime.startswith("sync +") else 0
 
 
 # -- the classroom demo: a pure function, its drawing, and the widget over them ----------------
@@ -143,32 +148,44 @@ def demo_view(workers=4, spread=1.0, lr=0.3, seed=0, until=200.0):
     return {"workers": workers, "plain": plain, "aware": aware, "sync": sync}
 
 
+DEMO_FIGSIZE = (13, 3.9)    # three plots side by side: with the sliders, one 1280x720 screen
+DEMO_LRS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0)
+DEMO_SPREADS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0)
+
+
 def draw_demo(view, fig):
-    """Timeline (first 40 updates), staleness histogram, and loss against time."""
+    """Timeline (first 40 updates), staleness histogram, and loss against time, side by side."""
     fig.clear()
-    top = fig.add_subplot(2, 1, 1)
-    left, right = fig.add_subplot(2, 2, 3), fig.add_subplot(2, 2, 4)
-    draw_timeline(top, timeline_data(view["plain"], limit=40))
-    draw_staleness_histogram(left, view["plain"].staleness, view["workers"])
-    draw_time_to_loss(right, [view["sync"], view["plain"], view["aware"]], target=0.01)
-    fig.tight_layout()
+    left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.5, 1, 1.2]})
+    draw_timeline(left, timeline_data(view["plain"], limit=40), staleness_label=t("ps.staleness_short"))
+    draw_staleness_histogram(middle, view["plain"].staleness, view["workers"])
+    middle.set_xlabel(t("ps.staleness_short"))
+    runs = [view["sync"], view["plain"], view["aware"]]
+    draw_time_to_loss(right, runs, target=0.01, with_rate=False)
+    right.set_title(t("ps.demo_loss_title", lr=float(view["plain"].lr[0])))
+    for ax in (left, middle):      # three titles side by side: each on at most two short lines
+        ax.set_title(textwrap.fill(ax.get_title(), 34))
 
 
 def demo_widget():
     """Sliders for the number of workers, the straggler spread and the learning rate."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
-    workers = W.IntSlider(value=4, min=1, max=32, description=t("ps.widget_workers"))
-    spread = W.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
-                           description=t("ps.widget_spread"))
-    lr = W.FloatLogSlider(value=0.3, base=10, min=-2, max=0.3, step=0.1,
-                          description=t("ps.widget_lr"))
+    from sim.i18n import number
+    whole = {"description_width": "initial"}      # labels never cut off with "…"
+    workers = W.IntSlider(value=4, min=1, max=32, description=t("ps.widget_workers"), style=whole)
+    # Selection sliders: the readout is our own text, in the course language (0,3 in pt), and
+    # the learning rate starts at exactly 0.3, the static figure's value.
+    spread = W.SelectionSlider(options=[(number(v, ".2f"), v) for v in DEMO_SPREADS], value=1.0,
+                               description=t("ps.widget_spread"), style=whole)
+    lr = W.SelectionSlider(options=[(number(v, "g"), v) for v in DEMO_LRS], value=0.3,
+                           description=t("ps.widget_lr"), style=whole)
     out = W.Output()
 
     def redraw(*_):
         with out:
             out.clear_output(wait=True)
-            fig = plt.figure(figsize=(11, 7))
+            fig = plt.figure(figsize=DEMO_FIGSIZE, layout="constrained")
             draw_demo(demo_view(workers.value, spread.value, lr.value), fig)
             plt.show()
 

@@ -41,10 +41,15 @@ def scaling_widget():
     """ipywidgets controls (model, network, nodes, bucket size) that redraw both pictures."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
-    model = W.Dropdown(options=MODELS, value="resnet50", description="model")
-    network = W.Dropdown(options=NETWORKS, value="25gbe", description="network")
-    nodes = W.SelectionSlider(options=[1, 2, 4, 8, 16, 32], value=8, description="nodes")
-    bucket = W.SelectionSlider(options=[0, 1, 4, 16, 64, 256, 1024], value=64, description="bucket MB")
+    whole = {"description_width": "initial"}      # labels in the course language, never cut off
+    model = W.Dropdown(options=MODELS, value="resnet50", description=t("scale.widget_model"),
+                       style=whole)
+    network = W.Dropdown(options=NETWORKS, value="25gbe", description=t("scale.widget_network"),
+                         style=whole)
+    nodes = W.SelectionSlider(options=[1, 2, 4, 8, 16, 32], value=8,
+                              description=t("scale.widget_nodes"), style=whole)
+    bucket = W.SelectionSlider(options=[0, 1, 4, 16, 64, 256, 1024], value=64,
+                               description=t("scale.widget_bucket"), style=whole)
     out = W.Output()
 
     def redraw(*_):

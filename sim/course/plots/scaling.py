@@ -25,7 +25,7 @@ def steps_vs_batch(ax, sweep, target_index: int = 0):
     ax.set_ylim(max(0.5, steps.min() / 2), steps.max() * 2)
     ax.set_xlabel(t("scaling.plot_batch"))
     ax.set_ylabel(t("scaling.plot_steps", pct=100 * sweep.targets[target_index]))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower left")     # the points run from top left to bottom right
     return ax
 
 
@@ -96,7 +96,8 @@ def rule_demo(ax, curves):
     ax.set_ylim(1e-3, 1e2)
     ax.set_xlabel(t("scaling.plot_step"))
     ax.set_ylabel(t("scaling.plot_excess_loss"))
-    ax.legend(fontsize=8, loc="upper right")
+    # Below the panel: in a grid of panels the labels are wider than one panel's free corner.
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16))
     return ax
 
 
@@ -106,9 +107,11 @@ def rule_demo_widget():
     import matplotlib.pyplot as plt
     from sim.scaling.rule_demo import DEMO_BATCHES, DEMO_RULES, rule_curves
 
-    batch = W.SelectionSlider(options=list(DEMO_BATCHES), value=64, description=t("scaling.widget_batch"))
+    whole = {"description_width": "initial"}      # labels never cut off with "…"
+    batch = W.SelectionSlider(options=list(DEMO_BATCHES), value=64,
+                              description=t("scaling.widget_batch"), style=whole)
     rule = W.Dropdown(options=[(t(f"scaling.rule_{r}"), r) for r in DEMO_RULES], value="linear",
-                      description=t("scaling.widget_rule"))
+                      description=t("scaling.widget_rule"), style=whole)
     out = W.Output()
 
     def redraw(*_):
