@@ -76,4 +76,4 @@ def test_any_node_becomes_a_cluster_on_the_command_line(capsys):
     assert 0.8 * 200 <= busbw <= 200                      # 8 HDR NICs per node
     assert main(["--machine", "dgx-a100-cluster", "--nodes", "4", "-g", "16", "-b", "1M",
                  "-e", "1M"]) == 0
-    assert "16 devices (2 node(s))" in capsys.readouterr().out
+    assert "16 devices (2 nodes)" in capsys.readouterr().out
