@@ -86,7 +86,9 @@ def draw_view(view: dict):
 
 
 def plan_widget():
-    """Budget, deadline and critical-batch sliders that redraw both pictures."""
+    """Budget, deadline and target sliders that redraw both pictures. The target is given by its
+    critical batch (McCandlish et al.: the tighter the target, the larger B_crit), as ResNet-50's
+    plan has no measured accuracy curve to slide along."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
     style = {"description_width": "initial"}
@@ -96,7 +98,7 @@ def plan_widget():
     deadline = W.SelectionSlider(options=[0.5, 1, 2, 3, 4, 6, 8, 12, 24], value=6,
                                  description=t("plan.demo_deadline"), style=style, layout=layout)
     b_crit = W.SelectionSlider(options=[1024, 2048, 4096, 8192, 16384, 32768, 65536], value=16384,
-                               description="B_crit", style=style, layout=layout)
+                               description=t("plan.demo_target"), style=style, layout=layout)
     out = W.Output()
 
     def redraw(*_):
