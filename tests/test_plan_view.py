@@ -17,7 +17,7 @@ def course_language():
 
 def test_widget_labels_and_redraw(course_language):
     pytest.importorskip("ipywidgets")
-    from sim.plan.view import plan_widget
+    from sim.course.plots.plan_view import plan_widget
     course_language("zh")
     box = plan_widget()
     sliders = box.children[0].children
@@ -27,7 +27,7 @@ def test_widget_labels_and_redraw(course_language):
 
 
 def test_draw_view_sizes_for_a_projector():
-    from sim.plan.view import draw_view, plan_view
+    from sim.course.plots.plan_view import draw_view, plan_view
     fig = draw_view(plan_view())
     assert tuple(fig.get_size_inches()) == (12, 5)
     fig.canvas.draw()
