@@ -119,11 +119,14 @@ def experimental_run_functions_eagerly(run_eagerly):
 
 
 def set_soft_device_placement(enabled):
-    """Accepted: placement is always soft in the simulator."""
+    """Off: ``tf.device`` naming a device the machine lacks raises InvalidArgumentError."""
+    from sim.engine import soft_placement
+    soft_placement.set_enabled(enabled)
 
 
 def get_soft_device_placement():
-    return True
+    from sim.engine import soft_placement
+    return soft_placement.enabled()
 
 
 __getattr__ = module_getattr("sim.tf.config", ("experimental", "optimizer", "threading"))
