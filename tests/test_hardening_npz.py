@@ -185,6 +185,7 @@ def test_same_start_weights_go_through_the_safe_reader(tmp_path, damage, words):
         same_start._start(_Model(), str(weights))
     assert str(weights) in str(info.value) and words in str(info.value)
     assert "allow_pickle" not in str(info.value)
+    assert "delete it and the next run records the start again" in str(info.value)
 
 
 def test_same_start_still_loads_a_plain_savez_file(tmp_path):

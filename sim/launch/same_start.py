@@ -108,8 +108,13 @@ def _fit_from(original_fit, path):
 def _start(model, path):
     import numpy as np
     if os.path.lexists(path):
+        from sim.engine.errors import DataLossError
         from sim.safe_io import read_npz     # TensorFlow's error types, naming the file
-        _, saved = read_npz(path, metadata=False)
+        try:
+            _, saved = read_npz(path, metadata=False)
+        except DataLossError as e:
+            from sim.i18n import t
+            raise DataLossError(None, None, f"{e.message}\n{t('samestart.damaged', path=path)}") from None
         weights = [saved[k] for k in sorted(saved)]
         mine = model.get_weights()
         shapes = [tuple(w.shape) for w in weights]
