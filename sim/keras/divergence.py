@@ -121,13 +121,14 @@ def watch_update(cluster, written, version, result=None) -> None:
 
 
 def _scalar_loss(result):
-    """The loss a closure returned (a scalar, or a logs dict's "loss"), as a float; or None."""
+    """The loss a closure returned (a float scalar, or a logs dict's "loss"), or None (an int,
+    such as a counter a closure increments, is not a loss)."""
     if isinstance(result, dict):
         result = result.get("loss")
     if result is None:
         return None
     try:
-        value = np.asarray(result.numpy() if hasattr(result, "numpy") else result, dtype=float)
+        value = np.asarray(result.numpy() if hasattr(result, "numpy") else result)
     except Exception:  # noqa: BLE001 - not a number: nothing to watch
         return None
-    return float(value) if value.size == 1 else None
+    return float(value) if value.size == 1 and value.dtype.kind == "f" else None
