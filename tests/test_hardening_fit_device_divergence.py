@@ -137,3 +137,16 @@ def test_a_diverging_parameter_server_run_says_so(capsys):
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)], caught
     _ps_run(0.01)
     assert capsys.readouterr().out == ""
+
+
+def test_a_diverging_fit_under_parameter_server_strategy_says_so(capsys):
+    strategy = tf.distribute.ParameterServerStrategy(Resolver(workers=4, ps=2))
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(4,))])
+        model.compile(tf.keras.optimizers.SGD(100.0), "mse")
+    x, y = _data()
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(16)
+    model.fit(ds, epochs=2, steps_per_epoch=20, verbose=0)
+    out = capsys.readouterr().out
+    assert "diverged at step" in out and "learning rate 100 is above" in out and out.count("\n") == 1
+

@@ -194,3 +194,14 @@ def test_same_start_still_loads_a_plain_savez_file(tmp_path):
     model = _Model()
     same_start._start(model, str(weights))
     np.testing.assert_array_equal(model.weights[1], [2, 2, 2])
+
+
+def test_an_unreadable_checkpoint_is_permission_denied(tmp_path, monkeypatch):
+    file = tmp_path / "ck.npz"
+    np.savez(file, __meta__=np.array("{}"))
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(file))
+    monkeypatch.setattr(safe_io, "open", denied, raising=False)
+    with pytest.raises(tf.errors.PermissionDeniedError, match="permission denied. Give your user"):
+        safe_io.read_npz(str(file))
