@@ -5,6 +5,7 @@ weights loader goes through the same reader."""
 import io
 import json
 import os
+import signal
 import tracemalloc
 import zipfile
 
@@ -137,8 +138,16 @@ def test_a_foreign_zip_member_and_object_arrays_are_named(tmp_path):
     _assert_data_loss(tmp_path, file, "pickled Python objects")
 
 
+@pytest.fixture
+def no_hang():
+    """A regression would block on the FIFO forever: SIGALRM ends the test run instead."""
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_a_fifo_or_a_device_is_refused_without_reading_it(tmp_path):
+def test_a_fifo_or_a_device_is_refused_without_reading_it(tmp_path, no_hang):
     fifo = tmp_path / "fifo.npz"
     os.mkfifo(fifo)
     with pytest.raises(DL, match="not a regular file"):

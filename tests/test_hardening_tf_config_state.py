@@ -5,6 +5,7 @@ nothing; latest_checkpoint and CheckpointManager log it and carry on, as TensorF
 import json
 import logging
 import os
+import signal
 
 import numpy as np
 import pytest
@@ -94,8 +95,16 @@ def test_sidecar_evaluator_names_a_damaged_state_file(tmp_path, case, caplog):
     assert manager.checkpoints == [] and "Checkpoint ignored" in caplog.text
 
 
+@pytest.fixture
+def no_hang():
+    """A regression would block on the FIFO forever: SIGALRM ends the test run instead."""
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_a_fifo_state_file_never_blocks(tmp_path):
+def test_a_fifo_state_file_never_blocks(tmp_path, no_hang):
     model, data = _trained_dir(tmp_path)
     os.remove(tmp_path / "checkpoint")
     os.mkfifo(tmp_path / "checkpoint")
