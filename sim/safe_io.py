@@ -214,6 +214,8 @@ def _read_array(stream, member):
 
 def checked_array(arrays: dict, key: str, path: str):
     """``arrays[key]``, or DataLossError when the metadata names an array the file lacks."""
+    if not isinstance(key, str):                 # metadata of another program (or damaged)
+        raise damaged(path, "bad_metadata")
     if key not in arrays:
         raise damaged(path, "array_missing", array=key)
     return arrays[key]

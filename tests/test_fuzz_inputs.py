@@ -98,6 +98,28 @@ def test_a_damaged_checkpoint_loads_the_same_numbers_or_is_a_named_error(mutatio
     np.testing.assert_array_equal(b.numpy(), B)
 
 
+_leaf = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["v0", "v1", "w00000", ""])
+_any = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=2) | st.dictionaries(
+    st.sampled_from(["v", "a"]), inner, max_size=2), max_leaves=4)
+metadata = st.one_of(_any, st.fixed_dictionaries({}, optional={
+    "keys": st.one_of(_any, st.dictionaries(st.sampled_from(["v", "save_counter", "x"]), _any, max_size=3)),
+    "count": _any, "format": _any}))
+
+
+@settings(FUZZ, max_examples=60)
+@given(metadata)
+def test_checkpoint_metadata_of_any_shape_is_loaded_or_named(meta):
+    path = os.path.join(WORK, "meta.npz")
+    np.savez(path, __meta__=np.array(json.dumps(meta)), v0=np.zeros(3, np.float32))
+    for load in (lambda: tf.train.Checkpoint(v=tf.Variable(np.ones(3, np.float32))).restore(path),
+                 lambda: tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))]
+                                             ).load_weights(path)):
+        try:
+            load()
+        except ALLOWED as e:
+            assert path in str(e) or "meta.npz" in str(e), str(e)
+
+
 # ------------------------------------------------------------------ crafted archives
 
 shapes = st.lists(st.integers(0, 2**40), min_size=0, max_size=3).map(tuple)
