@@ -12,6 +12,7 @@ import math
 import re
 import sys
 
+from sim.cli import limits
 from sim.i18n import t
 
 from sim.collectives.algorithms import ALGORITHMS, canonical
@@ -41,12 +42,16 @@ def parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="python -m sim allreduce", description=t("collectives.cli_help"))
     ap.add_argument("--machine", default="dgx-a100", help="preset name (sim.hardware.preset_names())")
     ap.add_argument("--algorithm", default="nccl", help="one of: all, " + ", ".join(ALGORITHMS))
-    ap.add_argument("-b", "--minbytes", type=parse_size, default=parse_size("8"))
-    ap.add_argument("-e", "--maxbytes", type=parse_size, default=parse_size("128M"))
-    ap.add_argument("-f", "--factor", type=float, default=2.0)
+    ap.add_argument("-b", "--minbytes", type=parse_size, default=parse_size("8"),
+                    help="smallest size (8, 64K, 1M...; from 1 B)")
+    ap.add_argument("-e", "--maxbytes", type=parse_size, default=parse_size("128M"),
+                    help="largest size (up to 1024T = 2**50 B)")
+    ap.add_argument("-f", "--factor", type=float, default=2.0,
+                    help=f"step between sizes (> 1; at most {limits.ALLREDUCE_MAX_SIZES} sizes)")
     ap.add_argument("-g", "--ngpus", type=int, default=None, help="devices taking part (default: all)")
     ap.add_argument("--nodes", type=int, default=None,
-                    help="nodes: a cluster of the machine (any single-node preset or -cluster preset)")
+                    help="nodes: a cluster of the machine (any single-node preset or -cluster "
+                         f"preset), 1 to {limits.ALLREDUCE_MAX_NODES}")
     ap.add_argument("--network", default=None,
                     help="network between the nodes: " + ", ".join(network_names()))
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -63,6 +68,10 @@ def check_arguments(args) -> None:
         raise ValueError(t("cluster.bad_factor", value=args.factor))
     if args.nodes is not None and args.nodes < 1:
         raise ValueError(t("cluster.bad_nodes", value=args.nodes))
+    if args.nodes is not None:
+        limits.in_range("--nodes", args.nodes, 1, limits.ALLREDUCE_MAX_NODES)
+    limits.in_range("-e/--maxbytes", args.maxbytes, 1, limits.ALLREDUCE_MAX_BYTES)
+    limits.check_sweep(args.minbytes, args.maxbytes, args.factor)
 
 
 SHORT = {"reduce_to_one": "r2one", "ring": "ring", "recursive_doubling": "rdouble",

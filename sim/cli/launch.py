@@ -13,6 +13,7 @@ from __future__ import annotations
 import signal
 import sys
 
+from sim.cli import limits
 from sim.i18n import t
 
 _VALUED = {"--workers": "2", "--ps": "1", "--machine": "workstation-4gpu", "--gpus-per-worker": "2",
@@ -66,6 +67,14 @@ def parse(argv):
     return opts
 
 
+def _check_task_count(opts):
+    """At most LAUNCH_MAX_TASKS processes (sim/cli/limits.py), refused before any is forked."""
+    n = sum(v for v in (opts["workers"], int(bool(opts["chief"])), opts["ps"])
+            if isinstance(v, int) and v > 0)
+    if n > limits.LAUNCH_MAX_TASKS:
+        raise ValueError(t("cli_limits.launch_too_many", n=n, most=limits.LAUNCH_MAX_TASKS))
+
+
 def _on_sigterm(signum, frame):
     from sim.launch.launcher import LaunchInterrupted
     raise LaunchInterrupted()
@@ -75,10 +84,12 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(t("launch.usage"))
+        print(t("cli_limits.launch_limits", most=limits.LAUNCH_MAX_TASKS))
         return 0 if argv else 2
     from sim.launch.launcher import check_options, launch
     try:
         opts = parse(argv)
+        _check_task_count(opts)
         check_options(opts["script"], opts["workers"], opts["chief"], opts["ps"], opts["machine"],
                       opts["gpus_per_worker"], opts["fail_at"])
         from sim.launch.tf_engine import check_engine

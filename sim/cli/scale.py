@@ -11,6 +11,7 @@ import math
 import sys
 import unicodedata
 
+from sim.cli import limits
 from sim.i18n import t
 from sim.scaleout.comm import STRATEGIES
 
@@ -43,17 +44,23 @@ def parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="python -m sim scale", description=t("scale.cli_help"))
     ap.add_argument("--model", default="resnet50", help=", ".join(workload_names()))
     ap.add_argument("--machine", default="dgx1-p100", help="one node: " + ", ".join(MACHINE_NODES))
-    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16])
+    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16],
+                    help=f"cluster sizes, e.g. 1,2,4,8 (each 1 to {limits.SCALE_MAX_NODES}, "
+                         f"at most {limits.SCALE_MAX_COUNTS} of them)")
     ap.add_argument("--network", default=None, help=", ".join(network_names()))
     ap.add_argument("--gpus", type=_counts("--gpus"), default=None,
                     help="devices used on each node (a list sweeps them)")
     ap.add_argument("--strategy", default="nccl", choices=STRATEGIES)
-    ap.add_argument("--ps", type=int, default=1, help="parameter-server tasks")
+    ap.add_argument("--ps", type=int, default=None,
+                    help=f"parameter-server tasks, 1 to {limits.SCALE_MAX_PS} (default 1; "
+                         "--strategy parameter-server only)")
     ap.add_argument("--async", dest="sync", action="store_false",
-                    help="parameter servers: asynchronous updates")
-    ap.add_argument("--batch-per-device", type=int, default=64)
+                    help="parameter servers: asynchronous updates (--strategy parameter-server only)")
+    ap.add_argument("--batch-per-device", type=int, default=64,
+                    help=f"examples per device and step, 1 to {limits.SCALE_MAX_BATCH}")
     ap.add_argument("--bucket-mb", type=float, default=None,
-                    help="gradient pack / fusion buffer size (default: the strategy's framework's)")
+                    help="gradient pack / fusion buffer size in MB, 0 to "
+                         f"{limits.SCALE_MAX_BUCKET_MB:g} (default: the strategy's framework's)")
     ap.add_argument("--no-overlap", dest="overlap", action="store_false", default=None,
                     help="reduce every gradient after the backward pass")
     ap.add_argument("--overlap", dest="overlap", action="store_true",
@@ -64,7 +71,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--negotiation", default=None, choices=("cache", "gather"),
                     help="Horovod: response cache (since 0.17) or gather to rank 0 (before)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
-    ap.add_argument("--plot", default=None, metavar="FILE.png")
+    ap.add_argument("--plot", default=None, metavar="FILE.png",
+                    help="draw the scaling curve (" + ", ".join(limits.PLOT_FORMATS) + ")")
     ap.add_argument("--trace", default=None, metavar="FILE.json",
                     help="Chrome/Perfetto trace of one step on the largest cluster")
     return ap
@@ -80,7 +88,7 @@ def check_arguments(args) -> None:
         network(args.network)
     if args.machine not in MACHINE_NODES:
         raise ValueError(t("scale.bad_machine", name=args.machine, known=", ".join(MACHINE_NODES)))
-    if args.ps < 1:
+    if args.ps is not None and args.ps < 1:
         raise ValueError(t("scale.bad_ps", value=args.ps))
     if args.batch_per_device < 1:
         raise ValueError(t("scale.bad_batch", value=args.batch_per_device))
@@ -88,9 +96,35 @@ def check_arguments(args) -> None:
         raise ValueError(t("scale.bad_bucket", value=args.bucket_mb))
     if args.cycle_ms is not None and not (math.isfinite(args.cycle_ms) and args.cycle_ms >= 0):
         raise ValueError(t("scale.bad_cycle", value=args.cycle_ms))
+    _check_sizes(args)
+    if args.plot is not None:
+        limits.check_output("--plot", args.plot, limits.PLOT_FORMATS)
+    if args.trace is not None:
+        limits.check_output("--trace", args.trace)
     per_node = len(preset(args.machine).gpus)
     if args.gpus and max(args.gpus) > per_node:
         raise ValueError(t("scale.bad_gpus", value=max(args.gpus), most=per_node, machine=args.machine))
+
+
+def _check_sizes(args) -> None:
+    """The limits of sim/cli/limits.py, and flags that only the parameter-server strategy reads."""
+    for flag, values in (("--nodes", args.nodes), ("--gpus", args.gpus or [])):
+        if len(values) > limits.SCALE_MAX_COUNTS:
+            limits.in_range(f"{flag} (count)", len(values), 1, limits.SCALE_MAX_COUNTS)
+    for n in args.nodes:
+        limits.in_range("--nodes", n, 1, limits.SCALE_MAX_NODES)
+    limits.in_range("--batch-per-device", args.batch_per_device, 1, limits.SCALE_MAX_BATCH)
+    if args.bucket_mb is not None:
+        limits.in_range("--bucket-mb", args.bucket_mb, 0.0, limits.SCALE_MAX_BUCKET_MB)
+    if args.strategy != "parameter-server":
+        if args.ps is not None:
+            raise ValueError(t("cli_limits.ps_needs_strategy", value=args.ps))
+        if not args.sync:
+            raise ValueError(t("cli_limits.async_needs_ps", strategy=args.strategy))
+    if args.ps is not None:
+        limits.in_range("--ps", args.ps, 1, limits.SCALE_MAX_PS)
+    else:
+        args.ps = 1
 
 
 def _print(text: str) -> None:
@@ -126,6 +160,33 @@ def render_table(rows: list) -> str:
     return "\n".join(lines)
 
 
+class _OutputFailed(Exception):
+    pass
+
+
+def _write_outputs(args, rows, network) -> None:
+    """The --trace and --plot files (paths checked before computing; a write that still
+    fails, e.g. into /proc, is one line)."""
+    if args.trace:
+        from sim.course.plots.scaleout import write_trace
+        try:
+            write_trace(rows[-1]["step"], args.trace)
+        except OSError as err:
+            raise _OutputFailed(limits.write_failed("--trace", args.trace, err)) from None
+    for r in rows:
+        r.pop("step", None)
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        from sim.course.plots.scaleout import draw_scaling
+        fig = draw_scaling(rows, title=t("scale.plot_title", model=args.model, machine=args.machine,
+                                         network=network))
+        try:
+            fig.savefig(args.plot, dpi=100)
+        except (OSError, ValueError) as err:
+            raise _OutputFailed(limits.write_failed("--plot", args.plot, err)) from None
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -141,18 +202,11 @@ def main(argv=None) -> int:
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
                  keep_steps=bool(args.trace), cycle_ms=args.cycle_ms, negotiation=args.negotiation,
                  contention=args.contention)
-    if args.trace:
-        from sim.course.plots.scaleout import write_trace
-        write_trace(rows[-1]["step"], args.trace)
-    for r in rows:
-        r.pop("step", None)
-    if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        from sim.course.plots.scaleout import draw_scaling
-        fig = draw_scaling(rows, title=t("scale.plot_title", model=args.model, machine=args.machine,
-                                         network=network))
-        fig.savefig(args.plot, dpi=100)
+    try:
+        _write_outputs(args, rows, network)
+    except _OutputFailed as err:
+        print(t("scale.cli_error", message=err), file=sys.stderr)
+        return 2
     if args.json:
         from sim.scaleout.mechanisms import describe
         keys = ("nodes", "devices", "step_time_ms", "samples_per_s", "efficiency", "when")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from sim.engine import soft_placement
 from sim.engine.function import functions_run_eagerly, run_functions_eagerly  # noqa: F401
 
 
@@ -118,11 +119,12 @@ def experimental_run_functions_eagerly(run_eagerly):
 
 
 def set_soft_device_placement(enabled):
-    """Accepted: placement is always soft in the simulator."""
+    """Off: ``tf.device`` naming a device the machine lacks raises InvalidArgumentError."""
+    soft_placement.set_enabled(enabled)
 
 
 def get_soft_device_placement():
-    return True
+    return soft_placement.enabled()
 
 
 def set_memory_growth(device, enable):
@@ -143,3 +145,6 @@ def get_device_details(device):
             spec = getattr(d, "spec", None)
             return {"device_name": getattr(spec, "name", d.device_type)}
     return {}
+
+
+soft_placement.logical_devices = list_logical_devices   # tf.device sees logical splits

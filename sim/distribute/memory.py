@@ -10,7 +10,8 @@ A step holds, on each device (its lane in the step's timer):
   excluded (they are the variables' own storage), plus one gradient per source.
 
 ``peak = variables + max over gradient calls (kept tensors + gradients)``. When it exceeds the
-device's ``memory_bytes`` the step fails with TensorFlow's ``ResourceExhaustedError`` (OOM),
+device's memory (``memory_bytes``, or the ``memory_limit`` of its logical device configuration,
+sim/distribute/memory_capacity.py) the step fails with TensorFlow's ``ResourceExhaustedError`` (OOM),
 naming the device and the sizes; the check runs at each gradient call (before any update)
 and when the step ends (optimizer slots made by the first update included). A device with
 ``memory_bytes == 0`` (unknown) is never full. Read the peaks as
@@ -21,6 +22,7 @@ The engine reports to the active tracker through ``sim.engine.counting`` (``note
 """
 from __future__ import annotations
 
+from sim.distribute.memory_capacity import capacity     # memory_bytes, or the memory_limit set
 from sim.engine.counting import _memory as _trackers     # the engine's list of trackers
 
 
@@ -72,7 +74,8 @@ class StepMemory:
         for i in range(len(self._devices)) if lane is None else (lane,):
             device = self._devices[i]
             need = self.variables[i] + self.backward[i]
-            if device.memory_bytes and need > device.memory_bytes:
+            room = capacity(device)
+            if room and need > room:
                 raise out_of_memory(device, need, self.variables[i], *self._parts[i])
 
 
@@ -84,7 +87,7 @@ def out_of_memory(device, need, variables, kept, gradients):
     return ResourceExhaustedError(None, None, (
         f"OOM when allocating tensor on {device.name} by allocator {allocator}\n"
         + t("memory.oom", device=device.short_name, need=format_bytes(need),
-            capacity=format_bytes(device.memory_bytes), variables=format_bytes(variables),
+            capacity=format_bytes(capacity(device)), variables=format_bytes(variables),
             kept=format_bytes(kept), gradients=format_bytes(gradients))))
 
 

@@ -22,6 +22,7 @@ import json
 import os
 from dataclasses import dataclass
 
+from sim.distribute import tf_config_addresses
 from sim.distribute.cluster_errors import with_fix
 from sim.distribute.cluster_spec import ClusterSpec
 
@@ -48,6 +49,13 @@ def load(environ=None):
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise JSONDecodeError(e, with_fix(None, "not_json", _literal_dict(text) or EXAMPLE)) from None
+    except RecursionError:
+        raise ValueError(with_fix(None, "too_deep", EXAMPLE, depth=_depth_limit())) from None
+
+
+def _depth_limit():
+    import sys
+    return sys.getrecursionlimit()
 
 
 def _literal_dict(text):
@@ -144,6 +152,7 @@ def validate(config, strategy=None):
     _check_addresses(config, spec)
     if strategy == MWMS:
         _check_no_ps(config, task_type)
+    tf_config_addresses.check(config, spec)       # "host:port", a port from 1 to 65535
     return task
 
 

@@ -57,8 +57,10 @@ def pop():
 
 @contextmanager
 def device(device_name):
-    """Run the block's ops on ``device_name``: tensors and variables made inside report it."""
-    push(canonical(device_name) if device_name else None)
+    """Run the block's ops on ``device_name``: tensors and variables made inside report it
+    (a device the machine lacks: soft placement, sim/engine/soft_placement.py)."""
+    from sim.engine.soft_placement import place
+    push(place(canonical(device_name)) if device_name else None)
     try:
         yield
     finally:

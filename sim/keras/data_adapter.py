@@ -126,6 +126,24 @@ def train_validation_split(arrays, validation_split):
     return train, val
 
 
+def checked_batch_size(batch_size):
+    """``batch_size`` (None: 32) as Keras checks it: an int (a bool counts, as in Python;
+    TypeError otherwise, as Keras's slicing raises for 2.5), positive (tf-keras's ValueError
+    for 0 and -1)."""
+    if batch_size is None:
+        return 32
+    if not isinstance(batch_size, (int, np.integer)):
+        finite = isinstance(batch_size, (float, np.floating)) and math.isfinite(batch_size)
+        raise TypeError(_errors.msg("batch_size_not_int", f"Expected int32 for `batch_size`, got "
+                                    f"{batch_size!r} of type '{type(batch_size).__name__}' instead.",
+                                    value=repr(batch_size),
+                                    example=max(1, int(batch_size)) if finite else 32))
+    if batch_size < 1:
+        raise ValueError(_errors.msg("batch_size_not_positive", "Expected batch_size to be "
+                                     f"positive. Received is {int(batch_size)}.", value=int(batch_size)))
+    return int(batch_size)
+
+
 class DataHandler:
     """Epochs and steps over one input, yielding per-step (distributed) batches."""
 
@@ -166,7 +184,7 @@ class DataHandler:
                         f"  x sizes: {n}\n  {name} sizes: {_length(arr)}\n"
                         "Make sure all arrays contain the same number of samples.",
                         n=n, name=name, m=_length(arr)))
-            self._batch_size = int(batch_size or 32)
+            self._batch_size = checked_batch_size(batch_size)
             extra = () if for_predict else tuple(a for a in (y, sample_weight) if a is not None)
             self._arrays = (x,) + extra
             self._n = n

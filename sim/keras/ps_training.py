@@ -34,7 +34,8 @@ def _per_worker_dataset_fn(strategy, x, y, sample_weight, batch_size):
         return lambda: x
     parts = tuple(a for a in (x, y, sample_weight) if a is not None)
     data = parts[0] if len(parts) == 1 else parts
-    return lambda: tf.data.Dataset.from_tensor_slices(data).batch(int(batch_size or 32)).repeat()
+    batch_size = data_adapter.checked_batch_size(batch_size)
+    return lambda: tf.data.Dataset.from_tensor_slices(data).batch(batch_size).repeat()
 
 
 def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_data, sample_weight,

@@ -14,6 +14,7 @@ import sim.tf as tf
 
 from sim.keras import (_errors, backend, callbacks as callbacks_mod, compile_utils,
                        data_adapter, distribute_utils as du, optimizers, saving, weight_names)
+from sim.keras import divergence
 from sim.keras.compile_metrics import CompileMetrics
 from sim.keras.layers.base import Layer, shape_tuple
 from sim.keras.training_utils import (_batches, _concat_outputs, _logs_result, _numpy_logs,
@@ -256,8 +257,8 @@ class Model(Layer):
                 x, y, sample_weight, batch_size=batch_size, steps_per_epoch=steps_per_epoch,
                 initial_epoch=initial_epoch, epochs=epochs, shuffle=shuffle, model=self)
             cbs = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-                verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
+                divergence.with_notice(callbacks), add_history=True, add_progbar=verbose != 0,
+                model=self, verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
             self.stop_training = False
             cbs.on_train_begin()
             initial_step = 0
@@ -281,7 +282,8 @@ class Model(Layer):
                         if seen == 0:
                             self.stop_training = True
                         break
-                    logs = _numpy_logs(self.train_function(batch))
+                    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                        logs = _numpy_logs(self.train_function(batch))   # TF warns of no overflow
                     seen += 1
                     cbs.on_train_batch_end(step, logs)
                     if self.stop_training:

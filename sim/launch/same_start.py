@@ -107,9 +107,15 @@ def _fit_from(original_fit, path):
 
 def _start(model, path):
     import numpy as np
-    if os.path.exists(path):
-        with np.load(path, allow_pickle=False) as saved:
-            weights = [saved[k] for k in sorted(saved.files)]
+    if os.path.lexists(path):
+        from sim.engine.errors import DataLossError
+        from sim.storage.safe_io import read_npz     # TensorFlow's error types, naming the file
+        try:
+            _, saved = read_npz(path, metadata=False)
+        except DataLossError as e:
+            from sim.i18n import t
+            raise DataLossError(None, None, f"{e.message}\n{t('samestart.damaged', path=path)}") from None
+        weights = [saved[k] for k in sorted(saved)]
         mine = model.get_weights()
         shapes = [tuple(w.shape) for w in weights]
         if shapes != [tuple(np.shape(w)) for w in mine]:

@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from sim.storage import safe_io
+from sim.storage import checkpoint_state, safe_io
 
 _STATE = "checkpoint"
 _FORMAT = "sim.tf.train.Checkpoint/2"
@@ -150,15 +150,15 @@ def _read_state(checkpoint_dir, latest_filename=None):
     """The directory's state dict, or None (no file; unreadable, logged as TensorFlow does).
 
     A state naming no ``model_checkpoint_path`` (e.g. ``{}``) raises TensorFlow's ValueError."""
+    from sim.engine.errors import DataLossError
     path = os.path.join(os.fspath(checkpoint_dir), latest_filename or _STATE)
     try:
-        with open(path, encoding="utf-8") as f:
-            state = json.load(f)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as e:
-        logger.warning("%s: %s", type(e).__name__, e)
+        state = checkpoint_state.read(path)      # types checked; a FIFO is never opened
+    except DataLossError as e:
+        logger.warning("%s", e)
         logger.warning("%s: Checkpoint ignored", path)
+        return None
+    if state is None:
         return None
     if not isinstance(state, dict) or not state.get("model_checkpoint_path"):
         from sim.i18n import t

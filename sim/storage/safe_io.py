@@ -8,16 +8,22 @@ at a time, as TensorFlow assumes), so at most one temporary file per target exis
 
 Reading: ``read_npz`` loads a ``.npz`` written with a ``__meta__`` JSON entry, eagerly (a
 zip member's CRC is only checked when it is read), and turns every way a file can be wrong
-(missing, empty, truncated, bit flips, a ``.npy``, pickled or foreign data, no metadata)
-into TensorFlow's error type: ``NotFoundError`` for a missing file, ``DataLossError`` for a
-damaged or foreign one, naming the file and what is wrong. Never pickles, and never NumPy's
-advice to load with ``allow_pickle``.
+(missing, empty, truncated, bit flips, a ``.npy``, pickled or foreign data, no metadata, a
+crafted header, a FIFO) into TensorFlow's error type: ``NotFoundError`` for a missing file,
+``PermissionDeniedError`` for an unreadable one, ``DataLossError`` for a damaged or foreign
+one, naming the file and what is wrong. Never pickles, and never NumPy's advice to load with
+``allow_pickle``. Memory is bounded by the file's size: members must be stored uncompressed
+(``np.savez``, never a bomb) and each ``.npy`` header's declared size must equal the bytes
+the archive holds for it, checked before the data is read.
 """
 from __future__ import annotations
 
 import glob
 import json
+import math
 import os
+import stat
+import struct
 import tempfile
 import zipfile
 import zlib
@@ -91,34 +97,63 @@ def damaged(path, problem_key, **fields):
     return errors.DataLossError(None, None, t("checkpoint.damaged", path=path, problem=problem))
 
 
-def read_npz(path: str, required=()):
+def permission_denied(path):
+    """TensorFlow's PermissionDeniedError for a file the user may not read."""
+    from sim.engine import errors
+    from sim.i18n import t
+    return errors.PermissionDeniedError(None, None, t("checkpoint.permission", path=path))
+
+
+class _Damage(Exception):
+    """What is wrong with an archive: a catalogue problem key and its fields."""
+
+    def __init__(self, key, **fields):
+        super().__init__(key)
+        self.key, self.fields = key, fields
+
+
+def read_npz(path, required=(), metadata=True):
     """``(meta, {name: array})`` from a checkpoint ``.npz``; clear TensorFlow errors otherwise.
 
-    ``required``: metadata keys the caller needs (their absence is data loss too)."""
-    if not os.path.exists(path):
-        raise not_found(path)
-    if os.path.isdir(path):
+    ``required``: metadata keys the caller needs (their absence is data loss too).
+    ``metadata=False``: a plain ``np.savez`` archive, ``meta`` is None. Memory stays bounded
+    by the file's size: every array's declared size is checked against the bytes the archive
+    holds for it before anything is read, and compressed members are refused."""
+    path = os.fspath(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise not_found(path) from None
+    except PermissionError:
+        raise permission_denied(path) from None
+    except (OSError, ValueError) as e:          # a name too long, a symlink loop, a NUL byte
+        raise damaged(path, "unreadable", reason=getattr(e, "strerror", None) or str(e)) from None
+    if stat.S_ISDIR(info.st_mode):
         raise damaged(path, "is_directory")
-    if os.path.getsize(path) == 0:
+    if not stat.S_ISREG(info.st_mode):          # a FIFO would block, /dev/zero never ends
+        raise damaged(path, "not_regular")
+    if info.st_size == 0:
         raise damaged(path, "empty")
     try:
-        # Our own file object: NumPy leaks the one it opens when the archive is unreadable.
-        with open(path, "rb") as f, np.load(f, allow_pickle=False) as data:
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise damaged(path, "single_array")
-            arrays = {k: data[k] for k in data.files}
-    except (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, KeyError,
-            IndexError, TypeError, NotImplementedError, RuntimeError) as e:
-        raise damaged(path, _diagnose(path, e)) from None
-    except AttributeError:       # np.load on a .npy returns an ndarray: no context manager
-        raise damaged(path, "single_array") from None
+        with open(path, "rb") as f:
+            arrays = _read_members(f, info.st_size)
+    except _Damage as d:
+        raise damaged(path, d.key, **d.fields) from None
+    except PermissionError:
+        raise permission_denied(path) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
+            IndexError, TypeError, NotImplementedError, RuntimeError, OverflowError,
+            struct.error):
+        raise damaged(path, "corrupt_zip") from None
+    if not metadata:
+        return None, arrays
     if "__meta__" not in arrays:
         raise damaged(path, "no_metadata")
     try:
         meta = json.loads(str(arrays.pop("__meta__")))
         if not isinstance(meta, dict):
             raise ValueError(meta)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise damaged(path, "bad_metadata") from None
     missing = [k for k in required if k not in meta]
     if missing:
@@ -126,21 +161,61 @@ def read_npz(path: str, required=()):
     return meta, arrays
 
 
-def _diagnose(path, exc):
-    """Which catalogue problem explains ``exc`` for the file at ``path``."""
-    with open(path, "rb") as f:
-        head = f.read(8)
+def _read_members(f, file_size):
+    """``{name: array}`` of the zip archive ``f``; raises ``_Damage`` saying what is wrong."""
+    head = f.read(8)
+    f.seek(0)
     if head.startswith(b"\x93NUMPY"):
-        return "single_array"
-    if head.startswith(b"PK"):     # an .npz; object arrays inside are pickles
-        return "pickled" if "Object arrays" in str(exc) else "corrupt_zip"
-    if head[:1] == b"\x80":        # the pickle protocol's first byte
-        return "pickled"
-    return "not_npz"
+        raise _Damage("single_array")
+    if head[:1] == b"\x80":                     # the pickle protocol's first byte
+        raise _Damage("pickled")
+    if not head.startswith(b"PK"):              # a zip (truncated ones too) starts with PK
+        raise _Damage("not_npz")
+    arrays, total = {}, 0
+    with zipfile.ZipFile(f) as archive:
+        for member in archive.infolist():
+            if not member.filename.endswith(".npy"):
+                raise _Damage("foreign_member", member=member.filename)
+            if member.compress_type != zipfile.ZIP_STORED:
+                raise _Damage("compressed", member=member.filename)
+            total += member.file_size
+            if member.file_size != member.compress_size or total > file_size:
+                raise _Damage("corrupt_zip")
+            with archive.open(member) as stream:
+                arrays[member.filename[:-4]] = _read_array(stream, member)
+    return arrays
+
+
+def _read_array(stream, member):
+    """One ``.npy`` member, its declared size checked against the bytes it holds first."""
+    try:
+        version = np.lib.format.read_magic(stream)
+        reader = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                  else np.lib.format.read_array_header_2_0)
+        shape, fortran_order, dtype = reader(stream)
+    except (zipfile.BadZipFile, zlib.error):    # a small member is read (and its CRC checked) whole
+        raise _Damage("corrupt_zip") from None
+    except Exception as e:              # NumPy's header parser raises many types (TokenError...)
+        raise _Damage("bad_header", member=member.filename,
+                      reason=(str(e).splitlines() or [type(e).__name__])[0][:120]) from None
+    if dtype.hasobject:
+        raise _Damage("pickled")
+    held = member.file_size - stream.tell()
+    declared = math.prod(shape) * dtype.itemsize
+    if declared != held:
+        raise _Damage("array_size", member=member.filename, declared=declared, held=held)
+    data = bytearray(declared)
+    if stream.readinto(data) != declared or stream.read(1):     # reaching the end checks the CRC
+        raise _Damage("corrupt_zip")
+    if dtype.itemsize == 0:
+        return np.zeros(shape, dtype)
+    return np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran_order else "C")
 
 
 def checked_array(arrays: dict, key: str, path: str):
     """``arrays[key]``, or DataLossError when the metadata names an array the file lacks."""
+    if not isinstance(key, str):                 # metadata of another program (or damaged)
+        raise damaged(path, "bad_metadata")
     if key not in arrays:
-        raise damaged(path, "array_missing", key=key)
+        raise damaged(path, "array_missing", array=key)
     return arrays[key]

@@ -23,6 +23,7 @@ import heapq
 import math
 from typing import NamedTuple
 
+import numpy as np
 import simpy
 
 from sim.distribute.ps.remote_value import RemoteValueStatus, resolve
@@ -187,7 +188,8 @@ class SimulatedCluster:
         timing._active.append(marker)
         ext._being_scheduled = True
         try:
-            with self.strategy.scope(), counting() as c, view:
+            with self.strategy.scope(), counting() as c, view, \
+                    np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 args = resolve(closure.args, i)
                 kwargs = resolve(closure.kwargs, i)
                 result = closure.fn(*args, **kwargs)
@@ -234,9 +236,12 @@ class SimulatedCluster:
             return True
         staleness = self.version - read_version
         updates = any(v.trainable for v in view.written)
-        view.commit(1.0 / (1 + staleness) if self.staleness_aware else 1.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            view.commit(1.0 / (1 + staleness) if self.staleness_aware else 1.0)
         if updates:
             self.version += 1
+            from sim.distribute.divergence import watch_update
+            watch_update(self, view.written, self.version, result)
         self._record(closure, i, start, read_version, staleness,
                      "applied" if updates else "no_update", view)
         closure.remote_value._set(result)

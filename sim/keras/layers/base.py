@@ -13,6 +13,7 @@ import numpy as np
 
 import sim.tf as tf
 
+from sim.distribute.memory_capacity import initial_value
 from sim.keras import _errors, backend, initializers, regularizers, weight_names
 from sim.keras.version import keras_major
 
@@ -149,7 +150,7 @@ class Layer:
         sync = synchronization or tf.VariableSynchronization.AUTO
         if trainable is None:
             trainable = sync != tf.VariableSynchronization.ON_READ
-        value = init(shape, dtype=dtype)
+        value = initial_value(init, shape, dtype, name)     # TensorFlow's OOM if it cannot fit
         keras3 = keras_major() == 3
         name = name or ("variable" if keras3 else "Variable")
         var = tf.Variable(value, trainable=trainable,

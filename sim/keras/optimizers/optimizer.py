@@ -13,7 +13,7 @@ import numpy as np
 
 import sim.tf as tf
 
-from sim.keras import _errors, backend, distribute_utils as du
+from sim.keras import _errors, backend, divergence, distribute_utils as du
 from sim.keras.optimizers import rate, schedules, utils
 from sim.keras.version import keras_major
 from sim.keras.optimizers.empty_gradients import filter_empty_gradients
@@ -58,6 +58,7 @@ class Optimizer:
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.jit_compile = jit_compile
         self._iterations = None
+        divergence.register(self)      # a ps cluster names the rate when training diverges
         self._slots: dict[int, dict] = {}  # id(var or component) -> {slot name: slot var}
         self._slot_vars = _VariablesList()
         self._built_vars: list = []

@@ -10,7 +10,6 @@ in all), and returns. Checkpoints are those of ``tf.train.Checkpoint(model=...)`
 """
 from __future__ import annotations
 
-import json
 import os
 
 
@@ -24,12 +23,20 @@ class SidecarEvaluator:
         self.results: list = []           # (checkpoint path, logs) per evaluation
 
     def _checkpoints(self):
-        state = os.path.join(self.checkpoint_dir, "checkpoint")
-        try:
-            with open(state, encoding="utf-8") as f:
-                names = json.load(f).get("all_model_checkpoint_paths", [])
-        except (OSError, ValueError):
+        """The checkpoints the state file lists (none yet without one); a damaged state file
+        raises DataLossError saying what is wrong, rather than evaluating nothing."""
+        from sim.storage import checkpoint_state
+        state = checkpoint_state.read(os.path.join(self.checkpoint_dir, checkpoint_state.NAME))
+        if state is None:
             return []
+        names = list(state.get("all_model_checkpoint_paths", []))
+        latest = state.get("model_checkpoint_path")
+        if latest and latest not in names:
+            names.append(latest)
+        if not names:
+            from sim.i18n import t
+            raise ValueError(t("checkpoint.state_invalid", directory=self.checkpoint_dir,
+                               path=os.path.join(self.checkpoint_dir, checkpoint_state.NAME)))
         return [os.path.join(self.checkpoint_dir, n) for n in names]
 
     def start(self):
