@@ -1,0 +1,73 @@
+"""A ``.keras`` file (and a ``.weights.h5``) crosses both ways between sim.tf and TensorFlow 2.21.
+
+engine_scripts/keras_files.py, unchanged on both engines under Keras 3, trains and saves four
+models (Sequential with Adam, functional CNN with SGD+momentum, an uncompiled Sequential with an
+Embedding and Dropout, a registered subclassed model with RMSprop); the other engine loads
+them, predicts, and trains one more epoch from the loaded weights *and optimizer state*.
+
+What must agree: the loaded model's predictions with the saver's own (float32 reading of the
+same stored values: RTOL/ATOL), the class, weight shapes and optimizer step count exactly, and
+the epoch trained after loading with the saving engine's own load-and-train (TRAIN tolerances
+of test_engines.py: the engines sum batches in different orders).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from test_engines import ATOL, RTOL, SCRIPTS, TRAIN_ATOL, TRAIN_RTOL, _env, _json
+
+pytest.importorskip("tensorflow")
+
+
+def _run(engine, mode, directory):
+    cmd = [sys.executable, str(SCRIPTS / "keras_files.py"), mode, str(directory)]
+    if engine == "tf":
+        cmd[1:1] = ["-m", "sim.launch.tf_task"]
+    p = subprocess.run(cmd, env=_env(TF_USE_LEGACY_KERAS="0"), cwd=str(SCRIPTS),
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    return _json(p.stdout, f"{engine} {mode}")[0]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    out = {}
+    for saver in ("sim", "tf"):
+        directory = tmp_path_factory.mktemp(f"saved_by_{saver}")
+        out[saver] = {"saved": _run(saver, "save", directory),
+                      "loaded": {e: _run(e, "load", directory) for e in ("sim", "tf")}}
+    return out
+
+
+@pytest.mark.parametrize("saver,loader", [("sim", "tf"), ("tf", "sim")])
+def test_keras_file_crosses_engines(runs, saver, loader):
+    saved, loaded = runs[saver]["saved"], runs[saver]["loaded"]
+    for name in ("seq", "fun", "emb", "sub"):
+        theirs, own = loaded[loader][name], loaded[saver][name]
+        np.testing.assert_allclose(theirs["predict"], saved[name], rtol=RTOL, atol=ATOL,
+                                   err_msg=f"{name}: {loader} predicts {saver}'s file differently")
+        assert theirs["class"] == own["class"] and theirs["weights"] == own["weights"], name
+        if name != "emb":
+            assert (theirs["iterations"], theirs["optimizer"]) == (own["iterations"],
+                                                                   own["optimizer"]), name
+            assert theirs["iterations"] > 0, name      # the optimizer's state was saved
+            np.testing.assert_allclose(theirs["after_training"], own["after_training"],
+                                       rtol=TRAIN_RTOL, atol=TRAIN_ATOL,
+                                       err_msg=f"{name}: training on from {saver}'s file")
+    np.testing.assert_allclose(loaded[loader]["seq_weights"], loaded[saver]["seq_weights"],
+                               rtol=RTOL, atol=ATOL)
+
+
+def test_training_on_uses_the_saved_optimizer_state(runs):
+    """Training on from a loaded file differs from training the same weights with a fresh
+    Adam (so the agreement above holds the saved moments and step count, not only weights)."""
+    for saver in ("sim", "tf"):
+        for loader in ("sim", "tf"):
+            run = runs[saver]["loaded"][loader]
+            gap = np.abs(np.asarray(run["seq"]["after_training"])
+                         - np.asarray(run["seq_fresh_optimizer"])).max()
+            assert gap > 1e-4, (saver, loader, gap)
