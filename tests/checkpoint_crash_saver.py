@@ -49,6 +49,25 @@ def save_weights(directory, ready):
         model.save_weights(os.path.join(directory, "w.npz"))
 
 
+def keras_save(directory, ready):
+    """model.save to Keras 3's .keras zip (sim/keras/saving/keras_archive.py)."""
+    model = _model()
+    model.build((None, 2))
+    ready()
+    for k in range(1, 10**9):
+        _fill(model.weights, k)
+        model.save(os.path.join(directory, "m.keras"))
+
+
+def weights_h5(directory, ready):
+    """save_weights to Keras 3's .weights.h5 (sim/keras/saving/weights_file.py)."""
+    model = _model()
+    ready()
+    for k in range(1, 10**9):
+        _fill(model.weights, k)
+        model.save_weights(os.path.join(directory, "w.weights.h5"))
+
+
 def checkpoint_write(directory, ready):
     h = _holder()
     ckpt = tf.train.Checkpoint(model=h)
@@ -99,7 +118,7 @@ def backup_and_restore(directory, ready):
         os.path.join(directory, "backup"), save_freq=1))
 
 
-SAVERS = {f.__name__: f for f in (save_weights, checkpoint_write, manager_save, model_checkpoint,
+SAVERS = {f.__name__: f for f in (save_weights, keras_save, weights_h5, checkpoint_write, manager_save, model_checkpoint,
                                   backup_and_restore)}
 
 
