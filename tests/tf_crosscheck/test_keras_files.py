@@ -71,3 +71,27 @@ def test_training_on_uses_the_saved_optimizer_state(runs):
             gap = np.abs(np.asarray(run["seq"]["after_training"])
                          - np.asarray(run["seq_fresh_optimizer"])).max()
             assert gap > 1e-4, (saver, loader, gap)
+
+
+def test_damaged_files_get_tensorflows_exception_types_and_sim_names_the_file(tmp_path):
+    """engine_scripts/keras_damage.py: 15 damaged or foreign files (truncated, empty, missing,
+    not a zip, no config.json, no weights, config not JSON, foreign HDF5, a bit flip in the
+    weights member, weights of fewer layers or other shapes...). Keras's exception class each
+    time; sim's message names the file (Keras's does in 5 of them)."""
+    results = {}
+    for engine in ("sim", "tf"):
+        directory = tmp_path / engine
+        directory.mkdir()
+        cmd = [sys.executable, str(SCRIPTS / "keras_damage.py"), str(directory)]
+        if engine == "tf":
+            cmd[1:1] = ["-m", "sim.launch.tf_task"]
+        p = subprocess.run(cmd, env=_env(TF_USE_LEGACY_KERAS="0"), cwd=str(SCRIPTS),
+                           capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+        results[engine] = _json(p.stdout, engine)[0]
+    assert len(results["tf"]) == 15 and set(results["sim"]) == set(results["tf"])
+    for case, (tf_type, _) in results["tf"].items():
+        sim_type, sim_names_file = results["sim"][case]
+        assert tf_type != "no error", case
+        assert sim_type == tf_type, (case, sim_type, tf_type)
+        assert sim_names_file, case

@@ -1,0 +1,137 @@
+"""Keras 3's files in sim.keras (sim/keras/saving): what is written where, what load_model
+rebuilds, the errors of the routes Keras refuses, and the course's explanation in the
+learner's language. Against TensorFlow itself: tests/tf_crosscheck/test_keras_files.py."""
+from __future__ import annotations
+
+import json
+import zipfile
+
+import h5py
+import numpy as np
+import pytest
+
+import sim.tf as tf
+from sim import i18n
+
+L = tf.keras.layers
+X = np.random.default_rng(3).normal(size=(5, 4)).astype("float32")
+
+
+def _seq(compiled=True):
+    model = tf.keras.Sequential([tf.keras.Input((4,)), L.Dense(3, activation="relu"), L.Dense(2)])
+    if compiled:
+        model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
+        model.fit(X, X[:, :2], epochs=1, verbose=0)
+    return model
+
+
+def _groups(path):
+    with h5py.File(path) as f:
+        names = []
+        f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Group) else None)
+        return names, {n: f[n].attrs.get("name") for n in names if n.endswith("vars")}
+
+
+def test_keras_file_holds_keras_3s_members_and_layout(tmp_path):
+    path = tmp_path / "m.keras"
+    _seq().save(path)
+    with zipfile.ZipFile(path) as z:
+        assert z.namelist() == ["metadata.json", "config.json", "model.weights.h5"]
+        assert all(i.compress_type == zipfile.ZIP_STORED for i in z.infolist())
+        config = json.loads(z.read("config.json"))
+        (tmp_path / "w.h5").write_bytes(z.read("model.weights.h5"))
+    assert config["class_name"] == "Sequential"
+    assert [l["class_name"] for l in config["config"]["layers"]] == ["InputLayer", "Dense", "Dense"]
+    assert config["compile_config"]["optimizer"]["class_name"] == "Adam"
+    groups, names = _groups(tmp_path / "w.h5")
+    assert set(groups) == {"layers", "layers/dense", "layers/dense/vars", "layers/dense_1",
+                           "layers/dense_1/vars", "optimizer", "optimizer/vars", "vars"}
+    assert names["optimizer/vars"] == "adam"
+    with h5py.File(tmp_path / "w.h5") as f:
+        assert len(f["optimizer/vars"]) == 2 + 2 * 4     # iteration, rate, m and v per weight
+        assert int(f["optimizer/vars/0"][()]) == 1
+
+
+def test_load_model_rebuilds_predictions_and_optimizer_state(tmp_path):
+    model = _seq()
+    model.save(tmp_path / "m.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    assert int(loaded.optimizer.iterations.numpy()) == 1
+    for a, b in zip(loaded.optimizer.variables, model.optimizer.variables):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert tf.keras.models.load_model(tmp_path / "m.keras", compile=False).optimizer is None
+
+
+class Scaled(tf.keras.Model):            # not registered: found through custom_objects
+    def __init__(self, factor=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+        self.dense = L.Dense(2)
+
+    def call(self, x):
+        return self.dense(x) * self.factor
+
+    def get_config(self):
+        return {"factor": self.factor, **super().get_config()}
+
+
+def test_subclassed_model_needs_its_class(tmp_path):
+    model = Scaled(3.0)
+    model(X)
+    model.save(tmp_path / "s.keras")
+    with pytest.raises(TypeError, match="Could not locate class 'Scaled'"):
+        tf.keras.models.load_model(tmp_path / "s.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "s.keras", custom_objects={"Scaled": Scaled})
+    assert loaded.factor == 3.0
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    with tf.keras.utils.custom_object_scope({"Scaled": Scaled}):
+        assert isinstance(tf.keras.models.load_model(tmp_path / "s.keras"), Scaled)
+    groups, _ = _groups_of(model, tmp_path)
+    assert "dense/vars" in groups              # an attribute is saved under its own name
+
+
+def _groups_of(model, tmp_path):
+    model.save_weights(tmp_path / "g.weights.h5")
+    return _groups(tmp_path / "g.weights.h5")
+
+
+def test_weights_h5_round_trip_and_refusals(tmp_path):
+    model, other = _seq(), _seq(compiled=False)
+    model.save_weights(tmp_path / "w.weights.h5")
+    other.load_weights(tmp_path / "w.weights.h5")
+    np.testing.assert_array_equal(other.predict(X, verbose=0), model.predict(X, verbose=0))
+    other.load_weights(tmp_path / "w.weights.h5")        # a .keras file's weights load too
+    with pytest.raises(ValueError, match="The filename must end in `.weights.h5`"):
+        model.save_weights(tmp_path / "w.h5")
+    with pytest.raises(NotImplementedError, match="legacy HDF5 full-model"):
+        model.save(tmp_path / "m.h5")
+    with pytest.raises(NotImplementedError, match="Lambda"):
+        tf.keras.Sequential([tf.keras.Input((4,)), L.Lambda(lambda t: t * 2)]).save(
+            tmp_path / "l.keras")
+    assert not list(tmp_path.glob(".*tmp-*"))           # a refused save leaves no temporary
+
+
+def test_tf_keras_selected_refuses_its_own_layouts_by_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
+    model = tf.keras.Sequential([L.Dense(2, input_shape=(4,))])
+    with pytest.raises(NotImplementedError, match="tf-keras's .keras layout"):
+        model.save(tmp_path / "m.keras")
+    with pytest.raises(NotImplementedError, match="legacy HDF5 weights"):
+        model.save_weights(tmp_path / "m.h5")
+
+
+def test_a_damaged_file_is_explained_in_the_learners_language(tmp_path):
+    path = tmp_path / "cut.keras"
+    _seq().save(path)
+    path.write_bytes(path.read_bytes()[:200])
+    old = i18n.get_language()
+    try:
+        i18n.set_language("zh")
+        with pytest.raises(ValueError) as info:
+            tf.keras.models.load_model(path)
+    finally:
+        i18n.set_language(old)
+    text = str(info.value)
+    assert text.startswith(f"File not found: filepath={path}")   # Keras's own sentence first
+    assert "不是可读取的 .keras 归档" in text and str(path) in text.split("\n", 1)[1]
