@@ -12,6 +12,7 @@ of test_engines.py: the engines sum batches in different orders).
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -95,3 +96,50 @@ def test_damaged_files_get_tensorflows_exception_types_and_sim_names_the_file(tm
         assert tf_type != "no error", case
         assert sim_type == tf_type, (case, sim_type, tf_type)
         assert sim_names_file, case
+
+
+def _launch(engine, directory):
+    cmd = [sys.executable, "-m", "sim", "launch", "--workers", "2"]
+    cmd += ["--gpus-per-worker", "1"] if engine == "sim" else [
+        "--engine", "tensorflow", "--python", sys.executable]
+    p = subprocess.run(cmd + [str(SCRIPTS / "mwms_keras_save.py"), str(directory)],
+                       env=_env(TF_USE_LEGACY_KERAS="0"), cwd=str(SCRIPTS), capture_output=True,
+                       text=True, timeout=900)
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
+    return {int(line[len("[worker "):line.index("]")]): json.loads(line.split("ENGINE-JSON ", 1)[1])
+            for line in p.stdout.splitlines()
+            if line.startswith("[worker ") and "ENGINE-JSON " in line}
+
+
+def _load_and_predict(engine, path):
+    cmd = [sys.executable, str(SCRIPTS / "load_and_predict.py"), str(path)]
+    if engine == "tf":
+        cmd[1:1] = ["-m", "sim.launch.tf_task"]
+    p = subprocess.run(cmd, env=_env(TF_USE_LEGACY_KERAS="0"), cwd=str(SCRIPTS),
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    return _json(p.stdout, f"{engine} load")[0]
+
+
+def test_multi_worker_save_chief_writes_others_clean_up_and_the_file_crosses(tmp_path):
+    """The multi-worker tutorial's save under MultiWorkerMirroredStrategy on 2 workers, through
+    ``python -m sim launch`` on each engine: afterwards the directory holds the chief's
+    ``keras-model.keras`` only (worker 1's ``workertemp_1`` is gone), and that file, loaded
+    without a strategy by either engine, predicts what the chief's model did."""
+    chief_outputs = {}
+    for engine in ("sim", "tf"):
+        directory = tmp_path / engine
+        directory.mkdir()
+        workers = _launch(engine, directory)
+        assert sorted(workers) == [0, 1]
+        np.testing.assert_allclose(workers[1]["predict"], workers[0]["predict"],
+                                   rtol=RTOL, atol=ATOL)     # the workers trained in sync
+        assert sorted(p.name for p in directory.iterdir()) == ["keras-model.keras"]
+        chief_outputs[engine] = workers[0]["predict"]
+        for loader in ("sim", "tf"):
+            loaded = _load_and_predict(loader, directory / "keras-model.keras")
+            np.testing.assert_allclose(loaded["predict"], workers[0]["predict"],
+                                       rtol=RTOL, atol=ATOL, err_msg=f"{engine} -> {loader}")
+            assert loaded["iterations"] == 2 * 4             # 2 epochs of 4 global batches
+    np.testing.assert_allclose(chief_outputs["sim"], chief_outputs["tf"], rtol=TRAIN_RTOL,
+                               atol=TRAIN_ATOL)
