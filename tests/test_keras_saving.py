@@ -112,13 +112,6 @@ def test_weights_h5_round_trip_and_refusals(tmp_path):
     assert not list(tmp_path.glob(".*tmp-*"))           # a refused save leaves no temporary
 
 
-def test_tf_keras_selected_refuses_its_own_layouts_by_name(tmp_path, monkeypatch):
-    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
-    model = tf.keras.Sequential([L.Dense(2, input_shape=(4,))])
-    with pytest.raises(NotImplementedError, match="tf-keras's .keras layout"):
-        model.save(tmp_path / "m.keras")
-    with pytest.raises(NotImplementedError, match="legacy HDF5 weights"):
-        model.save_weights(tmp_path / "m.h5")
 
 
 def test_a_damaged_file_is_explained_in_the_learners_language(tmp_path):
@@ -135,3 +128,44 @@ def test_a_damaged_file_is_explained_in_the_learners_language(tmp_path):
     text = str(info.value)
     assert text.startswith(f"File not found: filepath={path}")   # Keras's own sentence first
     assert "不是可读取的 .keras 归档" in text and str(path) in text.split("\n", 1)[1]
+
+
+def test_functional_outputs_keep_their_structure(tmp_path):
+    inp = tf.keras.Input((4,), name="features")
+    hidden = L.Dense(3, name="hidden")(inp)
+    listed = tf.keras.Model(inp, [L.Dense(1, name="head")(hidden)])
+    listed.save(tmp_path / "listed.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "listed.keras")
+    assert isinstance(loaded.outputs, list) and len(loaded.outputs) == 1
+    shared = L.Dense(3, name="shared")                   # one layer called twice: two nodes
+    inp2 = tf.keras.Input((3,), name="x")
+    twice = tf.keras.Model(inp2, shared(shared(inp2)))
+    twice.save(tmp_path / "twice.keras")
+    again = tf.keras.models.load_model(tmp_path / "twice.keras")
+    x = X[:, :3]
+    np.testing.assert_allclose(again.predict(x, verbose=0), twice.predict(x, verbose=0),
+                               rtol=1e-6)
+    assert len(again.weights) == 2
+
+
+def test_tf_keras_layout_when_selected(tmp_path, monkeypatch):
+    """tf-keras (TF_USE_LEGACY_KERAS=1) writes its own variant: no name attributes, the
+    metrics' variables, tf-keras's version and config forms (checked against tf-keras itself
+    in tests/tf_crosscheck/test_keras_files.py)."""
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
+    model = tf.keras.Sequential([L.Dense(2, input_shape=(4,))])
+    model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+    model.fit(X, X[:, :2], verbose=0)
+    model.save(tmp_path / "m.keras")
+    with zipfile.ZipFile(tmp_path / "m.keras") as z:
+        assert json.loads(z.read("metadata.json"))["keras_version"] == "2.21.0"
+        config = json.loads(z.read("config.json"))
+        (tmp_path / "w.h5").write_bytes(z.read("model.weights.h5"))
+    assert "batch_input_shape" in config["config"]["layers"][0]["config"]
+    groups, names = _groups(tmp_path / "w.h5")
+    assert "metrics/mean/vars" in groups and "metrics/mean_metric_wrapper/vars" in groups
+    assert set(names.values()) == {None}
+    loaded = tf.keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    with pytest.raises(NotImplementedError, match="legacy HDF5 weights"):
+        model.save_weights(tmp_path / "m.h5")

@@ -1,6 +1,6 @@
 """A ``.keras`` file (and a ``.weights.h5``) crosses both ways between sim.tf and TensorFlow 2.21.
 
-engine_scripts/keras_files.py, unchanged on both engines under Keras 3, trains and saves four
+engine_scripts/keras_files.py, unchanged on both engines under Keras 3 and under tf-keras, trains and saves four
 models (Sequential with Adam, functional CNN with SGD+momentum, an uncompiled Sequential with an
 Embedding and Dropout, a registered subclassed model with RMSprop); the other engine loads
 them, predicts, and trains one more epoch from the loaded weights *and optimizer state*.
@@ -24,23 +24,26 @@ from test_engines import ATOL, RTOL, SCRIPTS, TRAIN_ATOL, TRAIN_RTOL, _env, _jso
 pytest.importorskip("tensorflow")
 
 
-def _run(engine, mode, directory):
+def _run(engine, mode, directory, legacy="0"):
     cmd = [sys.executable, str(SCRIPTS / "keras_files.py"), mode, str(directory)]
     if engine == "tf":
         cmd[1:1] = ["-m", "sim.launch.tf_task"]
-    p = subprocess.run(cmd, env=_env(TF_USE_LEGACY_KERAS="0"), cwd=str(SCRIPTS),
+    p = subprocess.run(cmd, env=_env(TF_USE_LEGACY_KERAS=legacy), cwd=str(SCRIPTS),
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
     return _json(p.stdout, f"{engine} {mode}")[0]
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+@pytest.fixture(scope="module", params=["keras3", "tf-keras"])
+def runs(request, tmp_path_factory):
+    """Keras 3 (TensorFlow 2.21's tf.keras), and tf-keras (TF_USE_LEGACY_KERAS=1), whose
+    .keras layout differs (no name attributes, metrics saved, reverse attribute order)."""
+    legacy = "1" if request.param == "tf-keras" else "0"
     out = {}
     for saver in ("sim", "tf"):
-        directory = tmp_path_factory.mktemp(f"saved_by_{saver}")
-        out[saver] = {"saved": _run(saver, "save", directory),
-                      "loaded": {e: _run(e, "load", directory) for e in ("sim", "tf")}}
+        directory = tmp_path_factory.mktemp(f"saved_by_{saver}_{request.param}")
+        out[saver] = {"saved": _run(saver, "save", directory, legacy),
+                      "loaded": {e: _run(e, "load", directory, legacy) for e in ("sim", "tf")}}
     return out
 
 

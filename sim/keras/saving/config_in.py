@@ -23,6 +23,7 @@ def _tables():
     return {
         "keras.layers": layer_classes, "keras": layer_classes,
         "keras.src.models.functional": layer_classes, "keras.models": layer_classes,
+        "keras.src.engine.functional": layer_classes,
         "keras.initializers": dict(initializers._BY_NAME),
         "keras.regularizers": dict(regularizers._BY_NAME),
         "keras.optimizers": {k: v for k, v in vars(optimizers).items() if isinstance(v, type)},
@@ -37,6 +38,8 @@ def is_entry(x) -> bool:
 def built_in_class(item):
     """The sim class a Keras-module entry names (None for a custom one)."""
     module = item.get("module") or ""
+    if module.startswith("tf_keras."):          # tf-keras's own module names
+        module = "keras" + module[len("tf_keras"):]
     table = _tables().get(module)
     if table is None and module.startswith("keras."):
         table = _tables().get(".".join(module.split(".")[:2]))

@@ -12,6 +12,7 @@ import numpy as np
 
 from sim.keras import activations, backend
 from sim.keras.saving import registry
+from sim.keras.version import keras_major
 
 _SIM_KEYS = ("batch_input_shape",)     # sim's Keras 2 keys Keras 3 does not take
 
@@ -22,7 +23,8 @@ def entry(module, class_name, config, registered_name=None):
 
 
 def dtype_policy(name):
-    return entry("keras", "DTypePolicy", {"name": name})
+    """Keras 3's DTypePolicy object; tf-keras writes the dtype's name."""
+    return entry("keras", "DTypePolicy", {"name": name}) if keras_major() == 3 else name
 
 
 def _object(obj, module):
@@ -33,6 +35,8 @@ def _object(obj, module):
     if type(obj).__name__ in ("GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform",
                               "LecunNormal", "LecunUniform"):
         config = {"seed": config.get("seed")}
+        if keras_major() == 3 and module == "keras.initializers":
+            config.update(input_axes=None, output_axes=None)
     return entry(module, type(obj).__name__, config)
 
 
@@ -47,6 +51,13 @@ def _reg(obj):
 def _extras(layer) -> dict:
     """The Keras 3 arguments a built-in layer's sim config leaves out."""
     name = type(layer).__name__
+    if name == "Dense" and keras_major() == 2:
+        return {"kernel_initializer": _init(layer.kernel_initializer),
+                "bias_initializer": _init(layer.bias_initializer),
+                "kernel_regularizer": _reg(layer.kernel_regularizer),
+                "bias_regularizer": _reg(layer.bias_regularizer),
+                "activity_regularizer": _reg(layer.activity_regularizer),
+                "kernel_constraint": None, "bias_constraint": None}
     if name == "Dense":
         return {"kernel_initializer": _init(layer.kernel_initializer),
                 "bias_initializer": _init(layer.bias_initializer),
@@ -61,10 +72,11 @@ def _extras(layer) -> dict:
                 "activity_regularizer": _reg(layer.activity_regularizer),
                 "kernel_constraint": None, "bias_constraint": None}
     if name == "Embedding":
+        last = {"quantization_config": None} if keras_major() == 3 else {"input_length": None}
         return {"embeddings_initializer": _init(layer.embeddings_initializer),
                 "embeddings_regularizer": _reg(layer.embeddings_regularizer),
                 "activity_regularizer": _reg(layer.activity_regularizer),
-                "embeddings_constraint": None, "quantization_config": None}
+                "embeddings_constraint": None, **last}
     if name == "Flatten":
         return {"data_format": "channels_last"}
     return {}
@@ -86,8 +98,9 @@ def jsonable(x):
 
 
 def input_layer(layer):
+    shape_key = "batch_shape" if keras_major() == 3 else "batch_input_shape"
     return entry("keras.layers", "InputLayer", {
-        "batch_shape": list(layer._batch_input_shape), "dtype": layer.dtype, "sparse": False,
+        shape_key: list(layer._batch_input_shape), "dtype": layer.dtype, "sparse": False,
         "ragged": False, "name": layer.name, "optional": False})
 
 
@@ -153,6 +166,8 @@ def loss_or_metric(obj, module):
 
 def optimizer(opt) -> dict:
     config = dict(opt.get_config())
+    if keras_major() == 2:                  # tf-keras writes its optimizer's config as it is
+        return jsonable(entry("keras.optimizers", type(opt).__name__, config))
     config.pop("is_legacy_optimizer", None)
     config.pop("jit_compile", None)
     if config.get("name") == type(opt).__name__:

@@ -19,11 +19,13 @@ from sim import safe_io
 from sim.keras.saving import file_errors, model_config, model_from_config, weights_h5
 
 KERAS_VERSION = "3.15.1"        # the Keras TensorFlow 2.21 installs, whose format this is
+TF_KERAS_VERSION = "2.21.0"     # tf-keras's, under TF_USE_LEGACY_KERAS=1
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
 
 
 def metadata() -> dict:
-    return {"keras_version": KERAS_VERSION,
+    from sim.keras.version import keras_major
+    return {"keras_version": KERAS_VERSION if keras_major() == 3 else TF_KERAS_VERSION,
             "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sim.keras.saving import config_out, registry
 from sim.keras.saving.config_out import dtype_policy, entry, jsonable
+from sim.keras.version import keras_major
 
 
 def _batch_free(shape):
@@ -18,8 +19,10 @@ def _sequential(model) -> dict:
         layers.insert(0, config_out.input_layer(model._input_layer))
     config = {"name": model.name, "trainable": model.trainable,
               "dtype": dtype_policy(model.dtype), "layers": layers}
+    if keras_major() == 2:                     # tf-keras: the name and the layers
+        config = {"name": model.name, "layers": layers}
     shape = model._input_layer._batch_input_shape if model._input_layer is not None else None
-    if shape is not None:
+    if shape is not None and keras_major() == 3:
         config["build_input_shape"] = list(shape)
     out = entry("keras", "Sequential", config)
     out["build_config"] = {"input_shape": None if shape is None else list(shape)}
@@ -48,11 +51,17 @@ def _functional(model) -> dict:
             return {k: tensors(v) for k, v in x.items()}
         return x
 
+    def legacy_node(n):       # tf-keras: [[layer, node, tensor, kwargs], ...] per call
+        return [history(kt) + [{k: v for k, v in n.kwargs.items() if not isinstance(v, KerasTensor)}]
+                for kt in flatten(n.inputs) if isinstance(kt, KerasTensor)]
+
+    legacy = keras_major() == 2
     layers = []
     for layer in model._model_layers:
         item = config_out.layer(layer)
         item["name"] = layer.name
         item["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
+            legacy_node(n) if legacy else
             {"args": [tensors(n.inputs)] + [tensors(a) for a in n.args],
              "kwargs": {k: tensors(v) for k, v in n.kwargs.items()}}
             for n in nodes_of[id(layer)]]
@@ -65,20 +74,27 @@ def _functional(model) -> dict:
             return [ends(v) for v in struct]
         return history(struct)
 
+    inputs, outputs = ends(model._inputs_struct), ends(model._outputs_struct)
+    if legacy and isinstance(inputs[0], str):
+        inputs = [inputs]
+    if legacy and isinstance(outputs[0], str):
+        outputs = [outputs]
     config = {"name": model.name, "trainable": model.trainable, "layers": layers,
-              "input_layers": ends(model._inputs_struct),
-              "output_layers": ends(model._outputs_struct)}
-    out = entry("keras.src.models.functional", "Functional", config, "Functional")
-    out["build_config"] = {"input_shape": None}
+              "input_layers": inputs, "output_layers": outputs}
+    module = "tf_keras.src.engine.functional" if legacy else "keras.src.models.functional"
+    out = entry(module, "Functional", config, "Functional")
+    shape = model.inputs[0].shape if legacy and len(model.inputs) == 1 else None
+    out["build_config"] = {"input_shape": None if shape is None else list(shape)}
     return out
 
 
 def _subclassed(model) -> dict:
     cls = type(model)
     config = dict(model.get_config())
-    config.setdefault("name", model.name)
-    config.setdefault("trainable", model.trainable)
-    config.setdefault("dtype", dtype_policy(model.dtype))
+    if keras_major() == 3:
+        config.setdefault("name", model.name)
+        config.setdefault("trainable", model.trainable)
+        config.setdefault("dtype", dtype_policy(model.dtype))
     out = entry(None if cls.__module__ == "__main__" else cls.__module__, cls.__name__, config,
                 registry.get_registered_name(cls))
     out["build_config"] = {"input_shape": _batch_free(getattr(model, "_build_input_shape", None))}
@@ -98,7 +114,15 @@ def compile_config(model) -> dict:
                                                       "keras.metrics"),
         "run_eagerly": bool(getattr(model, "_run_eagerly", False)),
         "steps_per_execution": int(getattr(model, "_steps_per_execution", 1)),
-        "jit_compile": False})
+        "jit_compile": False} if keras_major() == 3 else {   # tf-keras: what compile was given
+        "optimizer": config_out.optimizer(model.optimizer),
+        "loss": config_out.loss_or_metric(loss._user_losses, "keras.losses"),
+        "metrics": config_out.loss_or_metric(metrics._user_metrics, "keras.metrics"),
+        "loss_weights": loss._user_loss_weights,
+        "weighted_metrics": config_out.loss_or_metric(metrics._user_weighted_metrics,
+                                                      "keras.metrics"),
+        "run_eagerly": getattr(model, "_run_eagerly", None), "steps_per_execution": None,
+        "jit_compile": None})
 
 
 def model(obj, with_compile=True) -> dict:

@@ -17,7 +17,7 @@ def _sequential(config, custom_objects):
     return model
 
 
-def _functional(config, custom_objects):
+def _functional(config, custom_objects, legacy=False):
     from sim.keras.layers.input_layer import InputLayer, flatten
     from sim.keras.models import Model
     made = {}                        # (layer name, node index, tensor index) -> KerasTensor
@@ -43,8 +43,12 @@ def _functional(config, custom_objects):
             made[(layer.name, 0, 0)] = layer.output
             continue
         for index, node in enumerate(item.get("inbound_nodes", [])):
-            args = [tensor(a) for a in node.get("args", [])]
-            kwargs = {k: tensor(v) for k, v in node.get("kwargs", {}).items()}
+            if isinstance(node, list):       # tf-keras: [[layer, node, tensor, kwargs], ...]
+                given = [made[(n[0], int(n[1]), int(n[2]))] for n in node]
+                args, kwargs = [given[0] if len(given) == 1 else given], dict(node[0][3] or {})
+            else:
+                args = [tensor(a) for a in node.get("args", [])]
+                kwargs = {k: tensor(v) for k, v in node.get("kwargs", {}).items()}
             outputs = layer(*args, **kwargs)
             for i, kt in enumerate(flatten(outputs)):
                 made[(item.get("name", layer.name), index, i)] = kt
@@ -56,13 +60,18 @@ def _functional(config, custom_objects):
             return {k: ends(v) for k, v in x.items()}
         return [ends(v) for v in x]
 
-    return Model(ends(config["input_layers"]), ends(config["output_layers"]),
+    def one(x):               # tf-keras lists a single input or output as [[name, 0, 0]]
+        return x[0] if legacy and isinstance(x, list) and len(x) == 1 else x
+
+    return Model(one(ends(config["input_layers"])), one(ends(config["output_layers"])),
                  name=config.get("name"))
 
 
 def graph_model(item, custom_objects):
-    build = _sequential if item["class_name"] == "Sequential" else _functional
-    return build(item["config"], custom_objects)
+    if item["class_name"] == "Sequential":
+        return _sequential(item["config"], custom_objects)
+    legacy = str(item.get("module") or "").startswith("tf_keras")
+    return _functional(item["config"], custom_objects, legacy)
 
 
 def _compile(model, compile_config, custom_objects):

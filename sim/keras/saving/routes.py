@@ -5,7 +5,8 @@ Keras 3: ``.keras`` is the native zip, ``.weights.h5`` the weights-only HDF5, an
 weights file (the stand-in for TensorFlow checkpoints: ModelCheckpoint, BackupAndRestore), and
 ``model.save`` to a directory keeps its current form (tf.saved_model's job). Formats sim does
 not write yet raise NotImplementedError naming them: the legacy HDF5 full-model ``.h5``, the
-legacy HDF5 weights ``.h5``, and tf-keras's own ``.keras`` layout.
+legacy HDF5 weights ``.h5``. Under tf-keras ``.keras`` and ``.weights.h5`` are tf-keras's
+variant of the layout (state_walk.py, model_config.py).
 """
 from __future__ import annotations
 
@@ -21,11 +22,6 @@ def _unsupported(what):
     return NotImplementedError(_errors.msg("format_unsupported", what=what))
 
 
-def _check_keras_version(path):
-    if keras_major() == 2:
-        raise _unsupported(f"tf-keras's .keras layout (TF_USE_LEGACY_KERAS=1): {path}")
-
-
 def _overwrite_refused(path, overwrite):
     return not overwrite and os.path.exists(path)
 
@@ -33,7 +29,6 @@ def _overwrite_refused(path, overwrite):
 def save(model, filepath, overwrite=True, save_format=None, **kwargs):
     path = os.fspath(filepath)
     if path.endswith(".keras"):
-        _check_keras_version(path)
         if _overwrite_refused(path, overwrite):
             return None
         from sim.keras.saving import keras_archive
@@ -47,7 +42,6 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
 def save_weights(model, filepath, overwrite=True):
     path = os.fspath(filepath)
     if path.endswith(".weights.h5"):
-        _check_keras_version(path)
         if _overwrite_refused(path, overwrite):
             return None
         from sim.keras.saving import weights_file
@@ -74,7 +68,6 @@ def load_weights(model, filepath, skip_mismatch=False):
 def load_model(filepath, custom_objects=None, compile=True):
     path = os.fspath(filepath)
     if path.endswith(".keras"):
-        _check_keras_version(path)
         from sim.keras.saving import keras_archive
         return keras_archive.load_model(path, custom_objects=custom_objects, compile=compile)
     if path.endswith(_LEGACY_H5):

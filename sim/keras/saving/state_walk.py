@@ -6,10 +6,15 @@ them; an object reached twice is saved at the first path only. A list's items ar
 class in snake case, counted per name (``layers/dense``, ``layers/dense_1``); an attribute by
 its own name (``d1``, ``optimizer``). Each object's own variables (a layer's trainable ones,
 then the rest; an optimizer's ``variables``) go to ``<path>/vars/0``, ``1``, ...
+
+tf-keras (``TF_USE_LEGACY_KERAS=1``) walks differently: every attribute in reverse sorted order
+(so a model's ``optimizer``, then ``metrics``, then ``layers``), metrics are saved too, and a
+list item already saved does not take a name.
 """
 from __future__ import annotations
 
 from sim.keras import backend
+from sim.keras.version import keras_major
 
 # sim's internal attributes that hold layers (Keras 3 has none of them, or skips them).
 _INTERNAL = {"_tracked_layers", "_tracked_vars", "_seq_layers", "_input_layer", "_model_layers",
@@ -25,7 +30,10 @@ def _is_layer(x):
 
 
 def _is_saveable(x):
+    from sim.keras.metrics import Metric
     from sim.keras.optimizers.optimizer import Optimizer
+    if keras_major() == 2 and isinstance(x, Metric):   # tf-keras saves metrics' variables too
+        return True
     return _is_layer(x) or isinstance(x, Optimizer)
 
 
@@ -43,25 +51,30 @@ def _sort_key(name):
 def _children(obj):
     """(attribute, child) in the order Keras 3 visits them."""
     from sim.keras.training import Model
+    legacy = keras_major() == 2
     graph = getattr(obj, "_is_graph_network", False)
-    if graph:
+    if graph and not legacy:
         yield "layers", obj.layers
     attrs = {k: v for k, v in vars(obj).items()
              if k not in _INTERNAL and not k.startswith("__")
              and (_is_saveable(v) or _holds_saveables(v))}
     if isinstance(obj, Model):
-        if not graph:
+        if legacy or not graph:
             attrs["layers"] = obj.layers
+        if legacy:
+            attrs["metrics"] = list(obj.metrics)
         if getattr(obj, "optimizer", None) is not None and getattr(obj, "_is_compiled", False):
             attrs["optimizer"] = obj.optimizer
-    for name in sorted(attrs, key=_sort_key):
+    order = sorted(attrs, reverse=True) if legacy else sorted(attrs, key=_sort_key)
+    for name in order:
         yield name, attrs[name]
 
 
 def own_variables(obj):
     """The variables Keras 3 saves for ``obj`` itself, in its order (a sharded variable whole)."""
+    from sim.keras.metrics import Metric
     from sim.keras.optimizers.optimizer import Optimizer
-    if isinstance(obj, Optimizer):
+    if isinstance(obj, (Optimizer, Metric)):
         return list(obj.variables)
     own = list(obj._trainable_weights) + list(obj._non_trainable_weights)
     sharded = [v for v in vars(obj).values() if getattr(v, "_is_sharded_variable", False)]
@@ -98,6 +111,8 @@ def walk(model):
     def container(items, path):
         counts = {}
         for item in (list(items.values()) if isinstance(items, dict) else items):
+            if keras_major() == 2 and id(item) in seen:
+                continue                    # tf-keras: a saved item takes no name
             if _is_saveable(item):
                 name = _unique(backend.to_snake_case(type(item).__name__), counts)
                 visit(item, _join(path, name))

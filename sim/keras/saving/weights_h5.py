@@ -16,6 +16,7 @@ import numpy as np
 
 from sim.keras import backend
 from sim.keras.saving import state_walk
+from sim.keras.version import keras_major
 
 
 def write(model, target) -> None:
@@ -23,7 +24,8 @@ def write(model, target) -> None:
     with h5py.File(target, "w") as f:
         for path, obj in state_walk.walk(model):
             group = f.create_group(f"{path}/vars" if path else "vars")
-            group.attrs["name"] = state_walk.saved_name(obj)
+            if keras_major() == 3:                 # tf-keras writes no name
+                group.attrs["name"] = state_walk.saved_name(obj)
             for i, v in enumerate(state_walk.own_variables(obj)):
                 group[str(i)] = np.asarray(backend.get_value(v))
 
