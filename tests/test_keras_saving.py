@@ -167,5 +167,27 @@ def test_tf_keras_layout_when_selected(tmp_path, monkeypatch):
     assert set(names.values()) == {None}
     loaded = tf.keras.models.load_model(tmp_path / "m.keras")
     np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
-    with pytest.raises(NotImplementedError, match="legacy HDF5 weights"):
-        model.save_weights(tmp_path / "m.h5")
+    with pytest.raises(NotImplementedError, match="legacy HDF5 full-model"):
+        model.save(tmp_path / "m.h5")
+
+
+def test_tf_keras_hdf5_weights(tmp_path, monkeypatch):
+    """tf-keras's save_weights("w.h5") (hdf5_format): layer_names, one group per layer with its
+    weight_names; loading matches layers by order, with tf-keras's errors; Keras 3 reads it."""
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
+    model = _seq()
+    model.save_weights(tmp_path / "w.h5")
+    with h5py.File(tmp_path / "w.h5") as f:
+        assert list(f.attrs["layer_names"]) == [l.name for l in model.layers]
+        first = model.layers[0].name
+        assert list(f[first].attrs["weight_names"]) == [f"{first}/kernel:0", f"{first}/bias:0"]
+        assert f[f"{first}/{first}/kernel:0"].shape == (4, 3)
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "0")
+    other = _seq(compiled=False)
+    other.load_weights(tmp_path / "w.h5")
+    np.testing.assert_array_equal(other.predict(X, verbose=0), model.predict(X, verbose=0))
+    deeper = tf.keras.Sequential([tf.keras.Input((4,)), L.Dense(3), L.Dense(3), L.Dense(2)])
+    with pytest.raises(ValueError, match="Layer count mismatch when loading weights from file. "
+                                         "Model expected 3 layers, found 2 saved layers.") as e:
+        deeper.load_weights(tmp_path / "w.h5")
+    assert str(tmp_path / "w.h5") in str(e.value)

@@ -1,12 +1,13 @@
 """Which file format a save or load uses, chosen from the path as the selected Keras does.
 
 Keras 3: ``.keras`` is the native zip, ``.weights.h5`` the weights-only HDF5, any other
-``.h5`` a ValueError for ``save_weights`` (Keras's own). A bare prefix or ``.npz`` keeps sim's
+``.h5`` a ValueError for ``save_weights`` (Keras's own) and tf-keras's HDF5 weights for
+``load_weights``; under tf-keras ``save_weights`` writes that file too (legacy_h5_weights.py). A bare prefix or ``.npz`` keeps sim's
 weights file (the stand-in for TensorFlow checkpoints: ModelCheckpoint, BackupAndRestore), and
 ``model.save`` to a directory keeps its current form (tf.saved_model's job). Formats sim does
-not write yet raise NotImplementedError naming them: the legacy HDF5 full-model ``.h5``, the
-legacy HDF5 weights ``.h5``. Under tf-keras ``.keras`` and ``.weights.h5`` are tf-keras's
-variant of the layout (state_walk.py, model_config.py).
+not write yet raise NotImplementedError naming them: the legacy HDF5 full-model ``.h5``.
+Under tf-keras ``.keras`` and ``.weights.h5`` are tf-keras's variant of the layout
+(state_walk.py, model_config.py).
 """
 from __future__ import annotations
 
@@ -49,7 +50,10 @@ def save_weights(model, filepath, overwrite=True):
     if path.endswith(_LEGACY_H5):
         if keras_major() == 3:
             raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={path}")
-        raise _unsupported(f"the legacy HDF5 weights file (save_weights to .h5): {path}")
+        if _overwrite_refused(path, overwrite):
+            return None
+        from sim.keras.saving import weights_file
+        return weights_file.save_legacy_weights(model, path)
     from sim.keras.saving import npz_weights
     return npz_weights.save_weights(model, path, overwrite=overwrite)
 
@@ -60,7 +64,8 @@ def load_weights(model, filepath, skip_mismatch=False):
         from sim.keras.saving import weights_file
         return weights_file.load_weights(model, path)
     if path.endswith(_LEGACY_H5):
-        raise _unsupported(f"the legacy HDF5 weights file (load_weights from .h5): {path}")
+        from sim.keras.saving import weights_file
+        return weights_file.load_weights(model, path, legacy=True)
     from sim.keras.saving import npz_weights
     return npz_weights.load_weights(model, path)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from sim import safe_io
-from sim.keras.saving import file_errors, keras_archive, weights_h5
+from sim.keras.saving import file_errors, keras_archive, legacy_h5_weights, weights_h5
 
 
 def save_weights(model, filepath) -> str:
@@ -17,7 +17,16 @@ def save_weights(model, filepath) -> str:
     return safe_io.atomic_write(os.fspath(filepath), lambda f: f.write(data))
 
 
-def load_weights(model, filepath) -> None:
+def save_legacy_weights(model, filepath) -> str:
+    """tf-keras's ``save_weights("w.h5")`` (legacy_h5_weights.py), written atomically."""
+    import io
+    buffer = io.BytesIO()
+    legacy_h5_weights.write(model, buffer)
+    data = buffer.getvalue()
+    return safe_io.atomic_write(os.fspath(filepath), lambda f: f.write(data))
+
+
+def load_weights(model, filepath, legacy=False) -> None:
     path = os.fspath(filepath)
     if not model.built:
         raise ValueError("You are loading weights into a model that has not yet been built. Try "
@@ -31,7 +40,7 @@ def load_weights(model, filepath) -> None:
             head = f.read(8)
         if head != b"\x89HDF\r\n\x1a\n":
             raise OSError("Unable to synchronously open file (file signature not found)")
-        weights_h5.read(model, path)
+        (legacy_h5_weights if legacy else weights_h5).read(model, path)
     except FileNotFoundError as e:
         raise file_errors.not_hdf5(path, e) from None
     except OSError as e:

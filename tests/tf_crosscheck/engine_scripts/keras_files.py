@@ -13,6 +13,7 @@ import numpy as np
 import sim.tf as tf
 
 L = tf.keras.layers
+LEGACY = os.environ.get("TF_USE_LEGACY_KERAS") in ("1", "true", "True")
 RNG = np.random.default_rng(7)
 X = RNG.normal(size=(32, 4)).astype("float32")
 Y = (X[:, 0] > X[:, 1]).astype("int64") + (X[:, 2] > 0.5).astype("int64")
@@ -84,7 +85,10 @@ def save(directory):
     for name, model in build_all().items():
         model.save(os.path.join(directory, name + ".keras"))
         out[name] = predict(model, name)
-    build_all()["seq"].save_weights(os.path.join(directory, "seq.weights.h5"))
+    again = build_all()["seq"]
+    again.save_weights(os.path.join(directory, "seq.weights.h5"))
+    if LEGACY:                         # tf-keras's HDF5 weights file (Keras 3 refuses to write it)
+        again.save_weights(os.path.join(directory, "seq.h5"))
     return out
 
 
@@ -110,6 +114,11 @@ def load(directory):
                                  L.Dense(3, activation="softmax")])
     fresh.load_weights(os.path.join(directory, "seq.weights.h5"))
     out["seq_weights"] = predict(fresh, "seq")
+    if LEGACY:
+        fresh = tf.keras.Sequential([tf.keras.Input((4,)), L.Dense(8, activation="relu"),
+                                     L.Dense(3, activation="softmax")])
+        fresh.load_weights(os.path.join(directory, "seq.h5"))
+        out["seq_h5"] = predict(fresh, "seq")
     return out
 
 
