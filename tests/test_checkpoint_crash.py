@@ -85,6 +85,11 @@ def _check(kind, directory):
             model.load_weights(path)
             _assert_one_save(model.get_weights(), path)
         _check_single_file(directory, "w.weights.h5", load)
+    elif kind == "model_h5":
+        def load(path):
+            model = tf.keras.models.load_model(path)
+            _assert_one_save(model.get_weights(), path)
+        _check_single_file(directory, "m.h5", load)
     elif kind == "legacy_h5":
         def load(path):
             model = saver._model()

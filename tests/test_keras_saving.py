@@ -104,8 +104,8 @@ def test_weights_h5_round_trip_and_refusals(tmp_path):
     other.load_weights(tmp_path / "w.weights.h5")        # a .keras file's weights load too
     with pytest.raises(ValueError, match="The filename must end in `.weights.h5`"):
         model.save_weights(tmp_path / "w.h5")
-    with pytest.raises(NotImplementedError, match="legacy HDF5 full-model"):
-        model.save(tmp_path / "m.h5")
+    with pytest.raises(NotImplementedError, match="zipped=False"):
+        model.save(tmp_path / "m", zipped=False)
     with pytest.raises(NotImplementedError, match="Lambda"):
         tf.keras.Sequential([tf.keras.Input((4,)), L.Lambda(lambda t: t * 2)]).save(
             tmp_path / "l.keras")
@@ -167,8 +167,6 @@ def test_tf_keras_layout_when_selected(tmp_path, monkeypatch):
     assert set(names.values()) == {None}
     loaded = tf.keras.models.load_model(tmp_path / "m.keras")
     np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
-    with pytest.raises(NotImplementedError, match="legacy HDF5 full-model"):
-        model.save(tmp_path / "m.h5")
 
 
 def test_tf_keras_hdf5_weights(tmp_path, monkeypatch):
@@ -191,3 +189,27 @@ def test_tf_keras_hdf5_weights(tmp_path, monkeypatch):
                                          "Model expected 3 layers, found 2 saved layers.") as e:
         deeper.load_weights(tmp_path / "w.h5")
     assert str(tmp_path / "w.h5") in str(e.value)
+
+
+@pytest.mark.parametrize("legacy", ["0", "1"])
+def test_legacy_hdf5_full_model(tmp_path, monkeypatch, legacy):
+    """model.save("m.h5") / load_model: model_config, training_config, model_weights and
+    optimizer_weights as Keras 3's legacy_h5_format (or tf-keras's hdf5_format) writes them."""
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", legacy)
+    model = _seq()
+    model.save(tmp_path / "m.h5")
+    with h5py.File(tmp_path / "m.h5") as f:
+        assert set(f.attrs) == {"backend", "keras_version", "model_config", "training_config"}
+        assert json.loads(f.attrs["model_config"])["class_name"] == "Sequential"
+        optimizer = json.loads(f.attrs["training_config"])["optimizer_config"]["class_name"]
+        assert optimizer == ("Adam" if legacy == "0" else "Custom>Adam")
+        assert set(f) == {"model_weights", "optimizer_weights"}
+    loaded = tf.keras.models.load_model(tmp_path / "m.h5")
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    assert int(loaded.optimizer.iterations.numpy()) == 1
+    (tmp_path / "bad.h5").write_bytes(b"not hdf5")
+    with pytest.raises(OSError, match="bad.h5"):
+        tf.keras.models.load_model(tmp_path / "bad.h5")
+    model.save_weights(tmp_path / "w.weights.h5")
+    with pytest.raises(ValueError, match="No model config found"):
+        tf.keras.models.load_model(tmp_path / "w.weights.h5")

@@ -50,18 +50,21 @@ def runs(request, tmp_path_factory):
 @pytest.mark.parametrize("saver,loader", [("sim", "tf"), ("tf", "sim")])
 def test_keras_file_crosses_engines(runs, saver, loader):
     saved, loaded = runs[saver]["saved"], runs[saver]["loaded"]
-    for name in ("seq", "fun", "emb", "sub"):
+    for name in ("seq", "fun", "emb", "sub", "seq_full"):      # seq_full: legacy HDF5 model
         theirs, own = loaded[loader][name], loaded[saver][name]
-        np.testing.assert_allclose(theirs["predict"], saved[name], rtol=RTOL, atol=ATOL,
+        np.testing.assert_allclose(theirs["predict"], saved[name.replace("_full", "")],
+                                   rtol=RTOL, atol=ATOL,
                                    err_msg=f"{name}: {loader} predicts {saver}'s file differently")
         assert theirs["class"] == own["class"] and theirs["weights"] == own["weights"], name
         if name != "emb":
             assert (theirs["iterations"], theirs["optimizer"]) == (own["iterations"],
                                                                    own["optimizer"]), name
             assert theirs["iterations"] > 0, name      # the optimizer's state was saved
-            np.testing.assert_allclose(theirs["after_training"], own["after_training"],
-                                       rtol=TRAIN_RTOL, atol=TRAIN_ATOL,
-                                       err_msg=f"{name}: training on from {saver}'s file")
+            assert ("after_training" in theirs) == ("after_training" in own), name
+            if "after_training" in theirs:           # not for a legacy .h5 under Keras 3
+                np.testing.assert_allclose(theirs["after_training"], own["after_training"],
+                                           rtol=TRAIN_RTOL, atol=TRAIN_ATOL,
+                                           err_msg=f"{name}: training on from {saver}'s file")
     for key in ("seq_weights", "seq_h5"):      # seq_h5: tf-keras's HDF5 weights, tf-keras only
         assert (key in loaded[loader]) == (key in loaded[saver])
         if key in loaded[loader]:

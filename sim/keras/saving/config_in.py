@@ -40,6 +40,8 @@ def built_in_class(item):
     module = item.get("module") or ""
     if module.startswith("tf_keras."):          # tf-keras's own module names
         module = "keras" + module[len("tf_keras"):]
+    if not module:                               # legacy .h5 configs name no module
+        module = "keras.layers"
     table = _tables().get(module)
     if table is None and module.startswith("keras."):
         table = _tables().get(".".join(module.split(".")[:2]))

@@ -166,6 +166,8 @@ def loss_or_metric(obj, module):
 
 def optimizer(opt) -> dict:
     config = dict(opt.get_config())
+    if isinstance(config.get("learning_rate"), (float, int)):
+        config["learning_rate"] = float(np.float32(config["learning_rate"]))   # a float32 variable
     if keras_major() == 2:                  # tf-keras writes its optimizer's config as it is
         return jsonable(entry("keras.optimizers", type(opt).__name__, config))
     config.pop("is_legacy_optimizer", None)

@@ -34,6 +34,10 @@ def _save_attribute(group, name, values):
         group.attrs.create(key, chunk, dtype=h5py.string_dtype())
 
 
+def load_names(group, name):
+    return _load_attribute(group, name)
+
+
 def _load_attribute(group, name):
     if name in group.attrs:
         values = list(group.attrs[name])
@@ -49,8 +53,13 @@ def _weights(layer):
     return list(layer.trainable_weights) + list(layer.non_trainable_weights)
 
 
+def _weight_name(w):
+    from sim.keras.version import keras_major
+    return str(getattr(w, "path", None) or w.name) if keras_major() == 3 else str(w.name)
+
+
 def _save_subset(group, weights):
-    names = [str(w.name) for w in weights]
+    names = [_weight_name(w) for w in weights]
     _save_attribute(group, "weight_names", names)
     for name, w in zip(names, weights):
         group.create_dataset(name, data=np.asarray(backend.get_value(w)))
@@ -59,13 +68,21 @@ def _save_subset(group, weights):
 def write(model, target):
     """``model``'s weights to ``target`` (a path or a binary file object)."""
     with h5py.File(target, "w") as f:
-        _save_attribute(f, "layer_names", [layer.name for layer in model.layers])
-        f.attrs["backend"] = b"tensorflow"
-        f.attrs["keras_version"] = TF_KERAS_VERSION
-        for layer in sorted(model.layers, key=lambda l: l.name):
-            _save_subset(f.create_group(layer.name), _weights(layer))
-        _save_subset(f.create_group("top_level_model_weights"),
-                     list(model._trainable_weights) + list(model._non_trainable_weights))
+        write_group(f, model, TF_KERAS_VERSION)
+
+
+def write_group(f, model, version):
+    """The weights layout into the file or group ``f`` (a full-model file's model_weights)."""
+    _save_attribute(f, "layer_names", [layer.name for layer in model.layers])
+    f.attrs["backend"] = "tensorflow"
+    f.attrs["keras_version"] = version.decode()
+    for layer in sorted(model.layers, key=lambda l: l.name):
+        _save_subset(f.create_group(layer.name), _weights(layer))
+    _save_subset(f.create_group("top_level_model_weights"),
+                 list(model._trainable_weights) + list(model._non_trainable_weights))
+
+
+save_names = _save_attribute
 
 
 def _assign(v, value, layer_name):
@@ -80,22 +97,26 @@ def read(model, source):
     with h5py.File(source, "r") as f:
         if "layer_names" not in f.attrs and "model_weights" in f:
             f = f["model_weights"]          # a full-model .h5 holds its weights here
-        layers = [l for l in model.layers if _weights(l)]
-        names = [n for n in _load_attribute(f, "layer_names")
-                 if _load_attribute(f[n], "weight_names")]
-        if len(names) != len(layers):
-            raise ValueError("Layer count mismatch when loading weights from file. Model "
-                             f"expected {len(layers)} layers, found {len(names)} saved layers.")
-        pairs = []
-        for k, (name, layer) in enumerate(zip(names, layers)):
-            group = f[name]
-            values = [np.asarray(group[w]) for w in _load_attribute(group, "weight_names")]
-            weights = _weights(layer)
-            if len(values) != len(weights):
-                raise ValueError(
-                    f"Weight count mismatch for layer #{k} (named {layer.name} in the current "
-                    f"model, {name} in the save file). Layer expects {len(weights)} weight(s). "
-                    f"Received {len(values)} saved weight(s)")
-            pairs += [(w, v, layer.name) for w, v in zip(weights, values)]
-        for w, v, layer_name in pairs:
-            _assign(w, v, layer_name)
+        read_group(f, model)
+
+
+def read_group(f, model):
+    layers = [l for l in model.layers if _weights(l)]
+    names = [n for n in _load_attribute(f, "layer_names")
+             if _load_attribute(f[n], "weight_names")]
+    if len(names) != len(layers):
+        raise ValueError("Layer count mismatch when loading weights from file. Model "
+                         f"expected {len(layers)} layers, found {len(names)} saved layers.")
+    pairs = []
+    for k, (name, layer) in enumerate(zip(names, layers)):
+        group = f[name]
+        values = [np.asarray(group[w]) for w in _load_attribute(group, "weight_names")]
+        weights = _weights(layer)
+        if len(values) != len(weights):
+            raise ValueError(
+                f"Weight count mismatch for layer #{k} (named {layer.name} in the current "
+                f"model, {name} in the save file). Layer expects {len(weights)} weight(s). "
+                f"Received {len(values)} saved weight(s)")
+        pairs += [(w, v, layer.name) for w, v in zip(weights, values)]
+    for w, v, layer_name in pairs:
+        _assign(w, v, layer_name)

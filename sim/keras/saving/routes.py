@@ -1,13 +1,13 @@
 """Which file format a save or load uses, chosen from the path as the selected Keras does.
 
-Keras 3: ``.keras`` is the native zip, ``.weights.h5`` the weights-only HDF5, any other
-``.h5`` a ValueError for ``save_weights`` (Keras's own) and tf-keras's HDF5 weights for
-``load_weights``; under tf-keras ``save_weights`` writes that file too (legacy_h5_weights.py). A bare prefix or ``.npz`` keeps sim's
-weights file (the stand-in for TensorFlow checkpoints: ModelCheckpoint, BackupAndRestore), and
-``model.save`` to a directory keeps its current form (tf.saved_model's job). Formats sim does
-not write yet raise NotImplementedError naming them: the legacy HDF5 full-model ``.h5``.
-Under tf-keras ``.keras`` and ``.weights.h5`` are tf-keras's variant of the layout
-(state_walk.py, model_config.py).
+- ``.keras``: the native zip (keras_archive.py); ``.weights.h5``: the weights-only HDF5
+  (weights_file.py). Under tf-keras both are tf-keras's variant of the layout.
+- any other ``.h5``: Keras 3's ``save_weights`` refuses it (Keras's ValueError); tf-keras's
+  writes its HDF5 weights file, which ``load_weights`` reads under either (legacy_h5_weights.py);
+  ``model.save`` / ``load_model`` make and read the legacy full-model file (legacy_h5_model.py).
+- a bare prefix or ``.npz``: sim's weights file (the stand-in for TensorFlow checkpoints:
+  ModelCheckpoint, BackupAndRestore); ``model.save`` to a directory keeps its current form
+  (tf.saved_model's job).
 """
 from __future__ import annotations
 
@@ -29,13 +29,20 @@ def _overwrite_refused(path, overwrite):
 
 def save(model, filepath, overwrite=True, save_format=None, **kwargs):
     path = os.fspath(filepath)
+    if kwargs.get("zipped") is False:
+        raise _unsupported(f"the unzipped Keras directory (model.save(..., zipped=False)): {path}")
     if path.endswith(".keras"):
         if _overwrite_refused(path, overwrite):
             return None
         from sim.keras.saving import keras_archive
         return keras_archive.save_model(model, path)
     if path.endswith(_LEGACY_H5):
-        raise _unsupported(f"the legacy HDF5 full-model file (model.save to .h5): {path}")
+        if _overwrite_refused(path, overwrite):
+            return None
+        from sim import safe_io
+        from sim.keras.saving import legacy_h5_model
+        data = legacy_h5_model.to_bytes(model)
+        return safe_io.atomic_write(path, lambda f: f.write(data))
     from sim.keras.models.persistence import save_model
     return save_model(model, path, overwrite=overwrite)
 
@@ -76,6 +83,7 @@ def load_model(filepath, custom_objects=None, compile=True):
         from sim.keras.saving import keras_archive
         return keras_archive.load_model(path, custom_objects=custom_objects, compile=compile)
     if path.endswith(_LEGACY_H5):
-        raise _unsupported(f"the legacy HDF5 full-model file (load_model from .h5): {path}")
+        from sim.keras.saving import weights_file
+        return weights_file.load_legacy_model(path, custom_objects, compile)
     from sim.keras.models import persistence
     return persistence.load_model(path, custom_objects=custom_objects, compile=compile)

@@ -26,6 +26,25 @@ def save_legacy_weights(model, filepath) -> str:
     return safe_io.atomic_write(os.fspath(filepath), lambda f: f.write(data))
 
 
+def load_legacy_model(filepath, custom_objects=None, compile=True):
+    """``load_model("m.h5")`` (legacy_h5_model.py), with the file named in every error."""
+    from sim.keras.saving import legacy_h5_model
+    path = os.fspath(filepath)
+    try:
+        _check_signature(path)
+        return legacy_h5_model.load(path, custom_objects, compile)
+    except OSError as e:
+        raise file_errors.not_hdf5(path, e) from None
+    except (ValueError, KeyError) as e:
+        raise file_errors.mismatch(path, e) from None
+
+
+def _check_signature(path):
+    with open(path, "rb") as f:
+        if f.read(8) != b"\x89HDF\r\n\x1a\n":
+            raise OSError("Unable to synchronously open file (file signature not found)")
+
+
 def load_weights(model, filepath, legacy=False) -> None:
     path = os.fspath(filepath)
     if not model.built:
@@ -36,10 +55,7 @@ def load_weights(model, filepath, legacy=False) -> None:
         keras_archive.load_weights_from(model, path, keras_archive.read_members(path))
         return
     try:
-        with open(path, "rb") as f:
-            head = f.read(8)
-        if head != b"\x89HDF\r\n\x1a\n":
-            raise OSError("Unable to synchronously open file (file signature not found)")
+        _check_signature(path)
         (legacy_h5_weights if legacy else weights_h5).read(model, path)
     except FileNotFoundError as e:
         raise file_errors.not_hdf5(path, e) from None

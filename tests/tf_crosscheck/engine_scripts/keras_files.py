@@ -85,6 +85,8 @@ def save(directory):
     for name, model in build_all().items():
         model.save(os.path.join(directory, name + ".keras"))
         out[name] = predict(model, name)
+        if name == "seq":                 # the legacy HDF5 full-model file too
+            model.save(os.path.join(directory, "seq_full.h5"))
     again = build_all()["seq"]
     again.save_weights(os.path.join(directory, "seq.weights.h5"))
     if LEGACY:                         # tf-keras's HDF5 weights file (Keras 3 refuses to write it)
@@ -94,16 +96,21 @@ def save(directory):
 
 def load(directory):
     out = {}
-    for name in ("seq", "fun", "emb", "sub"):
-        model = tf.keras.models.load_model(os.path.join(directory, name + ".keras"))
+    for name in ("seq", "fun", "emb", "sub", "seq_full"):
+        file = "seq_full.h5" if name == "seq_full" else name + ".keras"
+        model = tf.keras.models.load_model(os.path.join(directory, file))
+        name = "seq" if name == "seq_full" else name
         entry = {"predict": predict(model, name), "class": type(model).__name__,
                  "weights": [list(w.shape) for w in model.get_weights()]}
         if name != "emb":
             entry["iterations"] = int(model.optimizer.iterations.numpy())
             entry["optimizer"] = type(model.optimizer).__name__
-            train_on(name, model)
-            entry["after_training"] = predict(model, name)
-        out[name] = entry
+            # Keras 3.15 cannot train on after loading a legacy .h5 ("Unknown variable": its
+            # optimizer is built before the weights are set); tf-keras can
+            if LEGACY or not file.endswith(".h5"):
+                train_on(name, model)
+                entry["after_training"] = predict(model, name)
+        out[name + ("_full" if file.endswith(".h5") else "")] = entry
     # the same weights with a fresh Adam: training on differs when the saved moments are used
     restarted = tf.keras.models.load_model(os.path.join(directory, "seq.keras"), compile=False)
     restarted.compile(optimizer=tf.keras.optimizers.Adam(0.01),
