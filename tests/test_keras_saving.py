@@ -213,3 +213,16 @@ def test_legacy_hdf5_full_model(tmp_path, monkeypatch, legacy):
     model.save_weights(tmp_path / "w.weights.h5")
     with pytest.raises(ValueError, match="No model config found"):
         tf.keras.models.load_model(tmp_path / "w.weights.h5")
+
+
+def test_skip_mismatch_warns_and_loads_the_rest(tmp_path):
+    wide = tf.keras.Sequential([tf.keras.Input((4,)), L.Dense(3, activation="relu"), L.Dense(5)])
+    wide.save_weights(tmp_path / "w.weights.h5")
+    model = _seq(compiled=False)
+    before = model.layers[1].get_weights()
+    with pytest.raises(ValueError, match="A total of 1 objects could not be loaded"):
+        model.load_weights(tmp_path / "w.weights.h5")
+    with pytest.warns(UserWarning, match="A total of 1 objects could not be loaded"):
+        model.load_weights(tmp_path / "w.weights.h5", skip_mismatch=True)
+    np.testing.assert_array_equal(model.layers[0].get_weights()[0], wide.layers[0].get_weights()[0])
+    np.testing.assert_array_equal(model.layers[1].get_weights()[1], before[1])

@@ -63,12 +63,12 @@ def _config(path, members) -> dict:
         raise file_errors.bad_json(path, CONFIG, e) from None
 
 
-def load_weights_from(model, path, members) -> None:
+def load_weights_from(model, path, members, skip_mismatch=False) -> None:
     """The zip's weights into ``model``, with the file named in every error."""
     if WEIGHTS not in members:
         raise file_errors.no_weights_member(path)
     try:
-        weights_h5.read(model, io.BytesIO(members[WEIGHTS]))
+        weights_h5.read(model, io.BytesIO(members[WEIGHTS]), skip_mismatch)
     except OSError as e:
         raise file_errors.not_hdf5(f"{path}/{WEIGHTS}", e) from None
     except ValueError as e:

@@ -69,7 +69,7 @@ def load_weights(model, filepath, skip_mismatch=False):
     path = os.fspath(filepath)
     if path.endswith((".weights.h5", ".keras")):
         from sim.keras.saving import weights_file
-        return weights_file.load_weights(model, path)
+        return weights_file.load_weights(model, path, skip_mismatch=skip_mismatch)
     if path.endswith(_LEGACY_H5):
         from sim.keras.saving import weights_file
         return weights_file.load_weights(model, path, legacy=True)

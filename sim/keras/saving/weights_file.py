@@ -45,18 +45,22 @@ def _check_signature(path):
             raise OSError("Unable to synchronously open file (file signature not found)")
 
 
-def load_weights(model, filepath, legacy=False) -> None:
+def load_weights(model, filepath, legacy=False, skip_mismatch=False) -> None:
     path = os.fspath(filepath)
     if not model.built:
         raise ValueError("You are loading weights into a model that has not yet been built. Try "
                          "building the model first by calling it on some data or by using "
                          "`build()`.")
     if path.endswith(".keras"):
-        keras_archive.load_weights_from(model, path, keras_archive.read_members(path))
+        keras_archive.load_weights_from(model, path, keras_archive.read_members(path),
+                                        skip_mismatch)
         return
     try:
         _check_signature(path)
-        (legacy_h5_weights if legacy else weights_h5).read(model, path)
+        if legacy:
+            legacy_h5_weights.read(model, path)
+        else:
+            weights_h5.read(model, path, skip_mismatch)
     except FileNotFoundError as e:
         raise file_errors.not_hdf5(path, e) from None
     except OSError as e:

@@ -58,12 +58,15 @@ def _short_name(v):
     return str(getattr(v, "name", "variable")).split("/")[-1].split(":")[0]
 
 
-def _assign(v, value):
+def _check_shape(v, value):
     if tuple(v.shape) != tuple(value.shape):
         raise ValueError(
             "The shape of the target variable and the shape of the target value in "
             f"`variable.assign(value)` must match. variable.shape={tuple(v.shape)}, "
             f"Received: value.shape={tuple(value.shape)}. Target variable: {v!r}")
+
+
+def _assign(v, value):
     v.assign(value.astype(v.dtype.name) if hasattr(v.dtype, "name") else value)
 
 
@@ -74,8 +77,10 @@ def _read(store, key):
     return np.asarray(node[()])
 
 
-def read(model, source) -> None:
-    """Assign the state in ``source`` (path or file object) to ``model``'s variables."""
+def read(model, source, skip_mismatch=False) -> None:
+    """Assign the state in ``source`` (path or file object) to ``model``'s variables; with
+    ``skip_mismatch`` the objects that do not fit keep their values and Keras's message is a
+    warning."""
     from sim.keras.optimizers.optimizer import Optimizer
     failures = []
     with h5py.File(source, "r") as f:
@@ -94,16 +99,22 @@ def read(model, source) -> None:
             try:
                 if not isinstance(obj, Optimizer):
                     _layer_check(obj, store, variables)
-                for i, v in enumerate(variables):
-                    _assign(v, _read(store, str(i)))
+                for i, v in enumerate(variables):     # one by one, as Keras assigns them
+                    value = _read(store, str(i))
+                    _check_shape(v, value)
+                    _assign(v, value)
             except (ValueError, KeyError) as e:
                 failures.append((obj, e))
     if failures:
         obj, error = failures[0]
-        raise ValueError(
+        message = (
             f"A total of {len(failures)} objects could not be loaded. Example error message for "
             f"object {_describe(obj)}:\n\n{error}\n\nList of objects that could not be loaded:\n"
             f"[{', '.join(_describe(o) for o, _ in failures)}]")
+        if skip_mismatch:
+            warnings.warn(message, stacklevel=3)
+            return
+        raise ValueError(message)
 
 
 def _describe(obj):
