@@ -226,3 +226,15 @@ def test_skip_mismatch_warns_and_loads_the_rest(tmp_path):
         model.load_weights(tmp_path / "w.weights.h5", skip_mismatch=True)
     np.testing.assert_array_equal(model.layers[0].get_weights()[0], wide.layers[0].get_weights()[0])
     np.testing.assert_array_equal(model.layers[1].get_weights()[1], before[1])
+
+
+def test_saved_files_get_the_mode_open_gives(tmp_path):
+    """The temporary file is mkstemp's (0600); the saved file has the mode a plain open()
+    gives under the process umask, as TensorFlow's files do."""
+    import os
+    mask = os.umask(0o022)
+    try:
+        _seq().save(tmp_path / "m.keras")
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "m.keras").stat().st_mode & 0o777 == 0o644

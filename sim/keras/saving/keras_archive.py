@@ -31,6 +31,11 @@ def metadata() -> dict:
 
 def save_model(model, filepath) -> str:
     """Write ``model`` (config, compile state, weights, optimizer variables) to ``filepath``."""
+    if not model.built:
+        import warnings
+        warnings.warn("You are saving a model that has not yet been built. It might not contain "
+                      "any weights yet. Consider building the model first by calling it on some "
+                      "data.", stacklevel=3)
     config = json.dumps(model_config.model(model)).encode()
     weights = weights_h5.to_bytes(model)
     meta = json.dumps(metadata()).encode()
