@@ -1,8 +1,9 @@
 """A ``.keras`` file (and a ``.weights.h5``) crosses both ways between sim.tf and TensorFlow 2.21.
 
-engine_scripts/keras_files.py, unchanged on both engines under Keras 3 and under tf-keras, trains and saves four
+engine_scripts/keras_files.py, unchanged on both engines under Keras 3 and under tf-keras, trains and saves five
 models (Sequential with Adam, functional CNN with SGD+momentum, an uncompiled Sequential with an
-Embedding and Dropout, a registered subclassed model with RMSprop); the other engine loads
+Embedding and Dropout, a registered subclassed model with RMSprop, an uncompiled functional
+model with dict inputs, a nested Sequential with an L2 regularizer and two outputs); the other engine loads
 them, predicts, and trains one more epoch from the loaded weights *and optimizer state*.
 
 What must agree: the loaded model's predictions with the saver's own (float32 reading of the
@@ -50,13 +51,16 @@ def runs(request, tmp_path_factory):
 @pytest.mark.parametrize("saver,loader", [("sim", "tf"), ("tf", "sim")])
 def test_keras_file_crosses_engines(runs, saver, loader):
     saved, loaded = runs[saver]["saved"], runs[saver]["loaded"]
-    for name in ("seq", "fun", "emb", "sub", "seq_full"):      # seq_full: legacy HDF5 model
+    for name in ("seq", "fun", "emb", "sub", "nested", "seq_full"):   # seq_full: legacy .h5
         theirs, own = loaded[loader][name], loaded[saver][name]
-        np.testing.assert_allclose(theirs["predict"], saved[name.replace("_full", "")],
-                                   rtol=RTOL, atol=ATOL,
-                                   err_msg=f"{name}: {loader} predicts {saver}'s file differently")
+        expected = saved[name.replace("_full", "")]
+        for got, want in (zip(theirs["predict"], expected) if name == "nested" else
+                          [(theirs["predict"], expected)]):    # nested: two outputs
+            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL,
+                                       err_msg=f"{name}: {loader} predicts {saver}'s file "
+                                               "differently")
         assert theirs["class"] == own["class"] and theirs["weights"] == own["weights"], name
-        if name != "emb":
+        if name not in ("emb", "nested"):
             assert (theirs["iterations"], theirs["optimizer"]) == (own["iterations"],
                                                                    own["optimizer"]), name
             assert theirs["iterations"] > 0, name      # the optimizer's state was saved

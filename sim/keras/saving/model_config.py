@@ -34,12 +34,15 @@ def _functional(model) -> dict:
     nodes_of = {}                       # id(layer) -> its nodes in this model, in order
     for node in model._nodes:
         nodes_of.setdefault(id(node.layer), []).append(node)
+    unused = [kt._node.layer for kt in model.inputs if id(kt._node.layer) not in nodes_of]
+    for layer in unused:                # an input no output depends on is still an input
+        nodes_of[id(layer)] = [layer.output._node]
 
     def history(kt):
         node = kt._node
         index = next(i for i, n in enumerate(nodes_of[id(node.layer)]) if n is node)
-        return [node.layer.name, index, next(i for i, t in enumerate(flatten(node.outputs))
-                                             if t is kt)]
+        return [node.layer.name, index + first_node_offset(node.layer),
+                next(i for i, t in enumerate(flatten(node.outputs)) if t is kt)]
 
     def tensors(x):
         if isinstance(x, KerasTensor):
@@ -57,7 +60,7 @@ def _functional(model) -> dict:
 
     legacy = keras_major() == 2
     layers = []
-    for layer in model._model_layers:
+    for layer in unused + list(model._model_layers):
         item = config_out.layer(layer)
         item["name"] = layer.name
         item["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
@@ -75,9 +78,9 @@ def _functional(model) -> dict:
         return history(struct)
 
     inputs, outputs = ends(model._inputs_struct), ends(model._outputs_struct)
-    if legacy and isinstance(inputs[0], str):
+    if legacy and isinstance(inputs, list) and isinstance(inputs[0], str):
         inputs = [inputs]
-    if legacy and isinstance(outputs[0], str):
+    if legacy and isinstance(outputs, list) and isinstance(outputs[0], str):
         outputs = [outputs]
     config = {"name": model.name, "trainable": model.trainable, "layers": layers,
               "input_layers": inputs, "output_layers": outputs}
@@ -86,6 +89,15 @@ def _functional(model) -> dict:
     shape = model.inputs[0].shape if legacy and len(model.inputs) == 1 else None
     out["build_config"] = {"input_shape": None if shape is None else list(shape)}
     return out
+
+
+def first_node_offset(layer, legacy=None) -> int:
+    """tf-keras counts the node a nested Sequential/functional model made from its own Input
+    as node 0, so its calls in an outer model are nodes 1, 2...; Keras 3 counts from 0."""
+    legacy = keras_major() == 2 if legacy is None else legacy
+    if not legacy or not getattr(layer, "_is_graph_network", False):
+        return 0
+    return 1 if getattr(layer, "_input_layer", True) is not None else 0
 
 
 def _subclassed(model) -> dict:

@@ -36,13 +36,16 @@ def _functional(config, custom_objects, legacy=False):
             return {k: tensor(v) for k, v in x.items()}
         return x
 
+    from sim.keras.saving.model_config import first_node_offset
+
     for item in config["layers"]:
         layer = config_in.deserialize({k: v for k, v in item.items() if k != "inbound_nodes"},
                                       custom_objects)
         if isinstance(layer, InputLayer):
             made[(layer.name, 0, 0)] = layer.output
             continue
-        for index, node in enumerate(item.get("inbound_nodes", [])):
+        offset = first_node_offset(layer, legacy=True) if legacy else 0
+        for index, node in enumerate(item.get("inbound_nodes", []), start=offset):
             if isinstance(node, list):       # tf-keras: [[layer, node, tensor, kwargs], ...]
                 given = [made[(n[0], int(n[1]), int(n[2]))] for n in node]
                 args, kwargs = [given[0] if len(given) == 1 else given], dict(node[0][3] or {})

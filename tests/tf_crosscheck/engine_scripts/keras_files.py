@@ -57,13 +57,22 @@ def build_all():
     emb = tf.keras.Sequential([tf.keras.Input((3,), dtype="int32"), L.Embedding(10, 4),
                                L.Dropout(0.3), L.Flatten(), L.Dense(2)])
 
+    inner = tf.keras.Sequential([tf.keras.Input((4,)), L.Dense(3, activation="tanh",
+                                 kernel_regularizer=tf.keras.regularizers.L2(0.01))], name="inner")
+    a, b = tf.keras.Input((4,), name="a"), tf.keras.Input((2, 2), name="b")
+    joined = L.Dense(2, name="joined")(inner(a))
+    nested = tf.keras.Model({"a": a, "b": b}, [joined, L.Reshape((4,), name="flat_b")(b)],
+                            name="nested")
+
     sub = TwoLayer(units=5, name="two_layer")
     sub.compile(optimizer=tf.keras.optimizers.RMSprop(0.01), loss="mse")
     sub.fit(X, X[:, :1] * 2.0, batch_size=8, epochs=1, shuffle=False, verbose=0)
-    return {"seq": seq, "fun": fun, "emb": emb, "sub": sub}
+    return {"seq": seq, "fun": fun, "emb": emb, "sub": sub, "nested": nested}
 
 
 def inputs(name):
+    if name == "nested":
+        return {"a": X, "b": X.reshape(32, 2, 2)}
     return {"seq": X, "fun": IMAGES, "emb": IDS, "sub": X}[name]
 
 
@@ -77,7 +86,10 @@ def train_on(name, model):
 
 
 def predict(model, name):
-    return np.asarray(model.predict(inputs(name), verbose=0)).astype(float).tolist()
+    out = model.predict(inputs(name), verbose=0)
+    if isinstance(out, (list, tuple)):       # a model with several outputs: one list
+        return [np.asarray(o).astype(float).tolist() for o in out]
+    return np.asarray(out).astype(float).tolist()
 
 
 def save(directory):
@@ -96,13 +108,13 @@ def save(directory):
 
 def load(directory):
     out = {}
-    for name in ("seq", "fun", "emb", "sub", "seq_full"):
+    for name in ("seq", "fun", "emb", "sub", "nested", "seq_full"):
         file = "seq_full.h5" if name == "seq_full" else name + ".keras"
         model = tf.keras.models.load_model(os.path.join(directory, file))
         name = "seq" if name == "seq_full" else name
         entry = {"predict": predict(model, name), "class": type(model).__name__,
                  "weights": [list(w.shape) for w in model.get_weights()]}
-        if name != "emb":
+        if name not in ("emb", "nested"):
             entry["iterations"] = int(model.optimizer.iterations.numpy())
             entry["optimizer"] = type(model.optimizer).__name__
             # Keras 3.15 cannot train on after loading a legacy .h5 ("Unknown variable": its
