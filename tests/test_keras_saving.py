@@ -238,3 +238,34 @@ def test_saved_files_get_the_mode_open_gives(tmp_path):
     finally:
         os.umask(mask)
     assert (tmp_path / "m.keras").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_subclass_without_get_config_gets_keras_errors(tmp_path):
+    """Keras 3 (measured on TensorFlow 2.21): required __init__ arguments and no get_config
+    -> NotImplementedError at save; no arguments -> the config's name/trainable/dtype reach an
+    __init__ that takes none -> TypeError at load."""
+    class NeedsUnits(tf.keras.Model):
+        def __init__(self, units):
+            super().__init__()
+            self.dense = L.Dense(units)
+
+        def call(self, x):
+            return self.dense(x)
+
+    class NoArguments(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = L.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = NeedsUnits(2)
+    model(X)
+    with pytest.raises(NotImplementedError, match="must override `get_config\\(\\)`"):
+        model.save(tmp_path / "n.keras")
+    other = NoArguments()
+    other(X)
+    other.save(tmp_path / "a.keras")
+    with pytest.raises(TypeError, match="could not be deserialized properly"):
+        tf.keras.models.load_model(tmp_path / "a.keras", custom_objects={"NoArguments": NoArguments})

@@ -99,7 +99,14 @@ def deserialize(item, custom_objects=None):
         if is_entry(inner.get("dtype")):
             inner["dtype"] = inner["dtype"]["config"]["name"]
         with registry.custom_object_scope(custom_objects):
-            return cls.from_config(inner)
+            try:
+                return cls.from_config(inner)
+            except TypeError as e:           # Keras's text: usually get_config lacks an argument
+                raise TypeError(
+                    f"{cls} could not be deserialized properly. Please ensure that components "
+                    "that are Python object instances (layers, models, etc.) returned by "
+                    "`get_config()` are explicitly deserialized in the model's `from_config()` "
+                    f"method.\n\nconfig={item}.\n\nException encountered: {e}") from None
     if class_name in ("Sequential", "Functional"):
         from sim.keras.saving import model_from_config
         return model_from_config.graph_model(item, custom_objects)

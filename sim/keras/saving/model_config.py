@@ -100,8 +100,47 @@ def first_node_offset(layer, legacy=None) -> int:
     return 1 if getattr(layer, "_input_layer", True) is not None else 0
 
 
+_NO_CONFIG = """
+Object {name} was created by passing
+non-serializable argument values in `__init__()`,
+and therefore the object must override `get_config()` in
+order to be serializable. Please implement `get_config()`.
+
+Example:
+
+
+class CustomLayer(keras.layers.Layer):
+    def __init__(self, arg1, arg2, **kwargs):
+        super().__init__(**kwargs)
+        self.arg1 = arg1
+        self.arg2 = arg2
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({{
+            "arg1": self.arg1,
+            "arg2": self.arg2,
+        }})
+        return config"""
+
+
+def _check_has_config(model):
+    """Keras 3 refuses to save a subclassed model that takes required ``__init__`` arguments
+    but does not override ``get_config`` (its config could not rebuild it)."""
+    import inspect
+    from sim.keras.training import Model
+    cls = type(model)
+    if keras_major() == 2 or cls.get_config is not Model.get_config:
+        return
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    if any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD,
+                                               p.KEYWORD_ONLY) for p in params):
+        raise NotImplementedError(_NO_CONFIG.format(name=cls.__name__))
+
+
 def _subclassed(model) -> dict:
     cls = type(model)
+    _check_has_config(model)
     config = dict(model.get_config())
     if keras_major() == 3:
         config.setdefault("name", model.name)
