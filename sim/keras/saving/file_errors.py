@@ -13,9 +13,16 @@ def _text(keras_text, key, **fields):
 
 
 def not_a_keras_zip(path):
-    """Keras's text for a ``.keras`` path that is missing or not a zip (empty, truncated...)."""
+    """Keras's error for a ``.keras`` path that is missing or not a zip (empty, truncated...):
+    Keras 3's ValueError; tf-keras tries the file as HDF5 and raises OSError."""
     import os
-    key = "keras_file_missing" if not os.path.exists(path) else "keras_file_unreadable"
+    from sim.keras.version import keras_major
+    missing = not os.path.exists(path)
+    key = "keras_file_missing" if missing else "keras_file_unreadable"
+    if keras_major() == 2:
+        text = (f"No file or directory found at {path}" if missing else
+                "Unable to synchronously open file (file signature not found)")
+        return OSError(_text(text, key, path=path))
     return ValueError(_text(f"File not found: filepath={path}. Please ensure the file is an "
                             "accessible `.keras` zip file.", key, path=path))
 
@@ -47,4 +54,8 @@ def not_hdf5(path, error):
 
 
 def mismatch(path, error):
+    """A file whose weights do not fit the model: ValueError, or (tf-keras reading a file
+    without the groups it expects) KeyError, as Keras raises them."""
+    if isinstance(error, KeyError):
+        return KeyError(_text(str(error.args[0]), "weights_file_mismatch", path=path))
     return ValueError(_text(str(error), "weights_file_mismatch", path=path))

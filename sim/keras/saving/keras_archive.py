@@ -76,7 +76,7 @@ def load_weights_from(model, path, members, skip_mismatch=False) -> None:
         weights_h5.read(model, io.BytesIO(members[WEIGHTS]), skip_mismatch)
     except OSError as e:
         raise file_errors.not_hdf5(f"{path}/{WEIGHTS}", e) from None
-    except ValueError as e:
+    except (ValueError, KeyError) as e:
         raise file_errors.mismatch(path, e) from None
 
 

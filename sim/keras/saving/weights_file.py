@@ -65,5 +65,5 @@ def load_weights(model, filepath, legacy=False, skip_mismatch=False) -> None:
         raise file_errors.not_hdf5(path, e) from None
     except OSError as e:
         raise file_errors.not_hdf5(path, e) from None
-    except ValueError as e:
+    except (ValueError, KeyError) as e:
         raise file_errors.mismatch(path, e) from None

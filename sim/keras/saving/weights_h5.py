@@ -84,6 +84,8 @@ def read(model, source, skip_mismatch=False) -> None:
     from sim.keras.optimizers.optimizer import Optimizer
     failures = []
     with h5py.File(source, "r") as f:
+        if keras_major() == 2 and "vars" not in f:      # tf-keras reads the root group blindly
+            raise KeyError("Unable to synchronously open object (object 'vars' doesn't exist)")
         for path, obj in state_walk.walk(model):
             store = _group(f, path)
             variables = state_walk.own_variables(obj)
