@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import ranges as _ranges
 from .endpoint import endpoint_gap as _endpoint_gap, link_gaps, serialise
+from .buffer_pieces import Pieces
 from .schedule import Schedule
 
 _PATTERNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -168,80 +168,6 @@ def _patterns(machine) -> dict:
         return {}
 
 
-class _Pieces:
-    """Ready times of every (rank, piece) of the buffer; pieces split when a new boundary appears.
-
-    ``tables[0]``: when the piece's latest value has fully arrived (and been reduced);
-    ``tables[1]`` (sliced schedules only): when its first slice has. ``locate`` returns, per
-    transfer, the first piece of its range and, when some range spans several pieces, the end
-    piece too (``None`` in the common case of one piece each)."""
-
-    def __init__(self, p: int, length: int, schedule=None, tables: int = 1):
-        self.p, self.schedule = p, schedule
-        self.bounds = np.array([0, max(int(length), 1)], dtype=np.int64)
-        self.tables = [np.zeros((p, 1)) for _ in range(tables)]
-        self.untouched = True          # nothing written yet: a split needs no copy
-
-    @property
-    def ready(self) -> np.ndarray:
-        return self.tables[0]
-
-    def locate(self, start: np.ndarray, stop: np.ndarray):
-        b = self.bounds
-        lo = np.minimum(np.searchsorted(b, start), b.size - 2)
-        if (b[lo] == start).all() and (b[lo + 1] == stop).all():
-            return lo, None
-        hi = np.searchsorted(b, stop)
-        new = (b[lo] != start) & (start < b[-1]) | (b[np.minimum(hi, b.size - 1)] != stop)
-        if new.any():
-            self._split(np.concatenate([start[new], stop[new]]))
-            return self.locate(start, stop)
-        lo = np.searchsorted(b, start, side="right") - 1      # an empty range: the piece at it
-        lo = np.clip(lo, 0, b.size - 2)
-        return lo, np.maximum(hi, lo + 1)
-
-    def _split(self, cuts: np.ndarray) -> None:
-        old = self.bounds
-        if not self.untouched and self.schedule is not None:
-            # a second split would copy the tables again (a pipelined tree meets a new chunk every
-            # round): cut at every boundary of the schedule at once
-            rounds = self.schedule.rounds
-            cuts = np.unique(np.concatenate([cuts] + [r.start for r in rounds] + [r.stop for r in rounds]))
-            self.schedule = None
-        cuts = cuts[(cuts > old[0]) & (cuts < old[-1])]
-        new = np.union1d(old, cuts)
-        if new.size != old.size:
-            if self.untouched:
-                self.tables = [np.zeros((self.p, new.size - 1)) for _ in self.tables]
-            else:
-                at = np.searchsorted(old, new[:-1], side="right") - 1
-                self.tables = [np.ascontiguousarray(tb[:, at]) for tb in self.tables]
-            self.bounds = new
-
-    def read(self, rank, lo, hi, which: int = 0) -> np.ndarray:
-        table = self.tables[which]
-        if hi is None:
-            return table.ravel()[rank * table.shape[1] + lo]
-        if _ranges.LOOPS:
-            return _ranges.read_loop(table, rank, lo, hi)
-        return _ranges.max_over(table, rank, lo, hi)
-
-    def write(self, rank, lo, hi, when, which: int = 0) -> None:
-        self.untouched = False
-        table = self.tables[which]
-        if hi is None:
-            flat = table.ravel()
-            at = rank * table.shape[1] + lo
-            flat[at] = np.maximum(flat[at], when)
-            if (flat[at] < when).any():              # two writes to one piece: keep the later
-                np.maximum.at(flat, at, when)
-            return
-        if _ranges.LOOPS:
-            _ranges.write_loop(table, rank, lo, hi, when)
-        else:
-            _ranges.raise_to(table, rank, lo, hi, when)
-
-
 def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
                   gamma: float = 0.0, keep: bool = False) -> Timing:
     """Replay ``schedule`` (``nbytes`` per rank) on ``machine`` with ranks on ``devs``."""
@@ -251,7 +177,7 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
     free = np.zeros(capacity.size)
     reduce_free = np.zeros(p)
     slices = max(1, int(schedule.info.get("slices", 1)))
-    pieces = _Pieces(p, schedule.length, schedule, tables=2 if slices > 1 else 1)
+    pieces = Pieces(p, schedule.length, schedule, tables=2 if slices > 1 else 1)
     memo = _patterns(machine)
     dev_key = tuple(d.name for d in devs)
     gaps = memo.get("gaps")
