@@ -116,3 +116,16 @@ def test_table_columns_line_up_in_every_language(lang):
         name_ends.append(width(header[:start]))
     assert all(row_ends(line)[:len(names)] == name_ends for line in lines[1:]), (lines, name_ends)
     assert all(line.split("  ")[-1] for line in lines[1:])     # then the mechanisms, in words
+
+
+def test_trace_and_table_name_the_mechanisms(tmp_path, capsys):
+    path = tmp_path / "step.json"
+    assert main(["--model", "resnet50", "--machine", "dgx1-p100", "--nodes", "1,2",
+                 "--strategy", "horovod", "--trace", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Horovod cycle 1 ms") == 2 and "edr-ib RDMA" in out
+    events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    names = [e.get("name", "") for e in events]
+    assert any(n.startswith("Horovod cycle 1 ms") and "edr-ib RDMA" in n for n in names)
+    assert "negotiate" in names

@@ -72,3 +72,13 @@ def test_published_results_against_the_model_as_each_framework_ran():
         else:
             keras = {k: v for k, v in settings.items() if k != "bucket_mb"}
             assert sim > 0.99 and published < simulated(model, keras)["efficiency"] < sim
+
+
+def test_vgg16_across_networks_as_section_5_says():
+    def at(machine, nodes, network):
+        return eff("vgg16", machine, nodes, network, bucket_mb=64)
+    assert at("big-basin", 8, "10gbe") < 0.4
+    assert at("big-basin", 8, "25gbe") == pytest.approx(0.82, abs=0.006)      # "keeps 82%"
+    assert at("big-basin", 8, "50gbe") == pytest.approx(0.95, abs=0.01)
+    assert at("big-basin", 8, "edr-ib") == pytest.approx(0.95, abs=0.01)
+    assert at("dgx1-p100", 8, "edr-ib") == pytest.approx(0.98, abs=0.006)

@@ -2,7 +2,10 @@
 
 ``scale(...)`` (``sim.scaleout.sweep``) gives scaling curves; ``simulate_step`` (``step``) one
 step with its timeline; ``buckets`` (tensor fusion), ``comm`` (per-strategy synchronisation time
-on ``sim.collectives`` / ``sim.des``), ``ranks`` (NVLink ring order).
+on ``sim.collectives`` / ``sim.des``), ``ranks`` (NVLink ring order); ``reduction`` (when each
+framework reduces), ``horovod`` (its cycles), ``cpu_variables`` (weights read over PCIe),
+``contention`` (compute slowed by NCCL's SMs), ``mechanisms`` (what shaped a step, in words),
+``published`` (measurements to judge the model against).
 """
 from .buckets import Bucket, buckets
 from .comm import STRATEGIES, Communicator
