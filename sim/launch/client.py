@@ -41,16 +41,13 @@ class FabricClient:
     """Send contributions, receive results; ``rank``/``size``: place in the collective group."""
 
     def __init__(self, task: str):
-        from multiprocessing.connection import Client
-
         from sim.launch import protocol
+        from sim.launch.dial import dial
         host, _, port = os.environ[ENV_ADDRESS].rpartition(":")
         self.task = task
         self._protocol = protocol
-        self._conn = Client((host, int(port)), authkey=bytes.fromhex(os.environ[ENV_SECRET]))
-        protocol.nodelay(self._conn)
-        protocol.send(self._conn, {"op": "hello", "task": task, "pid": os.getpid()})
-        header, _ = protocol.recv(self._conn)
+        self._conn, header = dial((host, int(port)), bytes.fromhex(os.environ[ENV_SECRET]),
+                                  {"op": "hello", "task": task, "pid": os.getpid()})
         if header.get("op") != "welcome":
             raise _unavailable(task, header.get("reason", "refused"))
         self.rank, self.size, self.group = header["rank"], header["size"], header["group"]
