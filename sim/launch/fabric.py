@@ -157,6 +157,12 @@ class Fabric:
                 else:
                     self._left(task)
 
+    def waiting(self):
+        """``(joined, rounds)``: the tasks connected so far, and each unfinished round's
+        ``{seq: tasks that reached it}`` (who the others wait for, when a launch hangs)."""
+        with self._lock:
+            return set(self._conns), {seq: set(r) for seq, r in self._pending.items()}
+
     # -- failures ---------------------------------------------------------------------------------
     def fail(self, task, reason):
         """Record ``task``'s failure (the first one wins) and abort every waiting member."""
