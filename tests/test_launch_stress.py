@@ -24,11 +24,13 @@ STRESS = bool(os.environ.get("SIM_STRESS"))
 WORKERS, RUNS = (128, 20) if STRESS else (16, 1)
 
 
-def test_many_workers_started_again_and_again_all_finish():
+def test_many_workers_started_again_and_again_all_finish(tmp_path):
     for run in range(RUNS):
         proc = subprocess.run([sys.executable, "-m", "sim", "launch", "--workers", str(WORKERS),
-                               str(SCRIPT)], capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, (run, proc.stdout[-2000:], proc.stderr[-2000:])
+                               str(SCRIPT)], capture_output=True, text=True, timeout=600)
+        log = tmp_path / f"run{run}.log"
+        log.write_text(proc.stdout + proc.stderr)
+        assert proc.returncode == 0, (run, str(log), proc.stdout[-300:])
         results = {ln.split("] ", 1)[1] for ln in proc.stdout.splitlines() if "] RESULT" in ln}
         assert proc.stdout.count("] RESULT") == WORKERS and len(results) == 1, run
 

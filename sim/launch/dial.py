@@ -60,11 +60,13 @@ def _attempt(address, secret, hello, seconds):
     try:
         answer_challenge(conn, secret)
         deliver_challenge(conn, secret)
+        # The peer proved it holds the secret: it is the fabric. Its welcome may be slow on a
+        # loaded machine; giving up here would leave it serving a task that went away.
+        set_io_timeout(conn.fileno(), 0)
         protocol.nodelay(conn)
         protocol.send(conn, hello)
         header, _ = protocol.recv(conn)
     except BaseException:
         conn.close()
         raise
-    set_io_timeout(conn.fileno(), 0)
     return conn, header

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection, answer_challenge, deliver_cha
 
 HANDSHAKE_SECONDS = 5.0    # a connection must authenticate and say hello within this time
 BACKLOG = 4096             # the kernel caps it at net.core.somaxconn
-MAX_UNFINISHED = 256       # handshakes in flight at once; more connections are closed at once
+MAX_UNFINISHED = 256       # handshakes in flight at once; a new one beyond shuts the oldest
 
 
 def set_io_timeout(sock_or_fd, seconds) -> None:
@@ -91,10 +91,13 @@ class Door:
                 return
             conn.setblocking(True)
             with self._lock:
-                if len(self._unfinished) >= MAX_UNFINISHED:
-                    conn.close()
-                    continue
+                oldest = None
+                if len(self._unfinished) >= MAX_UNFINISHED:   # a flood: the oldest goes first
+                    oldest = min(self._unfinished, key=self._unfinished.get)
+                    del self._unfinished[oldest]
                 self._unfinished[conn] = time.monotonic() + self._seconds
+            if oldest is not None:
+                _shut(oldest)
             t = threading.Thread(target=self._handshake, args=(conn,), name="fabric-task", daemon=True)
             self.threads = [x for x in self.threads if x.is_alive()] + [t]
             t.start()

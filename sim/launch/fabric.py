@@ -157,6 +157,11 @@ class Fabric:
                 else:
                     self._left(task)
 
+    def all_left(self) -> bool:
+        """Every member said bye or was lost, or the cluster failed: nobody needs the fabric."""
+        with self._lock:
+            return self.failure is not None or set(self.group) <= self._done
+
     def waiting(self):
         """``(joined, rounds)``: the tasks connected so far, and each unfinished round's
         ``{seq: tasks that reached it}`` (who the others wait for, when a launch hangs)."""
