@@ -75,7 +75,7 @@ class Fabric:
                     self.fail(task, header.get("reason", "error"))
                     continue
                 self._contribute(task, header, arrays)
-        except (EOFError, OSError, ValueError, KeyError, TypeError):
+        except Exception:    # EOF, a reset, or a malformed frame: the task is lost, never a traceback
             if task is not None and task not in self._done and not self._closed:
                 self.fail(task, "lost")
         finally:

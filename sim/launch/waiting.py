@@ -65,5 +65,9 @@ class Watch:
             return
         how = (t("fabric.how_stop_timeout", seconds=self._timeout) if self._timeout is not None
                else t("fabric.how_stop"))
-        self._say(t("fabric.still_waiting", task=task_label(name), seconds=round(now - self._quiet_since),
-                    where=f" ({where})" if where else "", how=how))
+        seconds = round(now - self._quiet_since)
+        if where is None:            # every task is in the cluster and none is waited for
+            self._say(t("fabric.still_running", seconds=seconds, how=how))
+        else:
+            self._say(t("fabric.still_waiting", task=task_label(name), seconds=seconds,
+                        where=f" ({where})", how=how))
