@@ -5,8 +5,9 @@ starts ``python script.py args`` once per task (chief, workers, ps), in its own 
 with TF_CONFIG, the fabric's address and the launch's secret in its environment. Output lines
 come back prefixed by task (``[worker 0] ...``). When a task fails (non-zero exit, a signal, or
 an error it reported to the fabric) the others are given a moment to print their own error,
-then stopped (SIGTERM, then SIGKILL, per process group); so are all on Ctrl-C or SIGTERM of the
-launcher. Each task also dies with the launcher (task.py). Returns a ``LaunchResult``.
+then stopped (SIGTERM, then SIGKILL, per process group); so are all on Ctrl-C, SIGTERM or
+SIGHUP of the launcher (stop_signals.py). Each task also dies with the launcher (task.py).
+Returns a ``LaunchResult``.
 """
 from __future__ import annotations
 
