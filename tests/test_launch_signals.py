@@ -62,9 +62,12 @@ def test_a_signal_in_the_first_second_of_a_16_worker_start_exits_cleanly(sig, af
     assert out.splitlines()[-1] == f"launch interrupted ({sig.name}): every task was stopped"
 
 
-def test_sighup_stops_every_task_and_their_children():
-    """sleeper.py starts a child of its own (in the task's process group), then waits."""
-    code, out, err, left = _stop_at(signal.SIGHUP, 3.0, 2, SCRIPTS / "sleeper.py")
-    assert (code, left) == (129, [])
+@pytest.mark.parametrize("script", ["sleeper.py", "session_child.py"])
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
+def test_stopping_the_launcher_stops_every_task_and_their_children(sig, script):
+    """sleeper.py starts a child in the task's process group, session_child.py one in a
+    session of its own (the launcher adopts it when the task is gone: subreaper.py)."""
+    code, out, err, left = _stop_at(sig, 3.0, 2, SCRIPTS / script)
+    assert (code, left) == (128 + sig, [])
     assert out.count("] pids ") == 2, out
-    assert out.splitlines()[-1] == "launch interrupted (SIGHUP): every task was stopped"
+    assert out.splitlines()[-1] == f"launch interrupted ({sig.name}): every task was stopped"

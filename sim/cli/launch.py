@@ -96,8 +96,9 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"python -m sim launch: {e}", file=sys.stderr)
         return 2
-    from sim.launch import stop_signals
+    from sim.launch import stop_signals, subreaper
     stop_signals.install()
+    adopted = subreaper.adopt_orphans()     # what a task started in a session of its own, too
     try:
         if opts["engine"] == "sim":
             from sim.launch import forked
@@ -109,4 +110,8 @@ def main(argv=None) -> int:
         if not getattr(e, "_sim_said", False):
             print(t("launch.interrupted", signal=stop_signals.name(e)), flush=True)
         return stop_signals.exit_status(e)
+    finally:
+        if adopted:
+            with stop_signals.held():
+                subreaper.stop_orphans()
     return result.returncode

@@ -7,7 +7,8 @@ array bytes, never pickles); ``task`` runs the learner's script in each process;
 ``cluster_machine`` builds the simulated cluster (one host per worker). ``door`` is the fabric's
 listener (a real backlog; each handshake in its own thread with a deadline, so no stranger
 stalls a launch) and ``dial`` a task's way in (retries until a deadline); ``stop_signals``
-makes Ctrl-C, SIGTERM and SIGHUP stop every task at any moment; ``waiting`` names the task a
+makes Ctrl-C, SIGTERM and SIGHUP stop every task at any moment (and ``subreaper`` what the
+tasks started in sessions of their own, for the CLI); ``waiting`` names the task a
 stalled launch waits for. Tasks started by hand (``TF_CONFIG=... python main.py &``, as
 TensorFlow's tutorials do) need no launcher: ``by_hand`` hosts the fabric in the first task at
 its TF_CONFIG address (loopback only), with the secret of ``cluster_secret``. ``engine="tensorflow"``
