@@ -93,7 +93,8 @@ def test_tasks_with_different_secrets_do_not_join(tmp_path):
     procs = []
     script = TUTORIAL.parent / "tiny_by_hand.py"
     for k, secret in ((0, "one"), (1, "two")):
-        env = dict(os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": "worker", "index": k}}),
+        task = {"type": "worker", "index": k}
+        env = dict(os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": task}),
                    SIM_CLUSTER_SECRET=secret, SIM_LAUNCH_CONNECT_TIMEOUT="5",
                    PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         env.pop("SIM_LAUNCH_FABRIC", None)

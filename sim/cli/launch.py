@@ -1,8 +1,8 @@
 """``python -m sim launch --workers N [--chief] [--ps M] [--machine PRESET] [--gpus-per-worker G]
-[--fail-at TASK:STEP] [--timeout SECONDS] [--engine sim|tensorflow] [--python PATH] script.py [args...]``: run a script as
-a simulated cluster, or (``--engine tensorflow``) as local processes on real TensorFlow under
-``--python`` (default: SIM_TF_PYTHON, else this Python), the script unedited: its ``import sim.tf``
-gives ``tensorflow`` there (sim.launch.tf_alias).
+[--fail-at TASK:STEP] [--timeout SECONDS] [--engine sim|tensorflow] [--python PATH] script.py
+[args...]``: run a script as a simulated cluster, or (``--engine tensorflow``) as local processes
+on real TensorFlow under ``--python`` (default: SIM_TF_PYTHON, else this Python), the script
+unedited: its ``import sim.tf`` gives ``tensorflow`` there (sim.launch.tf_alias).
 
 Options come before the script; everything after the script is the script's own arguments.
 A bad option is one line naming the mistake and the fix, exit status 2 (no traceback). The
@@ -17,7 +17,8 @@ import sys
 from sim.i18n import t
 
 _VALUED = {"--workers": "2", "--ps": "1", "--machine": "workstation-4gpu", "--gpus-per-worker": "2",
-           "--fail-at": "worker:1:3", "--timeout": "600", "--engine": "tensorflow", "--python": ".venv-tf/bin/python"}
+           "--fail-at": "worker:1:3", "--timeout": "600", "--engine": "tensorflow",
+           "--python": ".venv-tf/bin/python"}
 
 
 class UsageError(ValueError):
