@@ -106,3 +106,23 @@ def test_tasks_with_different_secrets_do_not_join(tmp_path):
     assert procs[1].returncode == 1
     assert "worker 1 reached 127.0.0.1:%s but could not join the cluster there" % ports[0] in out1
     assert "share one secret" in out1
+
+
+def test_a_chief_hosts_the_cluster_it_names_first(tmp_path):
+    """With a chief in TF_CONFIG the chief hosts the fabric; every task sees the same sums."""
+    ports = [t.address.rsplit(":", 1)[1] for t in free_loopback(2)]
+    cluster = {"chief": [f"127.0.0.1:{ports[0]}"], "worker": [f"localhost:{ports[1]}"]}
+    procs = []
+    for kind in ("worker", "chief"):           # the worker first: it waits for its host
+        task = {"type": kind, "index": 0}
+        env = dict(os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": task}),
+                   SIM_CLUSTER_SECRET="ours", HOME=str(tmp_path),
+                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        env.pop("SIM_LAUNCH_FABRIC", None)
+        procs.append(subprocess.Popen([sys.executable, str(TUTORIAL.parent / "tiny_by_hand.py")],
+                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True))
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert outs[0] == outs[1] == "16.0\n16.0\n"          # 2 workers x 4 GPUs x ones(2) summed
+    assert not (tmp_path / ".config").exists()          # the variable's secret: no file made
