@@ -126,3 +126,17 @@ def test_a_chief_hosts_the_cluster_it_names_first(tmp_path):
     assert [p.returncode for p in procs] == [0, 0], outs
     assert outs[0] == outs[1] == "16.0\n16.0\n"          # 2 workers x 4 GPUs x ones(2) summed
     assert not (tmp_path / ".config").exists()          # the variable's secret: no file made
+
+
+def test_a_launched_task_that_cannot_reach_its_launcher_says_so(monkeypatch):
+    """The launcher's address in the environment, but nothing listens there any more."""
+    import sim.launch.client as fabric_client
+    from sim.engine.errors import UnavailableError
+    address = free_loopback(1)[0].address.replace("localhost", "127.0.0.1")
+    monkeypatch.setenv(fabric_client.ENV_ADDRESS, address)
+    monkeypatch.setenv(fabric_client.ENV_SECRET, "00" * 32)
+    monkeypatch.setenv("SIM_LAUNCH_CONNECT_TIMEOUT", "0.3")
+    monkeypatch.setattr(fabric_client, "_client", None)
+    with pytest.raises(UnavailableError, match=f"^worker 1 could not reach the launcher's fabric at "
+                                               f"{address} within 0.3 s"):
+        by_hand.join_launch("worker", 1)

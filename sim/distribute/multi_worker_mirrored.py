@@ -114,10 +114,10 @@ class CollectiveAllReduceExtended(MirroredExtended):
             text = "Collective ops must be configured at program startup"
             raise RuntimeError(text + "\n" + t("launch.startup"))
         preset, gpus = _cluster_preset()
+        from sim.launch import by_hand
         if client.launched():
-            self._fabric = client.connect(self._task_type, self._task_id)
+            self._fabric = by_hand.join_launch(self._task_type, self._task_id)
         else:       # started by hand (TF_CONFIG=... python main.py &): meet at TF_CONFIG's addresses
-            from sim.launch import by_hand
             self._fabric = by_hand.join(found, preset, gpus)
         self._use_cluster_machine(preset, gpus)
         fail = os.environ.get(client.ENV_FAIL_STEP)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import ipaddress
+import os
 import time
 from multiprocessing import AuthenticationError
 
@@ -49,6 +50,19 @@ def join(found, machine, gpus):
         raise UnavailableError(None, None, t(
             "fabric.refused", task=task_label(me), address="%s:%d" % addresses[host],
             error=f"{type(e).__name__}: {e}", env=cluster_secret.ENV_SECRET)) from None
+
+
+def join_launch(task_type, task_id):
+    """Join the launcher's fabric (its address and secret are in the environment)."""
+    from sim.engine.errors import UnavailableError
+    from sim.launch.dial import FabricUnreachable, connect_seconds
+    try:
+        return client.connect(task_type, task_id)
+    except FabricUnreachable:
+        raise UnavailableError(None, None, t(
+            "fabric.launcher_unreachable", task=task_label(f"{task_type}:{task_id}"),
+            address=os.environ.get(client.ENV_ADDRESS), seconds=f"{connect_seconds():g}",
+            env="SIM_LAUNCH_CONNECT_TIMEOUT")) from None
 
 
 def _split(name):
