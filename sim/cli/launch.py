@@ -81,6 +81,17 @@ def _seconds(value):
 
 
 def main(argv=None) -> int:
+    from sim.launch import stop_signals
+    try:
+        stop_signals.install()          # from the start: SIGTERM/SIGHUP stop it as Ctrl-C does
+        return _main(argv)
+    except KeyboardInterrupt as e:      # Ctrl-C, SIGTERM, SIGHUP: every task is stopped by now
+        if not getattr(e, "_sim_said", False):
+            print(t("launch.interrupted", signal=stop_signals.name(e)), flush=True)
+        return stop_signals.exit_status(e)
+
+
+def _main(argv):
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(t("launch.usage"))
@@ -98,7 +109,6 @@ def main(argv=None) -> int:
         print(f"python -m sim launch: {e}", file=sys.stderr)
         return 2
     from sim.launch import stop_signals, subreaper
-    stop_signals.install()
     adopted = subreaper.adopt_orphans()     # what a task started in a session of its own, too
     try:
         if opts["engine"] == "sim":
@@ -107,10 +117,6 @@ def main(argv=None) -> int:
                 forked.preload()
                 opts["fork"] = True
         result = launch(**opts)
-    except KeyboardInterrupt as e:      # Ctrl-C, SIGTERM, SIGHUP: every task is stopped by now
-        if not getattr(e, "_sim_said", False):
-            print(t("launch.interrupted", signal=stop_signals.name(e)), flush=True)
-        return stop_signals.exit_status(e)
     finally:
         if adopted:
             with stop_signals.held():
