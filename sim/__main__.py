@@ -13,7 +13,10 @@ def main(argv=None) -> int:
     if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
         print("usage: python -m sim <command> [options]\ncommands: " + ", ".join(sorted(COMMANDS)))
         return 0 if not argv or argv[0] in ("-h", "--help") else 2
-    return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:]) or 0
+    try:
+        return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:]) or 0
+    except KeyboardInterrupt:       # Ctrl-C while a command starts: no traceback, as a shell says
+        return 130
 
 
 if __name__ == "__main__":

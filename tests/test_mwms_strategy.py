@@ -27,19 +27,21 @@ def test_without_tf_config_it_is_one_worker_on_the_local_gpus(monkeypatch):
     assert float(v.numpy()) == 1.0
 
 
-def test_a_cluster_without_the_launcher_is_explained(monkeypatch):
+def test_a_task_started_by_hand_whose_host_never_comes_is_explained(monkeypatch, tmp_path):
+    """Worker 1 of a cluster started by hand, with nobody at worker 0's address (by_hand.py)."""
+    from sim.engine.errors import UnavailableError
     monkeypatch.setenv("TF_CONFIG", json.dumps(
-        {"cluster": {"worker": ["localhost:1", "localhost:2"]}, "task": {"type": "worker", "index": 0}}))
-    if clock().steps:          # other tests ran strategies in this process: the start-up rule wins
-        with pytest.raises(RuntimeError, match="^Collective ops must be configured at program startup"):
+        {"cluster": {"worker": ["localhost:1", "localhost:2"]}, "task": {"type": "worker", "index": 1}}))
+    monkeypatch.setenv("SIM_CLUSTER_SECRET", "shared by the tasks")
+    monkeypatch.setenv("SIM_LAUNCH_CONNECT_TIMEOUT", "0.5")
+    saved = clock().steps
+    clock().steps = []         # as at a program's start (other tests ran strategies here)
+    try:
+        with pytest.raises(UnavailableError, match="^worker 1 could not reach the cluster at "
+                           "127.0.0.1:1, where worker 0 hosts it, within 0.5 s: start every task"):
             tf.distribute.MultiWorkerMirroredStrategy()
-        saved = clock().steps
-        clock().steps = []
-        try:
-            with pytest.raises(RuntimeError, match="not started by the course launcher"):
-                tf.distribute.MultiWorkerMirroredStrategy()
-        finally:
-            clock().steps = saved
+    finally:
+        clock().steps = saved
 
 
 def test_creating_the_strategy_after_other_work_is_refused_in_every_task():

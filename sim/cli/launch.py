@@ -1,23 +1,25 @@
 """``python -m sim launch --workers N [--chief] [--ps M] [--machine PRESET] [--gpus-per-worker G]
-[--fail-at TASK:STEP] [--engine sim|tensorflow] [--python PATH] script.py [args...]``: run a script as
-a simulated cluster, or (``--engine tensorflow``) as local processes on real TensorFlow under
-``--python`` (default: SIM_TF_PYTHON, else this Python), the script unedited: its ``import sim.tf``
-gives ``tensorflow`` there (sim.launch.tf_alias).
+[--fail-at TASK:STEP] [--timeout SECONDS] [--engine sim|tensorflow] [--python PATH] script.py
+[args...]``: run a script as a simulated cluster, or (``--engine tensorflow``) as local processes
+on real TensorFlow under ``--python`` (default: SIM_TF_PYTHON, else this Python), the script
+unedited: its ``import sim.tf`` gives ``tensorflow`` there (sim.launch.tf_alias).
 
 Options come before the script; everything after the script is the script's own arguments.
 A bad option is one line naming the mistake and the fix, exit status 2 (no traceback). The
-exit status is 0 when every task exited 0, 1 when one failed, 130 when interrupted.
+exit status is 0 when every task exited 0, 1 when one failed (or ``--timeout`` passed), 130 on
+Ctrl-C, 143 on SIGTERM, 129 on SIGHUP (every task is stopped first, at any moment of the start).
 """
 from __future__ import annotations
 
-import signal
+import math
 import sys
 
 from sim.cli import limits
 from sim.i18n import t
 
 _VALUED = {"--workers": "2", "--ps": "1", "--machine": "workstation-4gpu", "--gpus-per-worker": "2",
-           "--fail-at": "worker:1:3", "--engine": "tensorflow", "--python": ".venv-tf/bin/python"}
+           "--fail-at": "worker:1:3", "--timeout": "600", "--engine": "tensorflow",
+           "--python": ".venv-tf/bin/python"}
 
 
 class UsageError(ValueError):
@@ -28,7 +30,7 @@ def parse(argv):
     """``argv`` -> the keyword arguments of ``sim.launch.launcher.launch``; UsageError if bad."""
     from sim.launch.launcher import parse_fail_at
     opts = {"workers": None, "chief": False, "ps": 0, "machine": "workstation-4gpu",
-            "gpus_per_worker": None, "fail_at": None, "engine": "sim", "python": None}
+            "gpus_per_worker": None, "fail_at": None, "timeout": None, "engine": "sim", "python": None}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -53,6 +55,8 @@ def parse(argv):
             opts[key] = value
         elif name == "--fail-at":
             opts[key] = parse_fail_at(value)
+        elif name == "--timeout":
+            opts[key] = _seconds(value)
         else:
             try:
                 opts[key] = int(value)
@@ -75,12 +79,28 @@ def _check_task_count(opts):
         raise ValueError(t("cli_limits.launch_too_many", n=n, most=limits.LAUNCH_MAX_TASKS))
 
 
-def _on_sigterm(signum, frame):
-    from sim.launch.launcher import LaunchInterrupted
-    raise LaunchInterrupted()
+def _seconds(value):
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise UsageError(t("launch.bad_timeout", value=value))
+    return int(seconds) if seconds.is_integer() else seconds
 
 
 def main(argv=None) -> int:
+    from sim.launch import stop_signals
+    try:
+        stop_signals.install()          # from the start: SIGTERM/SIGHUP stop it as Ctrl-C does
+        return _main(argv)
+    except KeyboardInterrupt as e:      # Ctrl-C, SIGTERM, SIGHUP: every task is stopped by now
+        if not getattr(e, "_sim_said", False):
+            print(t("launch.interrupted", signal=stop_signals.name(e)), flush=True)
+        return stop_signals.exit_status(e)
+
+
+def _main(argv):
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(t("launch.usage"))
@@ -99,14 +119,17 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"python -m sim launch: {e}", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    if opts["engine"] == "sim":
-        from sim.launch import forked
-        if forked.available():          # a fresh process: import sim.tf once, fork the tasks
-            forked.preload()
-            opts["fork"] = True
+    from sim.launch import stop_signals, subreaper
+    adopted = subreaper.adopt_orphans()     # what a task started in a session of its own, too
     try:
+        if opts["engine"] == "sim":
+            from sim.launch import forked
+            if forked.available():          # a fresh process: import sim.tf once, fork the tasks
+                forked.preload()
+                opts["fork"] = True
         result = launch(**opts)
-    except KeyboardInterrupt:
-        return 130
+    finally:
+        if adopted:
+            with stop_signals.held():
+                subreaper.stop_orphans()
     return result.returncode

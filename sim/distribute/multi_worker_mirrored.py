@@ -60,6 +60,13 @@ class _CollectiveAllReduceStrategyExperimental(MultiWorkerMirroredStrategy):
         super().__init__(cluster_resolver, communication_options)
 
 
+def _cluster_preset():
+    """The simulated cluster's preset and GPUs per worker (the launcher's, else the default)."""
+    from sim.fabric import client
+    gpus = os.environ.get(client.ENV_GPUS)
+    return os.environ.get(client.ENV_MACHINE) or "workstation-4gpu", int(gpus) if gpus else None
+
+
 class CollectiveAllReduceExtended(MirroredExtended):
     """Implementation of MultiWorkerMirroredStrategy."""
 
@@ -107,20 +114,18 @@ class CollectiveAllReduceExtended(MirroredExtended):
             from sim.i18n import t
             text = "Collective ops must be configured at program startup"
             raise RuntimeError(text + "\n" + t("launch.startup"))
-        if not client.launched():
-            from sim.i18n import t
-            raise RuntimeError(t("launch.no_launcher"))
-        self._use_cluster_machine()
-        self._fabric = client.connect(self._task_type, self._task_id)
+        preset, gpus = _cluster_preset()
+        from sim.fabric import by_hand
+        if client.launched():
+            self._fabric = by_hand.join_launch(self._task_type, self._task_id)
+        else:       # started by hand (TF_CONFIG=... python main.py &): meet at TF_CONFIG's addresses
+            self._fabric = by_hand.join(found, preset, gpus)
+        self._use_cluster_machine(preset, gpus)
         fail = os.environ.get(client.ENV_FAIL_STEP)
         self._fail_step = int(fail) if fail else None
 
-    def _use_cluster_machine(self):
-        from sim.fabric import client
+    def _use_cluster_machine(self, preset, gpus):
         from sim.fabric.launch_machine import cluster_machine, local_devices
-        preset = os.environ.get(client.ENV_MACHINE) or "workstation-4gpu"
-        gpus = os.environ.get(client.ENV_GPUS)
-        gpus = int(gpus) if gpus else None
         machine = cluster_machine(preset, self._num_workers, gpus)
         _machine.use_machine(machine)
         self._local_devices = local_devices(machine, self._rank, gpus)

@@ -25,11 +25,12 @@ def launched() -> bool:
     return bool(os.environ.get(ENV_ADDRESS)) and bool(os.environ.get(ENV_SECRET))
 
 
-def connect(task_type: str, task_id: int) -> "FabricClient":
-    """The process's one connection to the fabric (made on the first call)."""
+def connect(task_type: str, task_id: int, address=None, secret=None) -> "FabricClient":
+    """The process's one connection to the fabric (made on the first call); ``address``
+    (host, port) and ``secret`` default to the launcher's (the environment)."""
     global _client
     if _client is None:
-        _client = FabricClient(f"{task_type}:{task_id}")
+        _client = FabricClient(f"{task_type}:{task_id}", address, secret)
     return _client
 
 
@@ -40,17 +41,17 @@ def current():
 class FabricClient:
     """Send contributions, receive results; ``rank``/``size``: place in the collective group."""
 
-    def __init__(self, task: str):
-        from multiprocessing.connection import Client
-
+    def __init__(self, task: str, address=None, secret=None):
         from sim.fabric import protocol
-        host, _, port = os.environ[ENV_ADDRESS].rpartition(":")
+        from sim.fabric.dial import dial
+        if address is None:
+            host, _, port = os.environ[ENV_ADDRESS].rpartition(":")
+            address = (host, int(port))
+        if secret is None:
+            secret = bytes.fromhex(os.environ[ENV_SECRET])
         self.task = task
         self._protocol = protocol
-        self._conn = Client((host, int(port)), authkey=bytes.fromhex(os.environ[ENV_SECRET]))
-        protocol.nodelay(self._conn)
-        protocol.send(self._conn, {"op": "hello", "task": task, "pid": os.getpid()})
-        header, _ = protocol.recv(self._conn)
+        self._conn, header = dial(address, secret, {"op": "hello", "task": task, "pid": os.getpid()})
         if header.get("op") != "welcome":
             raise _unavailable(task, header.get("reason", "refused"))
         self.rank, self.size, self.group = header["rank"], header["size"], header["group"]

@@ -14,21 +14,23 @@ every member waiting (or arriving later) is answered ``abort`` naming the task a
 """
 from __future__ import annotations
 
+import os
+import socket
 import threading
-from multiprocessing.connection import Client, Listener
 
 from sim.fabric import protocol
+from sim.fabric.door import Door
 
 
 class Fabric:
-    """Serve the collectives of one launch. ``group``: task names ("worker:0"...) in rank order."""
+    """Serve the collectives of one launch. ``group``: task names ("worker:0"...) in rank order;
+    ``host``/``port``: where to listen (loopback; port 0 picks a free one)."""
 
-    def __init__(self, group, secret: bytes, reducer=None, start=True):
+    def __init__(self, group, secret: bytes, reducer=None, start=True, host="127.0.0.1", port=0):
         self.group = list(group)
-        self._secret = secret
         self._reducer = reducer
-        self._listener = Listener(("127.0.0.1", 0), authkey=secret)
-        self.address = self._listener.address
+        self._door = Door(secret, self._serve, _hello, host, port)
+        self.address = self._door.address
         self._lock = threading.Lock()
         self._conns: dict = {}          # task -> connection
         self._pending: dict = {}        # seq -> {task: (header, arrays)}
@@ -37,44 +39,26 @@ class Fabric:
         self.now = 0.0                  # the cluster's simulated clock (end of the last collective)
         self.collectives: list = []     # (seq, op, start, end, nbytes) per round, for a timeline
         self.traces: dict = {}          # task -> the trace it reported when it left
-        self._threads: list = []
         self._closed = False
-        self._accepter = threading.Thread(target=self._accept_loop, name="fabric-accept", daemon=True)
         if start:
             self.start()
 
     def start(self):
         """Accept the tasks' connections (they wait in the listen queue until then)."""
-        if self._accepter.ident is None:
-            self._accepter.start()
+        self._door.start()
 
     # -- connections ----------------------------------------------------------------------------
-    def _accept_loop(self):
-        while not self._closed:
-            try:
-                conn = self._listener.accept()      # HMAC challenge with the launch's secret
-            except Exception:       # AuthenticationError, EOFError, OSError: a stranger knocked
-                if self._closed:
-                    return
-                continue
-            if self._closed:
-                conn.close()
-                return
-            t = threading.Thread(target=self._serve, args=(conn,), name="fabric-task", daemon=True)
-            self._threads.append(t)
-            t.start()
-
-    def _serve(self, conn):
-        task = None
+    def _serve(self, conn, header):
+        """A connection that passed the handshake (door.py) and said ``header``: serve its task."""
+        task = header.get("task")
         protocol.nodelay(conn)
         try:
-            header, _ = protocol.recv(conn)
-            task = header.get("task")
-            if header.get("op") != "hello" or task not in self.group:
-                protocol.send(conn, {"op": "refused", "reason": f"unknown task {task!r}"})
-                conn.close()
-                return
             with self._lock:
+                if not isinstance(task, str) or task not in self.group or task in self._conns:
+                    why = "already joined" if task in self._conns else "unknown task"
+                    protocol.send(conn, {"op": "refused", "reason": f"{why} {task!r}"})
+                    task = None
+                    return
                 self._conns[task] = conn
                 protocol.send(conn, {"op": "welcome", "rank": self.group.index(task),
                                      "size": len(self.group), "group": self.group})
@@ -91,7 +75,7 @@ class Fabric:
                     self.fail(task, header.get("reason", "error"))
                     continue
                 self._contribute(task, header, arrays)
-        except (EOFError, OSError, ValueError):
+        except Exception:    # EOF, a reset, or a malformed frame: the task is lost, never a traceback
             if task is not None and task not in self._done and not self._closed:
                 self.fail(task, "lost")
         finally:
@@ -173,6 +157,17 @@ class Fabric:
                 else:
                     self._left(task)
 
+    def all_left(self) -> bool:
+        """Every member said bye or was lost, or the cluster failed: nobody needs the fabric."""
+        with self._lock:
+            return self.failure is not None or set(self.group) <= self._done
+
+    def waiting(self):
+        """``(joined, rounds)``: the tasks connected so far, and each unfinished round's
+        ``{seq: tasks that reached it}`` (who the others wait for, when a launch hangs)."""
+        with self._lock:
+            return set(self._conns), {seq: set(r) for seq, r in self._pending.items()}
+
     # -- failures ---------------------------------------------------------------------------------
     def fail(self, task, reason):
         """Record ``task``'s failure (the first one wins) and abort every waiting member."""
@@ -202,18 +197,33 @@ class Fabric:
 
     # -- lifetime ---------------------------------------------------------------------------------
     def close(self):
-        """Stop accepting, close every connection; the serving threads end."""
+        """Stop accepting, shut every connection; the serving threads end."""
         if self._closed:
             return
         self._closed = True
-        try:   # wake the accept loop: it is blocked in accept()
-            Client(self.address, authkey=self._secret).close()
-        except OSError:
-            pass
-        self._listener.close()
-        # The serving threads end when their task's process does (EOF); the launcher has
-        # stopped every task before it closes the fabric.
-        if self._accepter.ident is not None:
-            self._accepter.join(timeout=2)
-        for t in self._threads:
+        self._door.close()
+        with self._lock:
+            conns = list(self._conns.values())
+        for conn in conns:
+            _shut(conn)
+        for t in self._door.threads:
             t.join(timeout=2)
+
+
+def _hello(conn):
+    """A task's first message, read during the handshake: its hello, or None."""
+    header, _ = protocol.recv(conn)
+    return header if header.get("op") == "hello" else None
+
+
+def _shut(conn):
+    try:
+        s = socket.socket(fileno=os.dup(conn.fileno()))
+    except OSError:
+        return
+    try:
+        s.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        s.close()

@@ -5,8 +5,9 @@ starts ``python script.py args`` once per task (chief, workers, ps), in its own 
 with TF_CONFIG, the fabric's address and the launch's secret in its environment. Output lines
 come back prefixed by task (``[worker 0] ...``). When a task fails (non-zero exit, a signal, or
 an error it reported to the fabric) the others are given a moment to print their own error,
-then stopped (SIGTERM, then SIGKILL, per process group); so are all on Ctrl-C or SIGTERM of the
-launcher. Each task also dies with the launcher (task.py). Returns a ``LaunchResult``.
+then stopped (SIGTERM, then SIGKILL, per process group); so are all on Ctrl-C, SIGTERM or
+SIGHUP of the launcher (stop_signals.py). Each task also dies with the launcher (task.py).
+Returns a ``LaunchResult``.
 """
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ from dataclasses import dataclass, field
 from sim.i18n import t
 from sim.fabric import client as _env
 from sim.fabric.messages import reason_text, task_label
+from sim.launch import stop_signals
+from sim.launch.stop_signals import LaunchInterrupted  # noqa: F401  (the CLI's SIGTERM)
+from sim.launch.waiting import Watch, hung
 
 DEFAULT_MACHINE = "workstation-4gpu"
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -70,10 +74,6 @@ class LaunchResult:
     def output(self) -> str:
         """Every task's output, prefixed like the launcher's log."""
         return "".join(f"[{r.name}] {line}\n" for r in self.tasks for line in r.output.splitlines())
-
-
-class LaunchInterrupted(KeyboardInterrupt):
-    """The launcher got SIGTERM (Ctrl-C is KeyboardInterrupt itself)."""
 
 
 # ------------------------------------------------------------------------------------ checking
@@ -158,7 +158,8 @@ class _Task:
         self.proc.stdout.close()
 
     def join_output(self, timeout=2.0):
-        self._reader.join(timeout)
+        if self._reader.ident is not None:     # never started: interrupted while forking
+            self._reader.join(timeout)
 
     def signal_group(self, sig):
         try:
@@ -249,29 +250,32 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
             task_env = dict(base_env, TF_CONFIG=task.json)
             if fail_at is not None and (kind, index) == fail_at[:2]:
                 task_env[_env.ENV_FAIL_STEP] = str(fail_at[2])
-            if fork:
-                proc = forked.fork_task([str(script), *map(str, args)], task_env)
-            else:
-                proc = subprocess.Popen([exe, "-m", runner, str(script), *map(str, args)],
-                                        env=task_env, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
-            running.append(_Task(kind, index, proc, echo, lock, read=not fork))
+            with stop_signals.held():    # a task is recorded before Ctrl-C can stop the launch
+                if fork:
+                    proc = forked.fork_task([str(script), *map(str, args)], task_env)
+                else:
+                    proc = subprocess.Popen([exe, "-m", runner, str(script), *map(str, args)],
+                                            env=task_env, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+                running.append(_Task(kind, index, proc, echo, lock, read=not fork))
         if fork:                                   # every task forked: now the threads
             fabric.start()
             for x in running:
                 x.start_reading()
-        failed, reason = _supervise(running, fabric, fail_at, timeout)
+        watch = Watch(fabric, running, lambda text: _say(echo, lock, text), timeout)
+        failed, reason = _supervise(running, fabric, fail_at, timeout, watch)
     except KeyboardInterrupt as e:
         interrupted = e
     finally:
-        _stop(running, grace=GRACE_SECONDS if failed and interrupted is None else 0.0)
-        fabric.close()
+        with stop_signals.held():      # a second Ctrl-C must not cut the clean-up short
+            _stop(running, grace=GRACE_SECONDS if failed and interrupted is None else 0.0)
+            fabric.close()
     results = [TaskResult(x.kind, x.index, x.proc.returncode, "\n".join(x.lines) + ("\n" if x.lines else ""))
                for x in running]
     if interrupted is not None:
-        name = "SIGTERM" if isinstance(interrupted, LaunchInterrupted) else "SIGINT"
-        _say(echo, lock, t("launch.interrupted", signal=name))
+        _say(echo, lock, t("launch.interrupted", signal=stop_signals.name(interrupted)))
+        interrupted._sim_said = True     # the CLI prints the line itself only when this did not
         raise interrupted
     if failed is not None:
         label = task_label(failed)
@@ -309,7 +313,7 @@ def _say(echo, lock, text):
             echo.flush()
 
 
-def _supervise(running, fabric, fail_at, timeout):
+def _supervise(running, fabric, fail_at, timeout, watch=None):
     """Wait until every task ended (None, None) or one failed: (its name, why, in words).
 
     The first failure is the fabric's when it has one (a task that reported an error, or whose
@@ -338,8 +342,11 @@ def _supervise(running, fabric, fail_at, timeout):
         if len(ended) == len(running):
             return None, None
         if timeout is not None and time.monotonic() - start > timeout:
-            alive = next(x.name for x in running if x.proc.poll() is None)
-            return alive, t("launch.why_timeout", seconds=timeout)
+            name, where = hung(fabric, running)      # the task the others wait for
+            why = t("launch.why_timeout", seconds=timeout)
+            return name, f"{why} ({where})" if where else why
+        if watch is not None:
+            watch.tick()
         time.sleep(0.01)
 
 

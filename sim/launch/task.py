@@ -46,6 +46,8 @@ def run_script(argv, engine, before=None, on_error=None) -> int:
     (same_start.py), calls ``before()`` just before the script and ``on_error(error)`` when it
     raises; returns the exit status."""
     _die_with_launcher()
+    from sim.launch.stop_signals import release
+    release()                  # the launcher held Ctrl-C/SIGTERM/SIGHUP while it started this task
     script = argv[0]
     sys.argv = argv
     sys.path[0] = os.path.dirname(os.path.abspath(script))

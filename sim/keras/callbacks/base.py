@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+import weakref
+
 from sim.keras import distribute_utils as du
 
 
@@ -39,10 +41,22 @@ class Callback:
 
 
 class History(Callback):
+    """The record of a fit, also kept as ``model.history``. It refers to its model weakly: the
+    model refers to it, and a cycle would keep a dropped model, and the strategy it was built
+    under with its replica threads and their pipes, alive until the garbage collector runs."""
+
     def __init__(self):
         super().__init__()
         self.history = {}
         self.epoch = []
+
+    @property
+    def model(self):
+        return self._model() if self._model is not None else None
+
+    @model.setter
+    def model(self, model):
+        self._model = weakref.ref(model) if model is not None else None
 
     def on_train_begin(self, logs=None):
         self.epoch = []
