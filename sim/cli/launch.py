@@ -28,7 +28,7 @@ class UsageError(ValueError):
 
 def parse(argv):
     """``argv`` -> the keyword arguments of ``sim.launch.launcher.launch``; UsageError if bad."""
-    from sim.launch.launcher import parse_fail_at
+    from sim.launch.launch_options import parse_fail_at
     opts = {"workers": None, "chief": False, "ps": 0, "machine": "workstation-4gpu",
             "gpus_per_worker": None, "fail_at": None, "timeout": None, "engine": "sim", "python": None}
     i = 0
@@ -106,7 +106,8 @@ def _main(argv):
         print(t("launch.usage"))
         print(t("cli_limits.launch_limits", most=limits.LAUNCH_MAX_TASKS))
         return 0 if argv else 2
-    from sim.launch.launcher import check_options, launch
+    from sim.launch.launch_options import check_options
+    from sim.launch.launcher import launch
     try:
         opts = parse(argv)
         _check_task_count(opts)

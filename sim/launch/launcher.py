@@ -12,7 +12,6 @@ Returns a ``LaunchResult``.
 from __future__ import annotations
 
 import os
-import re
 import secrets
 import signal
 import subprocess
@@ -25,10 +24,11 @@ from sim.i18n import t
 from sim.fabric import client as _env
 from sim.fabric.messages import reason_text, task_label
 from sim.launch import stop_signals
+from sim.launch.launch_options import DEFAULT_MACHINE, check_options, parse_fail_at  # noqa: F401
+from sim.launch.task_process import TaskProcess, why_it_ended
 from sim.launch.stop_signals import LaunchInterrupted  # noqa: F401  (the CLI's SIGTERM)
 from sim.launch.waiting import Watch, hung
 
-DEFAULT_MACHINE = "workstation-4gpu"
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 GRACE_SECONDS = 1.0          # how long the others may take to stop by themselves after a failure
 
@@ -76,49 +76,6 @@ class LaunchResult:
         return "".join(f"[{r.name}] {line}\n" for r in self.tasks for line in r.output.splitlines())
 
 
-# ------------------------------------------------------------------------------------ checking
-
-
-def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
-                  gpus_per_worker=None, fail_at=None):
-    """Validate the options; a ValueError whose message names the mistake and the fix."""
-    from sim.fabric.launch_machine import CLUSTER_PRESETS, gpus_per_host
-    _count("--workers", workers, 1, 2)
-    _count("--ps", ps, 0, 1)
-    if gpus_per_worker is not None:
-        _count("--gpus-per-worker", gpus_per_worker, 0, 2)
-    if machine not in CLUSTER_PRESETS:
-        raise ValueError(t("launch.unknown_machine", name=machine, known=", ".join(CLUSTER_PRESETS)))
-    have = gpus_per_host(machine)
-    if gpus_per_worker is not None and gpus_per_worker > have and machine != "workstation-4gpu":
-        raise ValueError(t("launch.too_many_gpus", gpus=gpus_per_worker, have=have, machine=machine))
-    if not os.path.isfile(script):
-        raise ValueError(t("launch.script_missing", path=str(script)))
-    if fail_at is not None:
-        task_type, task_id, step = fail_at
-        count = {"chief": int(bool(chief)), "worker": workers, "ps": ps}.get(task_type, 0)
-        if not (isinstance(task_id, int) and 0 <= task_id < count and isinstance(step, int) and step >= 1):
-            raise ValueError(t("launch.bad_fail_at", value=f"{task_type}:{task_id}:{step}"))
-
-
-def _count(option, value, minimum, example):
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(t("launch.bad_count", option=option, minimum=minimum, value=value,
-                           example=example))
-
-
-def parse_fail_at(text):
-    """``worker:1:3`` or ``1:3`` (worker 1, step 3) -> ("worker", 1, 3); ValueError otherwise."""
-    parts = str(text).split(":")
-    if len(parts) == 2:
-        parts = ["worker"] + parts
-    try:
-        task_type, task_id, step = parts
-        return task_type, int(task_id), int(step)
-    except ValueError:
-        raise ValueError(t("launch.bad_fail_at", value=text)) from None
-
-
 # ------------------------------------------------------------------------------------ TF_CONFIG
 
 
@@ -130,62 +87,6 @@ def task_list(workers, chief=False, ps=0):
 
 
 # ------------------------------------------------------------------------------------ running
-
-
-class _Task:
-    def __init__(self, kind, index, proc, echo, lock, read=True):
-        self.kind, self.index, self.proc = kind, index, proc
-        self.name = f"{kind}:{index}"
-        self.lines: list = []
-        self.ended_at = None
-        self._reader = threading.Thread(target=self._read, args=(echo, lock), daemon=True)
-        if read:
-            self._reader.start()
-
-    def start_reading(self):
-        if not self._reader.is_alive() and self._reader.ident is None:
-            self._reader.start()
-
-    def _read(self, echo, lock):
-        prefix = f"[{task_label(self.name)}] "
-        for raw in self.proc.stdout:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            self.lines.append(line)
-            if echo is not None:
-                with lock:
-                    echo.write(prefix + line + "\n")
-                    echo.flush()
-        self.proc.stdout.close()
-
-    def join_output(self, timeout=2.0):
-        if self._reader.ident is not None:     # never started: interrupted while forking
-            self._reader.join(timeout)
-
-    def signal_group(self, sig):
-        try:
-            os.killpg(self.proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _why(task, fail_at):
-    code = task.proc.returncode
-    if fail_at is not None and (task.kind, task.index) == fail_at[:2]:
-        return t("launch.why_injected", step=fail_at[2])
-    if code is not None and code < 0:
-        try:
-            return t("launch.why_signal", signal=signal.Signals(-code).name)
-        except ValueError:
-            return t("launch.why_signal", signal=-code)
-    error = next((m for m in map(_EXCEPTION_LINE.match, reversed(task.lines)) if m), None)
-    if error is not None:
-        line = error.group(1).rsplit(".", 1)[-1] + error.group(2)
-        return t("launch.why_last_line", code=code, line=line)
-    return t("launch.why_exit", code=code)
-
-
-# The first line of a traceback's last entry: "ValueError: ...", "sim.engine.errors.XError: ..."
-_EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))(:.*|$)")
 
 
 def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHINE,
@@ -258,7 +159,7 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
                                             env=task_env, stdin=subprocess.DEVNULL,
                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                             start_new_session=True)
-                running.append(_Task(kind, index, proc, echo, lock, read=not fork))
+                running.append(TaskProcess(kind, index, proc, echo, lock, read=not fork))
         if fork:                                   # every task forked: now the threads
             fabric.start()
             for x in running:
@@ -337,7 +238,7 @@ def _supervise(running, fabric, fail_at, timeout, watch=None):
                     pass
                 if origin.proc.returncode not in (None, 0):
                     origin.join_output()
-                    return name, _why(origin, fail_at)
+                    return name, why_it_ended(origin, fail_at)
             return name, reason_text(name, code or "lost")
         if len(ended) == len(running):
             return None, None
