@@ -35,16 +35,24 @@ html_static_path = ["_static"]
 html_css_files = ["course.css"] + (["course-extra.css"] if EXTRA_FONT.exists() else [])
 html_copy_source = False
 html_show_sourcelink = False
+html_show_search_summary = False    # summaries fetch() each hit's page, which file:// forbids
 html_last_updated_fmt = None          # no build date: the same inputs give the same HTML
 html_context = {"course_lang": lang, "course_html_lang": HTML_LANG[lang]}
 templates_path = ["_templates"]
 
 # MathJax 2 from the jupyter-server-mathjax package, copied once beside the three languages
-# (a path relative to _static): no CDN.
+# (a path relative to _static): no CDN. Its HTML-CSS output uses the STIX web fonts shipped with
+# it; its probe font "MathJax_Blank" (src about:blank, which a file:// page refuses with a
+# console error) is looked up locally instead. The page body is tex2jax_ignore (MyST-NB's
+# choice): only the math Sphinx marks is typeset.
 mathjax_path = "../../_shared/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
 mathjax2_config = {"messageStyle": "none", "showMathMenu": False,
-                   "HTML-CSS": {"availableFonts": [], "preferredFont": None,
-                                "webFont": "STIX-Web", "imageFont": None}}
+                   "tex2jax": {"processClass": "math", "processEscapes": True,
+                               "ignoreClass": "tex2jax_ignore|mathjax_ignore|document"},
+                   "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web",
+                                "imageFont": None,
+                                "styles": {"@font-face": {"font-family": "MathJax_Blank",
+                                                          "src": "local('MathJax_Blank')"}}}}
 
 if lang == "zh":
     # jieba splits Chinese text into words for the search index; the glossary's terms join its

@@ -16,7 +16,8 @@ from tools.website.font import EXTRA_FONT, course_font
 from tools.website.pages import write_language
 from tools.website.words import word
 
-# The parts of MathJax 2 that TeX input with HTML-CSS output and its STIX web fonts load.
+# The parts of MathJax 2 that its combined TeX config with HTML-CSS output and STIX web fonts
+# loads (website/conf.py configures it).
 MATHJAX_PARTS = ("MathJax.js", "config", "jax/input/TeX", "jax/output/HTML-CSS", "jax/element",
                  "extensions", "fonts/HTML-CSS/STIX-Web/woff")
 
