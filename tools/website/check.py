@@ -142,7 +142,7 @@ def wrong_languages(html_root: Path = HTML) -> list[str]:
             if page.lang != HTML_LANG[lang]:
                 problems.append(f"{shown}: <html lang={page.lang!r}>, expected {HTML_LANG[lang]!r}")
             prose = " ".join(page.prose)
-            if len(prose.split()) >= 20 or lang == "zh" and len(prose) >= 40:
+            if len(prose.split()) >= 20 or sum(1 for ch in prose if ord(ch) >= 0x2E80) >= 40:
                 found = language_of(prose)
                 if found != lang:
                     problems.append(f"{shown}: its text reads as {found}, its path says {lang}")
