@@ -33,6 +33,10 @@ suppress_warnings = ["misc.highlighting_failure"]
 html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["course.css"] + (["course-extra.css"] if EXTRA_FONT.exists() else [])
+# Strings of the theme that Sphinx's catalogues lack (website/locales, copied beside the sources).
+locale_dirs = ["locales"]
+html_show_sphinx = False               # no English "Made with" line under a Chinese page
+html_show_copyright = False
 html_copy_source = False
 html_show_sourcelink = False
 html_show_search_summary = False    # summaries fetch() each hit's page, which file:// forbids

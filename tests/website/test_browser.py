@@ -82,6 +82,14 @@ def test_every_page_loads_offline_with_its_figures(site, browser, lang):
     assert not problems, "\n".join(problems)
 
 
+def test_the_root_page_offers_the_three_languages(site, browser):
+    visit = Visit(browser, (site / "index.html").as_uri())
+    hrefs = visit.page.locator("a").evaluate_all("as => as.map(a => a.href)")
+    assert hrefs == [(site / lang / "index.html").as_uri() for lang in LANGS]
+    assert not visit.errors and not visit.outside and not visit.failed
+    visit.close()
+
+
 def platform_fonts(page, selector: str) -> dict[str, int]:
     """The fonts Chromium really drew an element's text with, and how many glyphs each drew."""
     cdp = page.context.new_cdp_session(page)
@@ -190,7 +198,8 @@ def test_screenshots(site, browser, lang, size):
     visit.page.evaluate("document.fonts.ready")
     visit.page.screenshot(path=str(out))
     figure = visit.page.locator("article img").first       # and the lesson's first figure
-    figure.scroll_into_view_if_needed()
+    visit.page.evaluate("img => window.scrollTo(0, img.getBoundingClientRect().top + scrollY - 120)",
+                        figure.element_handle())
     visit.page.evaluate("document.fonts.ready")
     visit.page.screenshot(path=str(out.with_name(f"{lang}-{size}-figure.png")))
     width = visit.page.evaluate("document.documentElement.scrollWidth")

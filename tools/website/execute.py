@@ -121,7 +121,7 @@ def run(job: Job) -> str:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
-                   store_widget_state=True,
+                   store_widget_state=True, extra_arguments=["--IPKernelApp.log_level=ERROR"],
                    resources={"metadata": {"path": str(job.source.parent)}}).execute()
     replace_widgets(nb)
     for cell in nb.cells:

@@ -165,6 +165,7 @@ def write_language(lang: str) -> Path:
         shutil.rmtree(out)
     (out / "lessons").mkdir(parents=True)
     (out / "exercises").mkdir()
+    shutil.copytree(ROOT / "website" / "locales", out / "locales")
     toc = []
     for executed in sorted((EXECUTED / lang / "lessons").glob("*.ipynb")):
         nbformat.write(lesson_page(lang, executed), out / "lessons" / executed.name)
