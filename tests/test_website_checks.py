@@ -76,11 +76,14 @@ def test_a_page_in_another_language_than_its_path_is_reported(site, path, text, 
     assert len(problems) == 1 and problems[0].startswith(path)
 
 
-def test_code_and_tables_do_not_count_as_prose():
-    html = page("pt", GOOD_PT + "<pre>" + GOOD_EN * 5 + "</pre><table><tr><td>" + GOOD_EN * 5 + "</td></tr></table>")
+def test_code_and_tables_do_not_count_as_prose_and_prose_after_them_does():
+    code = ('<div class="cell_output docutils"><div class="highlight"><div><pre>' + GOOD_EN * 5
+            + "</pre></div></div></div>")
+    html = page("pt", GOOD_PT + "</p>" + code + "<table><tr><td>" + GOOD_EN * 5 + "</td></tr></table><p>" + GOOD_ZH)
     parsed = check.Page()
     parsed.feed(html)
-    assert check.language_of(" ".join(parsed.prose)) == "pt"
+    prose = " ".join(parsed.prose)
+    assert GOOD_PT in prose and GOOD_ZH in prose and "ring all-reduce" not in prose
 
 
 def test_a_chinese_character_outside_the_fonts_is_reported(site, monkeypatch):

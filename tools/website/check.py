@@ -31,7 +31,8 @@ class Page(HTMLParser):
         self.ids: set[str] = set()
         self.prose: list[str] = []
         self._article = 0
-        self._skip = 0
+        self._skip_tag: str | None = None   # the outermost element whose text is not prose
+        self._skip_depth = 0
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -46,19 +47,22 @@ class Page(HTMLParser):
             self.images.append(attrs.get("src", ""))
         if tag == "article":
             self._article += 1
-        if tag in SKIPPED_TAGS or "highlight" in (attrs.get("class") or "") \
-                or "cell_output" in (attrs.get("class") or ""):
-            self._skip += 1
-            self._skipping_tag = tag
+        classes = (attrs.get("class") or "").split()
+        if self._skip_tag == tag:
+            self._skip_depth += 1
+        elif self._skip_tag is None and (tag in SKIPPED_TAGS or {"highlight", "cell_output"} & set(classes)):
+            self._skip_tag, self._skip_depth = tag, 1
 
     def handle_endtag(self, tag):
         if tag == "article":
             self._article -= 1
-        if tag in SKIPPED_TAGS and self._skip:
-            self._skip -= 1
+        if tag == self._skip_tag:
+            self._skip_depth -= 1
+            if self._skip_depth == 0:
+                self._skip_tag = None
 
     def handle_data(self, data):
-        if self._article and not self._skip:
+        if self._article and self._skip_tag is None:
             self.prose.append(data)
 
 
