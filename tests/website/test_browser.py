@@ -22,7 +22,8 @@ class Visit:
     """A browser tab that records what it asked for outside file:// (and blocks it) and what it
     logged as an error; ``go`` loads a page and clears the record."""
 
-    def __init__(self, browser, url: str | None = None, viewport=(1280, 900)):
+    def __init__(self, browser, url: str | None = None, viewport=(1280, 900), local: str = "file:"):
+        self.local = ("file:", "data:", "blob:", "about:", local)
         self.context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -41,7 +42,7 @@ class Visit:
 
     def _route(self, route):
         url = route.request.url
-        if url.startswith(("file:", "data:", "blob:", "about:")):
+        if url.startswith(self.local):
             route.continue_()
         else:
             self.outside.append(url)
@@ -88,6 +89,34 @@ def test_the_root_page_offers_the_three_languages(site, browser):
     assert hrefs == [(site / lang / "index.html").as_uri() for lang in LANGS]
     assert not visit.errors and not visit.outside and not visit.failed
     visit.close()
+
+
+def test_a_static_server_serves_it_too(site, browser):
+    """Served over HTTP from loopback (any static server), a lesson, its figures and search work."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        visit = Visit(browser, base + "zh/" + SCREENSHOT_LESSON, local=base)
+        loaded = visit.page.evaluate("""async () => { await Promise.all([...document.images].map(
+            i => { i.loading = "eager"; return i.decode().catch(() => null); }));
+            return [...document.images].every(i => i.naturalWidth > 0) && document.images.length > 0; }""")
+        assert loaded and not visit.errors and not visit.outside and not visit.failed
+        visit.go(base + "zh/search.html?q=" + SEARCH_TERMS["zh"])
+        visit.page.wait_for_selector("#search-results ul.search li a[href*='glossary']", timeout=20000)
+        assert not visit.errors and not visit.outside
+        visit.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 def platform_fonts(page, selector: str) -> dict[str, int]:
