@@ -2,6 +2,7 @@
 #   make lab    start the course in JupyterLab (COURSE_LANG=en|zh|pt picks the home notebook)
 #   make test   run every test: unit tests, then nbval over every lesson and exercise solution
 # Both create .venv and install the project into it on first use.
+# The course as a website: make site (then open build/site/html/index.html); make site-test.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -18,7 +19,7 @@ NBVAL := -p no:python -p no:cacheprovider --nbval --nbval-current-env \
          --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300 \
          -n auto --dist loadscope
 
-.PHONY: lab test unit nbtest notebooks bench crosscheck test-tf venv clean
+.PHONY: lab test unit nbtest notebooks bench crosscheck test-tf venv clean site site-test
 
 venv: $(STAMP)
 
@@ -49,6 +50,26 @@ nbtest: $(STAMP)
 # so the committed files carry their outputs (what nbval compares).
 notebooks: $(STAMP)
 	$(PY) -m tools.build_notebooks --execute
+
+# The course as a static website in three languages (docs/site.md): runs every lesson and solution
+# again to keep their figures (cached in build/site/executed), builds it with Sphinx + MyST-NB and
+# checks its links, figures and languages.
+SITE_STAMP := $(VENV)/.installed-site
+CHROMIUM ?= /usr/bin/chromium
+
+$(SITE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,site]'
+	touch $(SITE_STAMP)
+
+site: $(SITE_STAMP)
+	$(PY) -m tools.website
+
+# Opens the built site in headless Chromium (Debian's; installed here where missing, as root).
+site-test: $(SITE_STAMP)
+	@test -x $(CHROMIUM) || { test "$$(id -u)" = 0 && apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	    { echo "site-test needs Debian's chromium: sudo apt-get install chromium"; exit 1; }
+	SITE_HTML=$(CURDIR)/build/site/html CHROMIUM=$(CHROMIUM) $(PY) -m pytest -p no:cacheprovider tests/website -v
 
 bench: $(STAMP)
 	@set -e; for f in bench/[!_]*.py; do echo "== $$f"; $(PY) $$f; done

@@ -1,0 +1,111 @@
+"""The website's pages: exercise pages with collapsed solutions, widget fallbacks, the switcher,
+the README's course map and the Chinese search dictionary (tools/website; no Sphinx needed)."""
+import re
+
+import nbformat
+import pytest
+
+from tools.build_notebooks import MAP_END, MAP_START
+from tools.website import LANGS, ROOT
+from tools.website.execute import FALLBACK_TAG, WIDGET_STATE, replace_widgets
+from tools.website.pages import exercise_page, language_nav, lesson_page, readme_map
+from tools.website.search import glossary_terms
+
+
+def read(path):
+    return nbformat.read(ROOT / path, as_version=4)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_exercise_page_shows_the_gap_then_the_solution_collapsed(lang):
+    student = read(f"exercises/{lang}/01_transfer_time.ipynb")
+    solution = read(f"exercises/{lang}/solutions/01_transfer_time.ipynb")
+    page = exercise_page(lang, student, solution, "01_transfer_time")
+    hidden = [i for i, c in enumerate(page.cells) if "hide-cell" in c.metadata.get("tags", [])]
+    assert len(hidden) == 1
+    answer, gap = page.cells[hidden[0]], page.cells[hidden[0] - 1]
+    assert "raise NotImplementedError()" in gap.source and not gap.outputs
+    assert "machine.route(src, dst)" in answer.source and "BEGIN SOLUTION" not in answer.source
+    assert answer.metadata["mystnb"]["code_prompt_show"] != "Show code cell {type}"
+    # The switcher first, then the title, then the run box naming both notebooks.
+    assert page.cells[0].source.startswith('<nav class="course-languages"')
+    assert page.cells[1].source.lstrip().startswith("# ")
+    assert f"exercises/{lang}/01_transfer_time.ipynb" in page.cells[2].source
+    assert "make lab" in page.cells[2].source and "make test" in page.cells[2].source
+    assert not any("make notebooks" in c.source for c in page.cells)   # the banner is gone
+
+
+def test_exercise_page_refuses_notebooks_that_do_not_match():
+    student = read("exercises/en/01_transfer_time.ipynb")
+    solution = read("exercises/en/solutions/01_transfer_time.ipynb")
+    solution.cells.pop()
+    with pytest.raises(ValueError, match="rebuild them"):
+        exercise_page("en", student, solution, "01_transfer_time")
+
+
+def widget_notebook():
+    nb = nbformat.v4.new_notebook()
+    view = {"model_id": "box", "version_major": 2, "version_minor": 0}
+    cell = nbformat.v4.new_code_cell("demo_widget()")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={
+        "text/plain": "VBox(...)", "application/vnd.jupyter.widget-view+json": view})]
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), cell]
+    png = {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}
+    nb.metadata["widgets"] = {WIDGET_STATE: {"state": {
+        "box": {"model_name": "VBoxModel", "state": {"_model_name": "VBoxModel",
+                                                     "children": ["IPY_MODEL_slider", "IPY_MODEL_out"]}},
+        "slider": {"model_name": "IntSliderModel", "state": {"_model_name": "IntSliderModel"}},
+        "out": {"model_name": "OutputModel", "state": {"_model_name": "OutputModel", "outputs": [
+            {"output_type": "display_data", "data": png, "metadata": {}}]}},
+    }}}
+    return nb
+
+
+def test_a_widget_becomes_the_figure_it_drew_first():
+    nb = widget_notebook()
+    replace_widgets(nb)
+    (output,) = nb.cells[1].outputs
+    assert output["data"]["image/png"] == "iVBORw0KGgo=" and output["metadata"][FALLBACK_TAG]
+    assert "widgets" not in nb.metadata    # no widget JavaScript for a static page
+
+
+def test_a_widget_fallback_is_announced_on_its_page(tmp_path):
+    nb = widget_notebook()
+    replace_widgets(nb)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell("*banner*"))
+    path = tmp_path / "02_x.ipynb"
+    nbformat.write(nb, path)
+    page = lesson_page("pt", path)
+    notes = [c for c in page.cells if "course-widget-note" in c.source]
+    assert len(notes) == 1 and "JupyterLab" in notes[0].source
+    assert page.cells.index(notes[0]) == [i for i, c in enumerate(page.cells) if c.cell_type == "code"][0] + 1
+
+
+def test_the_switcher_points_at_the_same_page_in_the_other_languages():
+    nav = language_nav("zh", "lessons/02_allreduce_step_by_step")
+    hrefs = re.findall(r'href="([^"]+)"', nav)
+    assert hrefs == ["../../en/lessons/02_allreduce_step_by_step.html",
+                     "../../pt/lessons/02_allreduce_step_by_step.html"]
+    assert "<strong lang=\"zh-CN\">简体中文</strong>" in nav
+    assert re.findall(r'href="([^"]+)"', language_nav("en", "index")) == ["../zh/index.html", "../pt/index.html"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_readme_course_map_links_every_lesson_of_every_language(lang):
+    table = readme_map(lang)
+    readme = {"en": "README.md", "zh": "README.zh.md", "pt": "README.pt.md"}[lang]
+    course_map = (ROOT / readme).read_text(encoding="utf-8").split(MAP_START)[1].split(MAP_END)[0]
+    links = re.findall(r"\]\((?:notebooks|exercises)/\w+/[\w.]+\.ipynb\)", course_map)
+    hrefs = re.findall(r'href="\.\./(\w+)/(lessons|exercises)/(\w+)\.html"', table)
+    assert len(hrefs) == len(links) > 30
+    lessons = {p.stem for p in (ROOT / "notebooks" / "en").glob("[0-9][0-9]_*.ipynb")}
+    exercises = {p.stem for p in (ROOT / "exercises" / "en").glob("[0-9][0-9]_*.ipynb")}
+    for other, kind, stem in hrefs:
+        assert other in LANGS and stem in (lessons if kind == "lessons" else exercises)
+
+
+def test_the_chinese_search_dictionary_holds_the_glossary_terms():
+    terms = glossary_terms()
+    assert {"全归约", "参数服务器", "分布策略", "副本"} <= set(terms)
+    assert "简体中文" not in terms                      # the table's header is no term
+    assert all(" " not in t and not t.isascii() for t in terms)

@@ -1,0 +1,62 @@
+"""The website's own words in each language (the lessons bring theirs; Sphinx and Furo theirs)."""
+from __future__ import annotations
+
+WORDS = {
+    "en": {
+        "site_title": "tf.distribute on simulated hardware",
+        "languages": "Read in",
+        "run_title": "Run this lesson",
+        "run_text": "From a clone of the repository (the two commands of the README):",
+        "run_open": "then open",
+        "exercise_open": "The exercise to fill in is",
+        "solution_show": "Show the solution",
+        "solution_hide": "Hide the solution",
+        "widget_note": "In JupyterLab this figure is interactive: run the notebook to change its settings.",
+        "course_map": "Course map",
+        "glossary": "Glossary",
+        "glossary_intro": ("The terms of TensorFlow's own Chinese and Portuguese documentation, used by every "
+                           "lesson, exercise and message of the course. API names stay in English."),
+        "lessons": "Lessons",
+        "exercises": "Exercises",
+        "choose": "Choose a language",
+    },
+    "zh": {
+        "site_title": "在模拟硬件上学习 tf.distribute",
+        "languages": "阅读语言",
+        "run_title": "运行这节课",
+        "run_text": "在仓库的克隆目录中运行（README 中的两个命令）：",
+        "run_open": "然后打开",
+        "exercise_open": "需要填写的练习是",
+        "solution_show": "显示参考答案",
+        "solution_hide": "隐藏参考答案",
+        "widget_note": "在 JupyterLab 中这张图可以交互：运行笔记本即可修改它的设置。",
+        "course_map": "课程地图",
+        "glossary": "术语表",
+        "glossary_intro": "本课程的每节课、每个练习和每条消息都使用 TensorFlow 官方中文和葡萄牙语文档中的术语。API 名称在所有语言中都保留英文。",
+        "lessons": "课程",
+        "exercises": "练习",
+        "choose": "选择语言",
+    },
+    "pt": {
+        "site_title": "tf.distribute em hardware simulado",
+        "languages": "Ler em",
+        "run_title": "Execute esta lição",
+        "run_text": "A partir de um clone do repositório (os dois comandos do README):",
+        "run_open": "depois abra",
+        "exercise_open": "O exercício a preencher é",
+        "solution_show": "Mostrar a solução",
+        "solution_hide": "Ocultar a solução",
+        "widget_note": "No JupyterLab esta figura é interativa: execute o notebook para mudar as configurações.",
+        "course_map": "Mapa do curso",
+        "glossary": "Glossário",
+        "glossary_intro": ("Os termos da própria documentação do TensorFlow em chinês e em português, usados em "
+                           "todas as lições, exercícios e mensagens do curso. Os nomes de API ficam em inglês."),
+        "lessons": "Lições",
+        "exercises": "Exercícios",
+        "choose": "Escolha um idioma",
+    },
+}
+
+
+def word(lang: str, key: str) -> str:
+    return WORDS[lang][key]
