@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import ast
 import copy
-import difflib
 import json
 import os
 from dataclasses import dataclass
 
-from sim.distribute import tf_config_addresses
+from sim.distribute import tf_config_addresses, tf_config_fixes as fixes
 from sim.distribute.cluster_errors import with_fix
 from sim.distribute.cluster_spec import ClusterSpec
 
-JOBS = ("chief", "worker", "ps", "evaluator")
+JOBS = fixes.JOBS
 MWMS = "MultiWorkerMirroredStrategy"
 EXAMPLE = {"cluster": {"worker": ["localhost:12345", "localhost:23456"]},
            "task": {"type": "worker", "index": 0}}
@@ -112,21 +111,21 @@ def check_task(cluster_spec, task_type, task_id, rpc_layer=None):
         raise ValueError(with_fix(
             "Unrecognized task_type: %r, valid task types are: \"chief\", \"worker\", "
             "\"evaluator\" and \"ps\"." % (task_type,), "unknown_task_type",
-            _with_task(config, _closest(task_type, cluster), task_id), type=task_type))
+            fixes.with_task(config, fixes.closest(task_type, cluster), task_id), type=task_type))
     if task_type not in cluster:
         raise ValueError(with_fix(
             "`task_type` %r not found in cluster_spec." % (task_type,), "task_type_not_in_cluster",
-            _with_task(config, _closest(task_type, cluster), task_id),
+            fixes.with_task(config, fixes.closest(task_type, cluster), task_id),
             type=task_type, jobs=", ".join(f'"{j}"' for j in cluster) or "-"))
     for job, key in (("chief", "two_chiefs"), ("evaluator", "two_evaluators")):
         if len(cluster.get(job, [])) > 1:
             raise ValueError(with_fix("There must be at most one %r job." % job, key,
-                                      _keep_one(config, job), n=len(cluster[job])))
+                                      fixes.keep_one(config, job), n=len(cluster[job])))
     n = spec.num_tasks(task_type)
     if task_id >= n:
         raise ValueError(with_fix(
             "The `task_id` %d exceeds the maximum id of %s." % (task_id, task_type),
-            "index_past_end", _with_task(config, task_type, n - 1),
+            "index_past_end", fixes.with_task(config, task_type, n - 1),
             index=task_id, job=task_type, n=n, last=n - 1))
     return ClusterTask(spec, task_type, task_id, rpc_layer)
 
@@ -147,7 +146,7 @@ def validate(config, strategy=None):
     task = check_task(config["cluster"], task_type, task_id, config.get("rpc_layer"))
     spec = task.cluster_spec
     if task_id < 0:
-        raise ValueError(with_fix(None, "negative_index", _with_task(config, task_type, 0),
+        raise ValueError(with_fix(None, "negative_index", fixes.with_task(config, task_type, 0),
                                   index=task_id, job=task_type, last=spec.num_tasks(task_type) - 1))
     _check_addresses(config, spec)
     if strategy == MWMS:
@@ -167,7 +166,7 @@ def _check_cluster_shape(config):
     for job, tasks in cluster.items():
         if job not in JOBS:
             fixed = copy.deepcopy(config)
-            fixed["cluster"] = {(_closest(job, JOBS) if j == job else j): t for j, t in cluster.items()}
+            fixed["cluster"] = {(fixes.closest(job, JOBS) if j == job else j): t for j, t in cluster.items()}
             raise ValueError(with_fix(None, "unknown_job", fixed, job=job))
         if isinstance(tasks, str):
             fixed = copy.deepcopy(config)
@@ -204,7 +203,7 @@ def _task_fields(config):
     ok = (isinstance(index, int) and not isinstance(index, bool)) or (
         isinstance(index, str) and index.strip().lstrip("-").isdigit())
     if not ok:
-        raise ValueError(with_fix(None, "index_not_int", _with_task(config, str(task["type"]), 0),
+        raise ValueError(with_fix(None, "index_not_int", fixes.with_task(config, str(task["type"]), 0),
                                   value=json.dumps(index)))
     return str(task["type"]), int(index)
 
@@ -216,22 +215,11 @@ def _check_addresses(config, spec):
             address = spec.task_address(job, i)
             if address in seen:
                 fixed = copy.deepcopy(config)
-                fixed["cluster"] = _moved(spec, job, i)
+                fixed["cluster"] = fixes.moved(spec, job, i)
                 first = f"{seen[address][0]} {seen[address][1]}"
                 raise ValueError(with_fix(None, "duplicate_address", fixed, first=first,
                                           second=f"{job} {i}", address=address))
             seen[address] = (job, i)
-
-
-def _moved(spec, job, index):
-    """The cluster with task ``(job, index)`` moved to a free port of its host."""
-    cluster = spec.as_dict()
-    host, _, port = spec.task_address(job, index).rpartition(":")
-    ports = [int(a.rpartition(":")[2]) for j in spec.jobs for a in spec.job_tasks(j)
-             if a and a.rpartition(":")[2].isdigit()]
-    new = f"{host or 'localhost'}:{max(ports, default=12344) + 1}" if port.isdigit() else f"{job}{index}.example.com:12345"
-    cluster[job][index] = new
-    return cluster
 
 
 def _check_no_ps(config, task_type):
@@ -242,41 +230,6 @@ def _check_no_ps(config, task_type):
         raise ValueError(with_fix("There is no id for task_type 'ps'", "ps_task_mwms", fixed))
     if "ps" in config["cluster"]:
         raise ValueError(with_fix(None, "ps_job_mwms", {**copy.deepcopy(config), "cluster": cluster}))
-
-
-# -- corrected examples --------------------------------------------------------------------------
-def _closest(name, choices):
-    """The job most like ``name`` (a typo's fix), else "worker" or the first choice."""
-    choices = [c for c in choices if c in JOBS] or list(JOBS)
-    near = difflib.get_close_matches(str(name).lower(), choices, n=1, cutoff=0.4)
-    if near:
-        return near[0]
-    return "worker" if "worker" in choices else choices[0]
-
-
-def _with_task(config, task_type, index):
-    fixed = copy.deepcopy(config)
-    cluster = fixed.get("cluster") or {}
-    if task_type in cluster:
-        index = max(0, min(index, ClusterSpec(cluster).num_tasks(task_type) - 1))
-    fixed["task"] = {"type": task_type, "index": index}
-    return fixed
-
-
-def _keep_one(config, job):
-    """Keep the first ``job`` task; the others become workers (after the existing ones)."""
-    fixed = copy.deepcopy(config)
-    extra = list(ClusterSpec(fixed["cluster"]).as_dict()[job])
-    workers = list(ClusterSpec(fixed["cluster"]).as_dict().get("worker", []))
-    fixed["cluster"][job] = extra[:1]
-    if job == "chief":
-        fixed["cluster"]["worker"] = workers + extra[1:]
-        task = fixed.get("task", {})
-        if task.get("type") == job and isinstance(task.get("index"), int) and task["index"] >= 1:
-            fixed["task"] = {"type": "worker", "index": len(workers) + task["index"] - 1}
-    elif fixed.get("task", {}).get("type") == job:
-        fixed["task"] = {"type": job, "index": 0}
-    return fixed
 
 
 # -- what MultiWorkerMirroredStrategy calls -------------------------------------------------------
