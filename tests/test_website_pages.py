@@ -5,7 +5,7 @@ import re
 import nbformat
 import pytest
 
-from tools.build_notebooks import MAP_END, MAP_START
+from tools.course_maps import MAP_END, MAP_START
 from tools.website import LANGS, ROOT
 from tools.website.execute import FALLBACK_TAG, WIDGET_STATE, replace_widgets
 from tools.website.pages import exercise_page, language_nav, lesson_page, readme_map

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from tools.build_notebooks import WIDGET_VIEW, coalesce_streams
+from tools.notebook_execution import WIDGET_VIEW, coalesce_streams
 from tools.website import EXECUTED, LANGS, ROOT
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"

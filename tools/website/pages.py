@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from tools.build_notebooks import HOME_TEXT, MAP_END, MAP_START, READMES
+from tools.course_maps import HOME_TEXT, MAP_END, MAP_START, READMES
 from tools.website import EXECUTED, HTML_LANG, LANG_NAMES, LANGS, ROOT, SOURCES
 from tools.website.execute import FALLBACK_TAG
 from tools.website.words import word
