@@ -1,7 +1,7 @@
 """``tf.distribute.coordinator.ClusterCoordinator``: schedule closures on simulated workers.
 
 ``schedule(fn)`` queues a ``tf.function`` and returns a RemoteValue at once; workers of the
-simulated cluster (cluster_sim.py) take closures from the queue in simulated time. The blocking
+simulated cluster (worker_pool.py) take closures from the queue in simulated time. The blocking
 calls (``join``, ``fetch``, ``RemoteValue.fetch``) run the simulation until what they wait for
 has happened; ``done()`` lets one simulated event happen, like a moment of real time passing.
 Errors follow TensorFlow (§7.3): an application error or a lost ps is raised by the next
