@@ -112,6 +112,9 @@ class MirroredExtended(StrategyExtended):
     def _call_for_each_replica(self, fn, args, kwargs):
         outer = _timing.current()
         if len(self._devices) == 1:
+            # One replica: a 1-component PerReplica (distribute_values_from_function's result)
+            # hands its value, as TensorFlow's select_replica does.
+            args, kwargs = select_replica(0, args), select_replica(0, kwargs)
             ctx = ReplicaContext(self._container_strategy(), 0)
             if outer is not None:
                 with ctx:
