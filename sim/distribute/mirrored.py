@@ -36,7 +36,8 @@ class MirroredStrategy(Strategy):
         super().__init__(MirroredExtended(self, devices, cross_device_ops))
 
     def __repr__(self):
-        return f"<{self._tf_name} on {len(self.extended._devices)} device(s)>"
+        from sim.i18n import t
+        return t("distribute.repr_on_devices", name=self._tf_name, n=len(self.extended._devices))
 
 
 def resolve_devices(devices):
