@@ -28,7 +28,8 @@ class CentralStorageStrategy(Strategy):
         super().__init__(CentralStorageExtended(self, compute_devices, parameter_device))
 
     def __repr__(self):
-        return f"<{self._tf_name} on {len(self.extended._devices)} device(s)>"
+        from sim.i18n import t
+        return t("distribute.repr_on_devices", name=self._tf_name, n=len(self.extended._devices))
 
 
 class CentralStorageExtended(MirroredExtended):

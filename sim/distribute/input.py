@@ -58,7 +58,8 @@ class DistributedDataset:
         return DistributedIterator(self._extended, self._make_steps(), self._element_spec)
 
     def __repr__(self):
-        return f"<tf.distribute.DistributedDataset over {self._extended._num_replicas_in_sync} replica(s)>"
+        from sim.i18n import t
+        return t("distribute.repr_dataset", n=self._extended._num_replicas_in_sync)
 
 
 class DistributedIterator:

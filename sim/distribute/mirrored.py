@@ -36,7 +36,8 @@ class MirroredStrategy(Strategy):
         super().__init__(MirroredExtended(self, devices, cross_device_ops))
 
     def __repr__(self):
-        return f"<{self._tf_name} on {len(self.extended._devices)} device(s)>"
+        from sim.i18n import t
+        return t("distribute.repr_on_devices", name=self._tf_name, n=len(self.extended._devices))
 
 
 def resolve_devices(devices):
@@ -112,6 +113,9 @@ class MirroredExtended(StrategyExtended):
     def _call_for_each_replica(self, fn, args, kwargs):
         outer = _timing.current()
         if len(self._devices) == 1:
+            # One replica: a 1-component PerReplica (distribute_values_from_function's result)
+            # hands its value, as TensorFlow's select_replica does.
+            args, kwargs = select_replica(0, args), select_replica(0, kwargs)
             ctx = ReplicaContext(self._container_strategy(), 0)
             if outer is not None:
                 with ctx:

@@ -45,8 +45,9 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __repr__(self):
         ext = self.extended
-        return (f"<{self._tf_name} with {self.num_replicas_in_sync} replica(s) "
-                f"on {ext._num_workers} worker(s)>")
+        from sim.i18n import t
+        return t("distribute.repr_replicas_workers", name=self._tf_name,
+                 n=self.num_replicas_in_sync, workers=ext._num_workers)
 
 
 class _CollectiveAllReduceStrategyExperimental(MultiWorkerMirroredStrategy):

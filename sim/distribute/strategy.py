@@ -70,7 +70,8 @@ class Strategy:
         return _Scope(self)
 
     def __repr__(self):
-        return f"<{self._tf_name} with {self.num_replicas_in_sync} replica(s)>"
+        from sim.i18n import t
+        return t("distribute.repr_replicas", name=self._tf_name, n=self.num_replicas_in_sync)
 
     # -- running ----------------------------------------------------------------------------
     def run(self, fn, args=(), kwargs=None, options=None):

@@ -248,5 +248,5 @@ class Machine:
             self.route(dev, self.devices[0])
 
     def __repr__(self) -> str:
-        return (f"Machine({self.name!r}: {len(self.devices)} devices, {len(self.links)} links, "
-                f"{len(self.hosts)} host(s))")
+        return t("hardware.machine_repr", name=self.name, devices=len(self.devices),
+                 links=len(self.links), hosts=len(self.hosts))

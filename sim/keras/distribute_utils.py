@@ -146,7 +146,15 @@ def reduce_per_replica(values, strategy, reduction="auto"):
     if reduction == "auto":
         reduction = "first" if is_tpu_strategy(strategy) else "sum"
 
+    # Keras's _collective_all_reduce_multi_worker: MWMS spanning several workers (not a ps cluster)
+    gather_workers = (reduction == "concat" and multi_worker(strategy)
+                      and any(c.__name__ == "MultiWorkerMirroredStrategy"
+                              for c in type(strategy).__mro__))
+
     def _reduce(v):
+        if gather_workers and (is_distributed_value(v) or hasattr(v, "dtype")):
+            from sim.keras.multi_worker_concat import multi_worker_concat
+            return multi_worker_concat(v, strategy)
         if not is_distributed_value(v):
             return v
         parts = local_results(strategy, v)

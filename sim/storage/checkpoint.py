@@ -143,7 +143,11 @@ class Checkpoint:
 def _write_state(directory, latest, all_paths=None):
     state = {"model_checkpoint_path": os.path.basename(latest),
              "all_model_checkpoint_paths": [os.path.basename(p) for p in (all_paths or [latest])]}
-    safe_io.atomic_write(os.path.join(directory, _STATE), lambda f: f.write(json.dumps(state).encode()))
+    path = os.path.join(directory, _STATE)
+    try:
+        safe_io.atomic_write(path, lambda f: f.write(json.dumps(state).encode()))
+    except IsADirectoryError as e:           # a directory named ``checkpoint`` is in the way
+        raise checkpoint_state.write_refused(path, e) from None
 
 
 def _read_state(checkpoint_dir, latest_filename=None):

@@ -73,3 +73,15 @@ def _damaged(path, key, **fields):
     problem = t("checkpoint." + key, **fields)
     return errors.DataLossError(None, None, t("checkpoint.state_damaged", path=path,
                                               problem=problem))
+
+
+def write_refused(path, error):
+    """TensorFlow's FailedPreconditionError when the state file cannot be written because a
+    directory holds its name (TensorFlow: '<dir>/checkpoint.tmp…; Is a directory'), naming the
+    path and the fix; other OS errors pass through."""
+    if not isinstance(error, IsADirectoryError):
+        return error
+    from sim.engine import errors
+    from sim.i18n import t
+    return errors.FailedPreconditionError(
+        None, None, f"{path}; Is a directory\n" + t("checkpoint.state_is_directory", path=path))

@@ -66,7 +66,8 @@ def run_cluster(script, engine, workers=2, sim_root=ROOT):
                        capture_output=True,
                        text=True, timeout=900)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
-    assert f"launch finished: {workers} tasks, all exited with status 0" in p.stdout
+    tasks = "task" if workers == 1 else "tasks"
+    assert f"launch finished: {workers} {tasks}, all exited with status 0" in p.stdout
     by_worker = {}
     for line in p.stdout.splitlines():
         if line.startswith("[worker ") and "ENGINE-JSON " in line:

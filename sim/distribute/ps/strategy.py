@@ -46,8 +46,9 @@ class ParameterServerStrategy(Strategy):
 
     def __repr__(self):
         e = self.extended
-        return (f"<{self._tf_name} with {e._num_workers} worker(s) and {e._num_ps} "
-                f"parameter server(s)>")
+        from sim.i18n import t
+        return t("distribute.repr_workers_ps", name=self._tf_name, workers=e._num_workers,
+                 ps=e._num_ps)
 
 
 class ParameterServerStrategyExtended(SingleReplicaExtended):

@@ -59,3 +59,19 @@ def mismatch(path, error):
     if isinstance(error, KeyError):
         return KeyError(_text(str(error.args[0]), "weights_file_mismatch", path=path))
     return ValueError(_text(str(error), "weights_file_mismatch", path=path))
+
+
+def prefix_missing(path, prefix):
+    """``load_weights`` of a checkpoint prefix with nothing there, as TensorFlow 2.21 answers it:
+    tf-keras's NotFoundError from the checkpoint reader; Keras 3 reads no TensorFlow checkpoints
+    and refuses the path as a format (ValueError). Then the course's line naming the file."""
+    from sim.keras.version import keras_major
+    if keras_major() == 2:
+        from sim.engine.errors import NotFoundError
+        return NotFoundError(None, None, _text(
+            "Unsuccessful TensorSliceReader constructor: Failed to find any matching files for "
+            f"{prefix}", "weights_not_found", path=path))
+    return ValueError(_text(
+        f"File format not supported: filepath={prefix}. Keras 3 only supports V3 `.keras` files, "
+        "`.weights.h5` files, legacy H5 format files (`.h5` extension), or Orbax checkpoints.",
+        "weights_not_found", path=path))

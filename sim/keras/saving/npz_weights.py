@@ -75,7 +75,8 @@ def load_weights(model, filepath):
     if not os.path.exists(path) and os.path.isdir(os.fspath(filepath)):
         path = os.path.join(os.fspath(filepath), "variables.npz")
     if not os.path.exists(path):
-        raise FileNotFoundError(_errors.msg("weights_not_found", path=path))
+        from sim.keras.saving.file_errors import prefix_missing
+        raise prefix_missing(path, os.fspath(filepath))
     meta, arrays, _ = load_npz(path)
     if not model.weights:
         raise ValueError(_errors.msg("load_unbuilt", name=model.name))

@@ -52,6 +52,9 @@ def load_weights(model, filepath, legacy=False, skip_mismatch=False) -> None:
                          "building the model first by calling it on some data or by using "
                          "`build()`.")
     if path.endswith(".keras"):
+        if not os.path.exists(path):      # Keras 3 opens it as a zip, tf-keras as HDF5: both say so
+            raise file_errors.not_hdf5(path, FileNotFoundError(
+                2, "No such file or directory", path))
         keras_archive.load_weights_from(model, path, keras_archive.read_members(path),
                                         skip_mismatch)
         return
