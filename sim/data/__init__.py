@@ -7,6 +7,7 @@ per family), ``options.py`` ``tf.data.Options`` and ``AutoShardPolicy``.
 """
 from __future__ import annotations
 
-from sim.data.dataset import Dataset, Iterator, Optional  # noqa: F401
+from sim.data.dataset import Dataset  # noqa: F401
+from sim.data.iterator import Iterator, Optional  # noqa: F401
 from sim.data.options import (AUTOTUNE, INFINITE_CARDINALITY, SHARD_HINT,  # noqa: F401
                               UNKNOWN_CARDINALITY, AutoShardPolicy, DistributeOptions, Options)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from sim.data import structure
 from sim.data.options import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Options
 from sim.engine import nest
-from sim.engine.errors import OutOfRangeError
 
 
 def _unsupported_method(name):
@@ -109,6 +108,7 @@ class Dataset(metaclass=_DatasetType):
 
     # -- iteration ---------------------------------------------------------------------------
     def __iter__(self):
+        from sim.data.iterator import Iterator
         return Iterator(self)
 
     def as_numpy_iterator(self):
@@ -275,50 +275,3 @@ class Dataset(metaclass=_DatasetType):
         return bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
                                          bucket_batch_sizes, padded_shapes, padding_values,
                                          pad_to_bucket_boundary, no_padding, drop_remainder)
-
-
-class Iterator:
-    """``iter(dataset)``: ``next()`` raises StopIteration at the end, ``get_next()``
-    OutOfRangeError, as TensorFlow's iterators do."""
-
-    def __init__(self, dataset):
-        self._dataset = dataset
-        self._gen = dataset._iterate()
-
-    @property
-    def element_spec(self):
-        return self._dataset.element_spec
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        return next(self._gen)
-
-    def get_next(self):
-        try:
-            return next(self._gen)
-        except StopIteration:
-            raise OutOfRangeError(None, None, "End of sequence") from None
-
-    def get_next_as_optional(self):
-        try:
-            return Optional(next(self._gen))
-        except StopIteration:
-            return Optional(None, empty=True)
-
-
-class Optional:
-    """``tf.experimental.Optional``: a value that may be missing (end of data)."""
-
-    def __init__(self, value, empty=False):
-        self._value, self._empty = value, empty
-
-    def has_value(self):
-        from sim.engine.tensor import constant
-        return constant(not self._empty)
-
-    def get_value(self):
-        if self._empty:
-            raise OutOfRangeError(None, None, "The optional does not have a value")
-        return self._value

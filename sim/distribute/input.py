@@ -91,7 +91,7 @@ class DistributedIterator:
             raise OutOfRangeError(None, None, explain("End of sequence", "end_of_data")) from None
 
     def get_next_as_optional(self):
-        from sim.data.dataset import Optional
+        from sim.data.iterator import Optional
         try:
             return Optional(self.__next__())
         except StopIteration:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.data import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Options  # noqa: F401
-from sim.data.dataset import Iterator  # noqa: F401
+from sim.data.iterator import Iterator  # noqa: F401
 from sim.data.transforms.windowing import DatasetSpec  # noqa: F401
 from sim.tf._lazy import module_getattr
 
