@@ -17,7 +17,8 @@ from sim.keras import (_errors, backend, callbacks as callbacks_mod, compile_uti
 from sim.keras import divergence
 from sim.keras.saving import routes as saving_routes
 from sim.keras.compile_metrics import CompileMetrics
-from sim.keras.layers.base import Layer, shape_tuple
+from sim.keras.layers.base import Layer
+from sim.keras.layers.call_inputs import shape_tuple
 from sim.keras.training_utils import (_batches, _concat_outputs, _logs_result, _numpy_logs,
                                       _resolve_verbose, _should_eval, _split_validation,
                                       _unpack_validation)

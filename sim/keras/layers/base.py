@@ -14,7 +14,10 @@ import numpy as np
 import sim.tf as tf
 
 from sim.distribute.memory_capacity import initial_value
-from sim.keras import _errors, backend, initializers, regularizers, weight_names
+from sim.keras import backend, initializers, regularizers, weight_names
+from sim.keras.layers.call_inputs import (_dedupe, _fmt_shape, _map, _to_tensors,  # noqa: F401
+                                         batch_input_shape_of, check_input, is_shape, is_symbolic,
+                                         shape_tuple)
 from sim.keras.version import keras_major
 
 _call_depth = [0]
@@ -24,24 +27,6 @@ def is_variable(v) -> bool:
     return isinstance(v, tf.Variable) or (
         hasattr(v, "assign") and hasattr(v, "trainable") and hasattr(v, "read_value")
         and not isinstance(v, Layer))
-
-
-def shape_tuple(x) -> tuple:
-    shape = x.shape
-    dims = shape.as_list() if hasattr(shape, "as_list") else list(shape)
-    return tuple(None if d is None else int(d) for d in dims)
-
-
-def is_symbolic(x) -> bool:
-    from sim.keras.layers.input_layer import KerasTensor
-
-    if isinstance(x, KerasTensor):
-        return True
-    if isinstance(x, (list, tuple)):
-        return any(is_symbolic(v) for v in x)
-    if isinstance(x, dict):
-        return any(is_symbolic(v) for v in x.values())
-    return False
 
 
 class Layer:
@@ -65,15 +50,7 @@ class Layer:
         self._output_shape = None
         self._inbound_nodes = []
         self.activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
-        batch_input_shape = kwargs.pop("batch_input_shape", None)
-        input_shape = kwargs.pop("input_shape", None)
-        input_dim = kwargs.pop("input_dim", None)
-        batch_size = kwargs.pop("batch_size", None)
-        if input_shape is None and input_dim is not None:
-            input_shape = (input_dim,)
-        if input_shape is not None and batch_input_shape is None:
-            batch_input_shape = (batch_size,) + tuple(input_shape)
-        self._batch_input_shape = tuple(batch_input_shape) if batch_input_shape else None
+        self._batch_input_shape = batch_input_shape_of(kwargs)
         for k in ("autocast", "input_length", "weights"):
             kwargs.pop(k, None)
         if kwargs:
@@ -268,22 +245,7 @@ class Layer:
         self.built = True
 
     def _check_input(self, inputs):
-        dim = self._input_last_dim
-        if dim is None or not hasattr(inputs, "shape"):
-            return
-        shape = inputs.shape
-        if len(shape) and shape[-1] is not None and int(shape[-1]) != dim:
-            raise ValueError(_errors.msg(
-                "input_shape_mismatch",
-                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
-                f"of input shape to have value {dim}, but received input with shape "
-                f"{_fmt_shape(shape_tuple(inputs))}",
-                layer=self.name, expected=dim, got=_fmt_shape(shape_tuple(inputs))))
-        if self._min_ndim and len(shape) < self._min_ndim:
-            raise ValueError(
-                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
-                f"min_ndim={self._min_ndim}, found ndim={len(shape)}. Full shape received: "
-                f"{_fmt_shape(shape_tuple(inputs))}")
+        check_input(self, inputs)
 
     def __call__(self, inputs, *args, **kwargs):
         if is_symbolic(inputs):
@@ -333,48 +295,3 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__module__.replace('sim.keras', 'keras')}.{type(self).__name__} name={self.name}>"
-
-
-def _dedupe(vs):
-    seen, out = set(), []
-    for v in vs:
-        if id(v) not in seen:
-            seen.add(id(v))
-            out.append(v)
-    return out
-
-
-def _fmt_shape(shape):
-    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-def is_shape(s) -> bool:
-    return isinstance(s, tuple) and all(d is None or isinstance(d, int) for d in s)
-
-
-def _map(fn, x, leaf=None):
-    """Apply ``fn`` to the leaves of a dict/list/tuple nest (``leaf`` says what a leaf is)."""
-    if leaf is not None and leaf(x):
-        return fn(x)
-    if isinstance(x, dict):
-        return {k: _map(fn, v, leaf) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return type(x)(_map(fn, v, leaf) for v in x)
-    return fn(x)
-
-
-def _to_tensors(x, dtype):
-    """NumPy inputs become tensors; floating inputs are cast to the layer's dtype (autocast)."""
-    if isinstance(x, dict):
-        return {k: _to_tensors(v, dtype) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return type(x)(_to_tensors(v, dtype) for v in x)
-    if isinstance(x, (np.ndarray, np.generic, float, int)):
-        arr = np.asarray(x)
-        if arr.dtype.kind == "f" and arr.dtype != np.dtype(dtype):
-            arr = arr.astype(dtype)
-        return tf.convert_to_tensor(arr)
-    dt = getattr(x, "dtype", None)
-    if dt is not None and getattr(dt, "is_floating", False) and dt.name != dtype:
-        return tf.cast(x, dtype)
-    return x

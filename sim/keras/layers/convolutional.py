@@ -12,7 +12,8 @@ import sim.tf as tf
 
 from sim import i18n
 from sim.keras import activations, initializers, regularizers
-from sim.keras.layers.base import Layer, _fmt_shape, shape_tuple
+from sim.keras.layers.base import Layer
+from sim.keras.layers.call_inputs import _fmt_shape, shape_tuple
 
 
 def normalize_tuple(value, n, name, allow_zero=False):

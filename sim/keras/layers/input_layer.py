@@ -10,7 +10,8 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import backend, weight_names
-from sim.keras.layers.base import Layer, _map, is_shape
+from sim.keras.layers.base import Layer
+from sim.keras.layers.call_inputs import _map, is_shape
 
 
 class KerasTensor:

@@ -6,7 +6,7 @@ then called with the same structure.
 from __future__ import annotations
 
 from sim.keras import backend
-from sim.keras.layers.base import _map
+from sim.keras.layers.call_inputs import _map
 from sim.keras.layers.input_layer import InputLayer, KerasTensor, flatten
 from sim.keras.training import Model
 
