@@ -73,7 +73,7 @@ def test_async_halves_the_time_on_10gbe_and_ties_on_infiniband():
     for devices in (16, 128):
         sync, asyn = _rows((devices // 8,), "edr-ib", "ps-sync")[devices], \
             _rows((devices // 8,), "edr-ib", "ps-async")[devices]
-        assert asyn.hours == pytest.approx(sync.hours, rel=1e-3)
+        assert abs(asyn.seconds - sync.seconds) < 60                               # "to the minute"
         assert asyn.step.seconds == pytest.approx(asyn.step.compute, rel=1e-3)     # all hidden
     ib = _rows((16,), "edr-ib", "ps-sync")[128]
     assert round(ib.step.seconds * 1e3) == 292 and round(ib.step.communication * 1e3) == 65
@@ -94,7 +94,7 @@ def test_with_32_images_async_is_ahead_on_infiniband_and_mirrored_is_behind():
     assert round(1 - asyn.hours / sync.hours, 2) == 0.11
     assert round(asyn.step.seconds * 1e3) == 146 and round(sync.step.seconds * 1e3) == 164
     nccl, ps = _rows((16,), "edr-ib", "mirrored-nccl")[128], _rows((16,), "edr-ib", "ps-sync")[128]
-    assert round(nccl.step.seconds * 1e3, 1) == 303.5 and nccl.step.seconds > ps.step.seconds
+    assert round(nccl.step.seconds * 1e3, 1) == 303.5 and round(nccl.step.seconds / ps.step.seconds - 1, 2) == 0.04
 
 
 def test_the_fastest_fits_500_in_6_hours_and_250_buys_nothing(section2):
