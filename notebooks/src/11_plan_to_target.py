@@ -464,7 +464,8 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # The step time was measured on the same cluster, so the error is in the steps: one data stream
 # against the median of seven. Here both land close; with other data streams (the test
 # `tests/test_plan_real_mode.py` runs five), the poor choice's 381 steps stay within 7% and the top
-# choice's 10 steps move by up to 4 steps, 40%: when a run is ten steps long, one step more is 10%.
+# choice's 10 steps land anywhere from 7 to 14, errors up to 43%: when a run is ten steps long, one
+# step more is 10%.
 # The test bounds the errors at 15% and 50%. The order never changes: the top plan is more than
 # ten times faster in every run.
 #
@@ -476,7 +477,7 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # with exit status 2:
 
 # %% [markdown] lang="zh"
-# 每步时间是在同一个集群上测得的，所以误差来自步数：一条数据流的结果对比七条数据流的中位数。这里两者都很接近；换成其他数据流时（测试 `tests/test_plan_real_mode.py` 跑了五条），较差方案的 381 步始终在 7% 以内，而最佳方案的 10 步最多会相差 4 步，即 40%：当一次运行只有十步时，多一步就是 10%。测试把误差限制在 15% 和 50% 以内。排序从未改变：在每一次运行中，最佳方案都快了十倍以上。
+# 每步时间是在同一个集群上测得的，所以误差来自步数：一条数据流的结果对比七条数据流的中位数。这里两者都很接近；换成其他数据流时（测试 `tests/test_plan_real_mode.py` 跑了五条），较差方案的 381 步始终在 7% 以内，而最佳方案的 10 步实际落在 7 到 14 步之间，误差最大 43%：当一次运行只有十步时，多一步就是 10%。测试把误差限制在 15% 和 50% 以内。排序从未改变：在每一次运行中，最佳方案都快了十倍以上。
 #
 # ## 6. 命令行：`python -m sim plan`
 #
@@ -486,8 +487,8 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # O tempo do passo foi medido no mesmo cluster, então o erro está nos passos: um fluxo de dados
 # contra a mediana de sete. Aqui os dois ficam perto; com outros fluxos de dados (o teste
 # `tests/test_plan_real_mode.py` roda cinco), os 381 passos da escolha ruim ficam dentro de 7% e
-# os 10 passos da melhor escolha variam até 4 passos, 40%: quando uma execução tem dez passos, um
-# passo a mais é 10%. O teste limita os erros a 15% e 50%. A ordem nunca muda: o melhor plano é
+# os 10 passos da melhor escolha caem em qualquer ponto entre 7 e 14, com erros de até 43%: quando
+# uma execução tem dez passos, um passo a mais é 10%. O teste limita os erros a 15% e 50%. A ordem nunca muda: o melhor plano é
 # mais de dez vezes mais rápido em todas as execuções.
 #
 # ## 6. A linha de comando: `python -m sim plan`
