@@ -527,7 +527,7 @@ print(run.returncode, run.stderr)
 # dotted one the budget; the plans in the green corner fit both, and the star is the fastest of
 # them, listed on the right with the next ones. The widget under it redraws the picture for a
 # budget, a deadline and a critical batch (run the notebook to use it). At 500 and 6 hours the star
-# is 128 GPUs on InfiniBand with parameter servers, 1.75 h for 447: its asynchronous and
+# is 128 GPUs on InfiniBand with parameter servers, 1.7 h for 447: its asynchronous and
 # synchronous versions tie (section 3), so the list shows both. Try a budget of 300: nothing fits,
 # since even one server costs 310. Back at 500, move `B_crit` down to 8192, then
 # 4096, a target that large batches reach no sooner: the big clusters slide up and to the right,
@@ -537,7 +537,7 @@ print(run.returncode, run.stderr)
 # %% [markdown] lang="zh"
 # ## 7. 课堂演示：预算、期限和临界批次
 #
-# 静态图把第 2 节那些集群上的每个 ResNet-50 方案（每个 GPU 64 张图像）画成一个点：横轴是达到目标的时间，纵轴是达到目标的费用，点的大小表示 GPU 数。虚线是期限，点线是预算；绿色角落里的方案同时满足两者，星号是其中最快的那个，右边列出了它和紧随其后的几个方案。图下面的控件会按预算、期限和临界批次重新绘图（运行笔记本才能使用）。预算为 500、期限为 6 小时时，星号是 InfiniBand 上使用参数服务器的 128 个 GPU，1.75 小时，费用 447：它的异步版本和同步版本打成平手（第 3 节），所以列表里两个都有。试试把预算设为 300：没有任何方案满足条件，因为哪怕只用一台服务器也要花 310。回到 500，再把 `B_crit` 先降到 8192、再降到 4096，这相当于一个大批次也无法更快达到的目标：大集群向右上方移动，最佳方案的 GPU 数每次减半（从 128 到 64），直到 6 小时内没有任何方案能完成；把期限放宽到 24 小时，32 个 GPU 用 7 小时就能完成。
+# 静态图把第 2 节那些集群上的每个 ResNet-50 方案（每个 GPU 64 张图像）画成一个点：横轴是达到目标的时间，纵轴是达到目标的费用，点的大小表示 GPU 数。虚线是期限，点线是预算；绿色角落里的方案同时满足两者，星号是其中最快的那个，右边列出了它和紧随其后的几个方案。图下面的控件会按预算、期限和临界批次重新绘图（运行笔记本才能使用）。预算为 500、期限为 6 小时时，星号是 InfiniBand 上使用参数服务器的 128 个 GPU，1.7 小时，费用 447：它的异步版本和同步版本打成平手（第 3 节），所以列表里两个都有。试试把预算设为 300：没有任何方案满足条件，因为哪怕只用一台服务器也要花 310。回到 500，再把 `B_crit` 先降到 8192、再降到 4096，这相当于一个大批次也无法更快达到的目标：大集群向右上方移动，最佳方案的 GPU 数每次减半（从 128 到 64），直到 6 小时内没有任何方案能完成；把期限放宽到 24 小时，32 个 GPU 用 7 小时就能完成。
 
 # %% [markdown] lang="pt"
 # ## 7. Demonstração para a sala de aula: um orçamento, um prazo, um lote crítico
@@ -548,7 +548,7 @@ print(run.returncode, run.stderr)
 # nos dois, e a estrela é o mais rápido deles, listado à direita junto com os seguintes. O widget
 # abaixo dela redesenha a figura para um orçamento, um prazo e um lote crítico (execute o notebook
 # para usá-lo). Com 500 e 6 horas a estrela é 128 GPUs em InfiniBand com servidores de parâmetros,
-# 1,75 h por 447: as versões assíncrona e síncrona empatam (seção 3), então a lista mostra as duas.
+# 1,7 h por 447: as versões assíncrona e síncrona empatam (seção 3), então a lista mostra as duas.
 # Experimente um orçamento de 300: nada cabe, porque até um único servidor custa 310. De volta a 500, desça `B_crit` para 8192 e depois para 4096, uma meta que lotes grandes não
 # alcançam mais cedo: os clusters grandes deslizam para cima e para a direita, e o melhor plano
 # corta as suas GPUs pela metade a cada vez (128, depois 64), até nada caber em 6 horas; com um
