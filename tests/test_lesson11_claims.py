@@ -38,7 +38,7 @@ def test_the_fastest_is_async_on_256_gpus_and_the_cheapest_one_server(section2):
     assert (nccl.candidate.strategy, nccl.candidate.devices, nccl.candidate.batch_per_device) == \
         ("mirrored-nccl", 256, 32)
     assert round(nccl.seconds / 60) == 56 and round(nccl.cost) == 481
-    assert 1 - fastest.seconds / nccl.seconds == pytest.approx(0.07, abs=0.005)
+    assert round(nccl.seconds / 60) - round(fastest.seconds / 60) == 4          # "four minutes behind"
     assert cheapest.candidate.nodes == 1 and round(cheapest.hours, 1) == 19.1 and round(cheapest.cost) == 305
 
 

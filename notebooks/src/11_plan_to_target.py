@@ -151,8 +151,8 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 
 # %% [markdown] lang="en"
 # The fastest plan takes all 256 GPUs on InfiniBand with **asynchronous** parameter servers and
-# 32 images per GPU: 52 minutes for 447. Next, 7% slower, comes MultiWorkerMirroredStrategy on the
-# same GPUs (56 minutes, 481): Keras all-reduces every gradient in one pack after the backward
+# 32 images per GPU: 52 minutes for 447. Four minutes behind comes MultiWorkerMirroredStrategy on
+# the same GPUs (56 minutes, 481): Keras all-reduces every gradient in one pack after the backward
 # pass (lesson 09), while a parameter server receives each variable's gradient as soon as it
 # exists, during the backward pass. The cheapest plan is one server for 19.1 hours, 305. Neither
 # is wrong: they answer different questions. Every number in the table is a product of two
@@ -167,7 +167,7 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 # of GPUs, 64 images per GPU, all-reduce on both networks:
 
 # %% [markdown] lang="zh"
-# 最快的方案在 InfiniBand 上用满全部 256 个 GPU，采用**异步**参数服务器，每个 GPU 32 张图像：52 分钟，费用 447。紧随其后、慢 7% 的是同样这些 GPU 上的 MultiWorkerMirroredStrategy（56 分钟，481）：Keras 在反向传播之后才把所有梯度打成一个包做全归约（第 09 课），而参数服务器在每个变量的梯度一产生时就收到它，与反向传播同时进行。最便宜的方案只用一台服务器，训练 19.1 小时，费用 305。两者都没有错：它们回答的是不同的问题。表中的每个数字都是两列的乘积，而来源说明了每一列有多可信：这里的步数是假设，每步时间来自模拟；第 09 课把这种模拟与已发表的测量结果做过对比（变量放在 CPU 上时很接近，对 NCCL 则偏乐观）。排在第一行的方案值得再读一遍：它的 256 个工作进程用来更新的梯度，已经落后了 255 次更新。第 3 节会说明这要付出什么代价，以及方案看不到什么。
+# 最快的方案在 InfiniBand 上用满全部 256 个 GPU，采用**异步**参数服务器，每个 GPU 32 张图像：52 分钟，费用 447。紧随其后、只慢 4 分钟的是同样这些 GPU 上的 MultiWorkerMirroredStrategy（56 分钟，481）：Keras 在反向传播之后才把所有梯度打成一个包做全归约（第 09 课），而参数服务器在每个变量的梯度一产生时就收到它，与反向传播同时进行。最便宜的方案只用一台服务器，训练 19.1 小时，费用 305。两者都没有错：它们回答的是不同的问题。表中的每个数字都是两列的乘积，而来源说明了每一列有多可信：这里的步数是假设，每步时间来自模拟；第 09 课把这种模拟与已发表的测量结果做过对比（变量放在 CPU 上时很接近，对 NCCL 则偏乐观）。排在第一行的方案值得再读一遍：它的 256 个工作进程用来更新的梯度，已经落后了 255 次更新。第 3 节会说明这要付出什么代价，以及方案看不到什么。
 #
 # ## 3. 出人意料之处
 #
@@ -175,7 +175,7 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 
 # %% [markdown] lang="pt"
 # O plano mais rápido usa todas as 256 GPUs em InfiniBand com servidores de parâmetros
-# **assíncronos** e 32 imagens por GPU: 52 minutos por 447. Logo atrás, 7% mais lenta, vem a
+# **assíncronos** e 32 imagens por GPU: 52 minutos por 447. Quatro minutos atrás vem a
 # MultiWorkerMirroredStrategy nas mesmas GPUs (56 minutos, 481): o Keras faz o all-reduce de todos
 # os gradientes em um único pacote depois da retropropagação (lição 09), enquanto um servidor de
 # parâmetros recebe o gradiente de cada variável assim que ele existe, durante a passagem para
@@ -322,7 +322,7 @@ for net in ("10gbe", "edr-ib"):
 # Does async then *lose* on a fast network? Not on time, in this plan: an asynchronous step is
 # never longer than a synchronous one, so it cannot be slower (`tests/test_lesson11_claims.py`
 # checks every pair of section 2's table). With 32 images per GPU the compute (146 ms) no longer hides 256 workers'
-# reads, and async is 11% ahead even on InfiniBand: that is the table's top row.
+# reads, and async takes 11% less time even on InfiniBand: that is the table's top row.
 # MultiWorkerMirroredStrategy, which all-reduces after the backward pass, is 4% behind both
 # (303.5 ms a step). Where async loses is what the plan does not price. With a **large learning
 # rate** stale gradients diverge (lesson 07: `eta lambda < pi / (2 tau + 1)`), and 255 updates of
@@ -340,7 +340,7 @@ for net in ("10gbe", "edr-ib"):
 # %% [markdown] lang="zh"
 # 在 10 Gb 以太网上，异步把时间减少了一半（16 个 GPU 时 23.8 小时对 11.9 小时，128 个 GPU 时 7.8 小时对 3.9 小时）；在 InfiniBand 上，两者的时间相差不到一分钟。决定胜负的不是陈旧的更新：在方案里，`N` 次批次为 `b` 的异步更新相当于一次批次为 `N b` 的同步更新，所以异步的时间就是同步的时间乘以两者每步时间之比。决定胜负的是每步时间，而变量放在哪里（第 09 课）解释了这一点。同步的一步分两个阶段：所有工作进程在前向传播时同时从参数服务器读取权重，然后在反向传播时同时推送梯度。服务器的网卡是全双工的，但每个阶段只有一个方向在忙，所以在 10 Gb 以太网上，一步的时间是读取时间加上推送时间。异步的工作进程会彼此错开：一个工作进程在读取的时候，另一个正在推送，两个方向同时有流量，一步只需要推送的时间，也就是一半。在 InfiniBand 上，两种方式的流量（128 个 GPU 时，292 ms 的一步中占 65 ms）都被计算掩盖了：每个梯度在反向传播算出它时立即发出，每一层的权重在这一层需要之前就已到达，两种方式的每步时间都等于计算时间，异步就没有什么可以再赢的了。
 #
-# 那么，在快速网络上异步会*输*吗？在这个方案里，就时间而言不会：异步的一步从不比同步的一步长，所以它不可能更慢（`tests/test_lesson11_claims.py` 检查了第 2 节表中的每一对方案）。每个 GPU 32 张图像时，计算（146 ms）已经掩盖不住 256 个工作进程的读取，即使在 InfiniBand 上异步也快了 11%：这就是表中的第一行。在反向传播之后才做全归约的 MultiWorkerMirroredStrategy 比两者都慢 4%（每步 303.5 ms）。异步输在方案没有计价的地方。在**学习率较大**时，陈旧的梯度会发散（第 07 课：`eta lambda < pi / (2 tau + 1)`），而 255 次更新的陈旧正是该担心的情形；有**掉队者**时（第 07 课），同步的一步要等 `N` 个工作进程中最慢的那个，方案里完全相同的 GPU 看不到这一点，异步本来会赢得更多。所以，在慢速网络上，异步用这份风险换来一半的时间，值得；在快速网络上，每个 GPU 64 张图像时它什么也换不来，32 张时换来 11%，而同步方案用新鲜的梯度就能达到同样的目标。
+# 那么，在快速网络上异步会*输*吗？在这个方案里，就时间而言不会：异步的一步从不比同步的一步长，所以它不可能更慢（`tests/test_lesson11_claims.py` 检查了第 2 节表中的每一对方案）。每个 GPU 32 张图像时，计算（146 ms）已经掩盖不住 256 个工作进程的读取，即使在 InfiniBand 上，异步所用的时间也少了 11%：这就是表中的第一行。在反向传播之后才做全归约的 MultiWorkerMirroredStrategy 比两者都慢 4%（每步 303.5 ms）。异步输在方案没有计价的地方。在**学习率较大**时，陈旧的梯度会发散（第 07 课：`eta lambda < pi / (2 tau + 1)`），而 255 次更新的陈旧正是该担心的情形；有**掉队者**时（第 07 课），同步的一步要等 `N` 个工作进程中最慢的那个，方案里完全相同的 GPU 看不到这一点，异步本来会赢得更多。所以，在慢速网络上，异步用这份风险换来一半的时间，值得；在快速网络上，每个 GPU 64 张图像时它什么也换不来，32 张时换来 11%，而同步方案用新鲜的梯度就能达到同样的目标。
 #
 # ## 4. 预算与期限
 #
@@ -366,7 +366,7 @@ for net in ("10gbe", "edr-ib"):
 # Então o assíncrono *perde* em uma rede rápida? Em tempo, neste plano, não: um passo assíncrono
 # nunca é mais longo que um síncrono, então ele não pode ser mais lento
 # (`tests/test_lesson11_claims.py` confere cada par da tabela da seção 2). Com 32 imagens por GPU o cálculo (146 ms) já não
-# esconde as leituras de 256 workers, e o assíncrono fica 11% à frente mesmo em InfiniBand: é a
+# esconde as leituras de 256 workers, e o assíncrono leva 11% menos tempo mesmo em InfiniBand: é a
 # primeira linha da tabela. A MultiWorkerMirroredStrategy, que faz o all-reduce depois da
 # retropropagação, fica 4% atrás dos dois (303,5 ms por passo). O assíncrono perde no que o plano
 # não põe no preço. Com uma **taxa de aprendizado grande**, gradientes defasados divergem (lição
