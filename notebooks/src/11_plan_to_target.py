@@ -312,7 +312,8 @@ for net in ("10gbe", "edr-ib"):
 # the weights from the servers during its forward pass, all at the same moment, then pushes its
 # gradients during its backward pass, all at the same moment. The servers' network cards are full
 # duplex, but in each phase only one direction is busy, so on 10 Gb Ethernet the step is the
-# reads' time plus the pushes' time. Asynchronous workers drift apart: one worker's reads travel
+# reads' time plus the pushes' time. Asynchronous workers drift apart (the simulator takes them as
+# spread evenly over the step): one worker's reads travel
 # while another's pushes do, both directions carry traffic at once, and the step is the pushes'
 # time alone, half as long. On InfiniBand the traffic (65 ms in a 292 ms step with 128 GPUs)
 # hides behind the compute in both regimes: each gradient leaves as soon as the backward pass
@@ -323,8 +324,8 @@ for net in ("10gbe", "edr-ib"):
 # never longer than a synchronous one, so it cannot be slower (`tests/test_lesson11_claims.py`
 # checks every pair of section 2's table). With 32 images per GPU the compute (146 ms) no longer hides 256 workers'
 # reads, and async takes 11% less time even on InfiniBand: that is the table's top row.
-# MultiWorkerMirroredStrategy, which all-reduces after the backward pass, is 4% behind both
-# (303.5 ms a step). Where async loses is what the plan does not price. With a **large learning
+# With 64 images per GPU, MultiWorkerMirroredStrategy, which all-reduces after the backward pass,
+# is 4% behind both (303.5 ms a step against 292.3). Where async loses is what the plan does not price. With a **large learning
 # rate** stale gradients diverge (lesson 07: `eta lambda < pi / (2 tau + 1)`), and 255 updates of
 # staleness is where to expect it; with **stragglers** (lesson 07) a synchronous step waits for
 # the slowest of `N` workers, which the plan's identical GPUs never show, and async would gain
@@ -338,9 +339,9 @@ for net in ("10gbe", "edr-ib"):
 # keeps the plans that fit both, still fastest first:
 
 # %% [markdown] lang="zh"
-# 在 10 Gb 以太网上，异步把时间减少了一半（16 个 GPU 时 23.8 小时对 11.9 小时，128 个 GPU 时 7.8 小时对 3.9 小时）；在 InfiniBand 上，两者的时间相差不到一分钟。决定胜负的不是陈旧的更新：在方案里，`N` 次批次为 `b` 的异步更新相当于一次批次为 `N b` 的同步更新，所以异步的时间就是同步的时间乘以两者每步时间之比。决定胜负的是每步时间，而变量放在哪里（第 09 课）解释了这一点。同步的一步分两个阶段：所有工作进程在前向传播时同时从参数服务器读取权重，然后在反向传播时同时推送梯度。服务器的网卡是全双工的，但每个阶段只有一个方向在忙，所以在 10 Gb 以太网上，一步的时间是读取时间加上推送时间。异步的工作进程会彼此错开：一个工作进程在读取的时候，另一个正在推送，两个方向同时有流量，一步只需要推送的时间，也就是一半。在 InfiniBand 上，两种方式的流量（128 个 GPU 时，292 ms 的一步中占 65 ms）都被计算掩盖了：每个梯度在反向传播算出它时立即发出，每一层的权重在这一层需要之前就已到达，两种方式的每步时间都等于计算时间，异步就没有什么可以再赢的了。
+# 在 10 Gb 以太网上，异步把时间减少了一半（16 个 GPU 时 23.8 小时对 11.9 小时，128 个 GPU 时 7.8 小时对 3.9 小时）；在 InfiniBand 上，两者的时间相差不到一分钟。决定胜负的不是陈旧的更新：在方案里，`N` 次批次为 `b` 的异步更新相当于一次批次为 `N b` 的同步更新，所以异步的时间就是同步的时间乘以两者每步时间之比。决定胜负的是每步时间，而变量放在哪里（第 09 课）解释了这一点。同步的一步分两个阶段：所有工作进程在前向传播时同时从参数服务器读取权重，然后在反向传播时同时推送梯度。服务器的网卡是全双工的，但每个阶段只有一个方向在忙，所以在 10 Gb 以太网上，一步的时间是读取时间加上推送时间。异步的工作进程会彼此错开（模拟器假设它们均匀地分布在一步之中）：一个工作进程在读取的时候，另一个正在推送，两个方向同时有流量，一步只需要推送的时间，也就是一半。在 InfiniBand 上，两种方式的流量（128 个 GPU 时，292 ms 的一步中占 65 ms）都被计算掩盖了：每个梯度在反向传播算出它时立即发出，每一层的权重在这一层需要之前就已到达，两种方式的每步时间都等于计算时间，异步就没有什么可以再赢的了。
 #
-# 那么，在快速网络上异步会*输*吗？在这个方案里，就时间而言不会：异步的一步从不比同步的一步长，所以它不可能更慢（`tests/test_lesson11_claims.py` 检查了第 2 节表中的每一对方案）。每个 GPU 32 张图像时，计算（146 ms）已经掩盖不住 256 个工作进程的读取，即使在 InfiniBand 上，异步所用的时间也少了 11%：这就是表中的第一行。在反向传播之后才做全归约的 MultiWorkerMirroredStrategy 比两者都慢 4%（每步 303.5 ms）。异步输在方案没有计价的地方。在**学习率较大**时，陈旧的梯度会发散（第 07 课：`eta lambda < pi / (2 tau + 1)`），而 255 次更新的陈旧正是该担心的情形；有**掉队者**时（第 07 课），同步的一步要等 `N` 个工作进程中最慢的那个，方案里完全相同的 GPU 看不到这一点，异步本来会赢得更多。所以，在慢速网络上，异步用这份风险换来一半的时间，值得；在快速网络上，每个 GPU 64 张图像时它什么也换不来，32 张时换来 11%，而同步方案用新鲜的梯度就能达到同样的目标。
+# 那么，在快速网络上异步会*输*吗？在这个方案里，就时间而言不会：异步的一步从不比同步的一步长，所以它不可能更慢（`tests/test_lesson11_claims.py` 检查了第 2 节表中的每一对方案）。每个 GPU 32 张图像时，计算（146 ms）已经掩盖不住 256 个工作进程的读取，即使在 InfiniBand 上，异步所用的时间也少了 11%：这就是表中的第一行。每个 GPU 64 张图像时，在反向传播之后才做全归约的 MultiWorkerMirroredStrategy 比两者都慢 4%（每步 303.5 ms 对 292.3 ms）。异步输在方案没有计价的地方。在**学习率较大**时，陈旧的梯度会发散（第 07 课：`eta lambda < pi / (2 tau + 1)`），而 255 次更新的陈旧正是该担心的情形；有**掉队者**时（第 07 课），同步的一步要等 `N` 个工作进程中最慢的那个，方案里完全相同的 GPU 看不到这一点，异步本来会赢得更多。所以，在慢速网络上，异步用这份风险换来一半的时间，值得；在快速网络上，每个 GPU 64 张图像时它什么也换不来，32 张时换来 11%，而同步方案用新鲜的梯度就能达到同样的目标。
 #
 # ## 4. 预算与期限
 #
@@ -356,7 +357,8 @@ for net in ("10gbe", "edr-ib"):
 # servidores durante a passagem para a frente, no mesmo instante, e depois enviam os gradientes
 # durante a passagem para trás, no mesmo instante. As placas de rede dos servidores são
 # full-duplex, mas em cada fase só um sentido trabalha, então em Ethernet de 10 Gb o passo é o
-# tempo das leituras mais o tempo dos envios. Workers assíncronos se desencontram: as leituras de
+# tempo das leituras mais o tempo dos envios. Workers assíncronos se desencontram (o simulador os
+# supõe espalhados por igual ao longo do passo): as leituras de
 # um viajam enquanto os envios de outro também viajam, os dois sentidos levam tráfego ao mesmo
 # tempo, e o passo é só o tempo dos envios, metade. Em InfiniBand o tráfego (65 ms em um passo de
 # 292 ms com 128 GPUs) fica escondido atrás do cálculo nos dois regimes: cada gradiente sai assim
@@ -367,8 +369,8 @@ for net in ("10gbe", "edr-ib"):
 # nunca é mais longo que um síncrono, então ele não pode ser mais lento
 # (`tests/test_lesson11_claims.py` confere cada par da tabela da seção 2). Com 32 imagens por GPU o cálculo (146 ms) já não
 # esconde as leituras de 256 workers, e o assíncrono leva 11% menos tempo mesmo em InfiniBand: é a
-# primeira linha da tabela. A MultiWorkerMirroredStrategy, que faz o all-reduce depois da
-# retropropagação, fica 4% atrás dos dois (303,5 ms por passo). O assíncrono perde no que o plano
+# primeira linha da tabela. Com 64 imagens por GPU, a MultiWorkerMirroredStrategy, que faz o
+# all-reduce depois da retropropagação, fica 4% atrás dos dois (303,5 ms por passo contra 292,3). O assíncrono perde no que o plano
 # não põe no preço. Com uma **taxa de aprendizado grande**, gradientes defasados divergem (lição
 # 07: `eta lambda < pi / (2 tau + 1)`), e 255 atualizações de defasagem é onde esperar por isso;
 # com **retardatários** (lição 07), um passo síncrono espera pelo mais lento de `N` workers, o que
