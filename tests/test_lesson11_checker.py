@@ -52,3 +52,10 @@ def test_the_solution_passes_and_mistakes_get_their_hint():
 
     with pytest.raises(ExerciseFailed, match="None"):
         ex.check_choose_plan(lambda *args: None)
+
+
+def test_the_exercise_example_is_the_simulated_step():
+    devices, batch, step = ex.options()["16x dgx1-p100, EDR"]
+    hours, cost = ex.hours_and_cost((devices, batch, step), ex.S_MIN, 16384, ex.PRICE)
+    assert round(ex.S_MIN * (1 + 16384 / (devices * batch))) == 21113
+    assert (step, round(hours, 2), round(cost)) == (0.3035, 1.78, 456)     # exercise 11's text

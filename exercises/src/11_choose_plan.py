@@ -15,7 +15,7 @@
 # - the cost is hours × devices × `price` (per device-hour).
 #
 # For example with `b_crit = 16384`, `"16x dgx1-p100, EDR"` (128 GPUs, 64 images each, a global
-# batch of 8192) needs 21,113 steps of 0.296 s: 1.74 hours, 444 at 2.0 per GPU-hour.
+# batch of 8192) needs 21,113 steps of 0.3035 s: 1.78 hours, 456 at 2.0 per GPU-hour.
 
 # %% [markdown] lang="zh"
 # # 练习 11 · 为预算和期限选出方案
@@ -26,7 +26,7 @@
 # - 时间是步数 × `step_seconds`（换算成小时要除以 3600）；
 # - 费用是小时数 × devices × `price`（每设备小时的价格）。
 #
-# 例如，当 `b_crit = 16384` 时，`"16x dgx1-p100, EDR"`（128 个 GPU，每个 64 张图像，全局批次 8192）需要 21,113 步，每步 0.296 秒：共 1.74 小时，按每 GPU 小时 2.0 计算，费用为 444。
+# 例如，当 `b_crit = 16384` 时，`"16x dgx1-p100, EDR"`（128 个 GPU，每个 64 张图像，全局批次 8192）需要 21,113 步，每步 0.3035 秒：共 1.78 小时，按每 GPU 小时 2.0 计算，费用为 456。
 
 # %% [markdown] lang="pt"
 # # Exercício 11 · Escolha o plano para um orçamento e um prazo
@@ -45,7 +45,7 @@
 # - o custo é horas × devices × `price` (por dispositivo-hora).
 #
 # Por exemplo, com `b_crit = 16384`, `"16x dgx1-p100, EDR"` (128 GPUs, 64 imagens cada, um lote
-# global de 8192) precisa de 21.113 passos de 0,296 s: 1,74 hora, 444 a 2,0 por GPU-hora.
+# global de 8192) precisa de 21.113 passos de 0,3035 s: 1,78 hora, 456 a 2,0 por GPU-hora.
 
 # %%
 from sim.course.exercises.lesson11_plan import PRICE, S_MIN, check_choose_plan, options

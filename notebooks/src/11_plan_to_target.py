@@ -150,10 +150,16 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
     print(t(key, label=row.candidate.label(), hours=row.hours, cost=row.cost))
 
 # %% [markdown] lang="en"
-# The fastest plan takes all 256 GPUs and costs half as much again as the cheapest (460 against
-# 312), which is one server for 19.5 hours. Neither is wrong: they answer different questions. Every number in the table is a
-# product of two columns, and the sources say how much to trust each: the steps are an assumption
-# here, the step time a simulation that lesson 09 found optimistic for all-reduce.
+# The fastest plan takes all 256 GPUs on InfiniBand with **asynchronous** parameter servers and
+# 32 images per GPU: 52 minutes for 447. Four minutes behind comes MultiWorkerMirroredStrategy on
+# the same GPUs (56 minutes, 481): Keras all-reduces every gradient in one pack after the backward
+# pass (lesson 09), while a parameter server receives each variable's gradient as soon as it
+# exists, during the backward pass. The cheapest plan is one server for 19.1 hours, 305. Neither
+# is wrong: they answer different questions. Every number in the table is a product of two
+# columns, and the sources say how much to trust each: the steps are an assumption here, the step
+# time a simulation that lesson 09 set beside published measurements (close for variables on the
+# CPU, optimistic for NCCL). And read the top row twice: its 256 workers update with gradients 255
+# updates stale. Section 3 says what that costs, and what the plan cannot see.
 #
 # ## 3. The surprises
 #
@@ -161,18 +167,25 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 # of GPUs, 64 images per GPU, all-reduce on both networks:
 
 # %% [markdown] lang="zh"
-# 最快的方案用满了全部 256 个 GPU，费用比最便宜的方案多一半（460 对 312）；最便宜的方案只用一台服务器，训练 19.5 小时。两者都没有错：它们回答的是不同的问题。表中的每个数字都是两列的乘积，而来源说明了每一列有多可信：这里的步数是假设，每步时间则来自模拟，而第 09 课已经发现，这种模拟对全归约偏乐观。
+# 最快的方案在 InfiniBand 上用满全部 256 个 GPU，采用**异步**参数服务器，每个 GPU 32 张图像：52 分钟，费用 447。紧随其后、只慢 4 分钟的是同样这些 GPU 上的 MultiWorkerMirroredStrategy（56 分钟，481）：Keras 在反向传播之后才把所有梯度打成一个包做全归约（第 09 课），而参数服务器在每个变量的梯度一产生时就收到它，与反向传播同时进行。最便宜的方案只用一台服务器，训练 19.1 小时，费用 305。两者都没有错：它们回答的是不同的问题。表中的每个数字都是两列的乘积，而来源说明了每一列有多可信：这里的步数是假设，每步时间来自模拟；第 09 课把这种模拟与已发表的测量结果做过对比（变量放在 CPU 上时很接近，对 NCCL 则偏乐观）。排在第一行的方案值得再读一遍：它的 256 个工作进程用来更新的梯度，已经落后了 255 次更新。第 3 节会说明这要付出什么代价，以及方案看不到什么。
 #
 # ## 3. 出人意料之处
 #
 # **GPU 越多并不总是越早完成。** 下面是达到目标的时间和费用与 GPU 数的关系，每个 GPU 64 张图像，两种网络上都用全归约：
 
 # %% [markdown] lang="pt"
-# O plano mais rápido usa todas as 256 GPUs e custa metade a mais que o mais barato (460 contra
-# 312), que é um servidor durante 19,5 horas. Nenhum dos dois está errado: eles respondem a perguntas diferentes. Cada número
-# da tabela é o produto de duas colunas, e as fontes dizem quanto confiar em cada uma: aqui os
-# passos são uma suposição, e o tempo do passo, uma simulação que a lição 09 achou otimista para o
-# all-reduce.
+# O plano mais rápido usa todas as 256 GPUs em InfiniBand com servidores de parâmetros
+# **assíncronos** e 32 imagens por GPU: 52 minutos por 447. Quatro minutos atrás vem a
+# MultiWorkerMirroredStrategy nas mesmas GPUs (56 minutos, 481): o Keras faz o all-reduce de todos
+# os gradientes em um único pacote depois da retropropagação (lição 09), enquanto um servidor de
+# parâmetros recebe o gradiente de cada variável assim que ele existe, durante a passagem para
+# trás. O plano mais barato é um servidor durante 19,1 horas, por 305. Nenhum dos dois está
+# errado: eles respondem a perguntas diferentes. Cada número da tabela é o produto de duas
+# colunas, e as fontes dizem quanto confiar em cada uma: aqui os passos são uma suposição, e o
+# tempo do passo, uma simulação que a lição 09 comparou com medições publicadas (próxima com as
+# variáveis na CPU, otimista para a NCCL). E leia a primeira linha duas vezes: os seus 256 workers
+# atualizam com gradientes defasados de 255 atualizações. A seção 3 diz quanto isso custa e o que
+# o plano não vê.
 #
 # ## 3. As surpresas
 #
@@ -217,15 +230,18 @@ plt.show()
 #
 # - **Past the critical batch, more devices buy almost nothing.** The dotted line is 256 GPUs, a
 #   global batch of 16384 = `B_crit`. Up to there, doubling the GPUs nearly halves the time, for a
-#   little more money. Past it, 512 GPUs on InfiniBand finish in 0.88 h instead of 1.18 h (25%
-#   sooner) for half as much again (899 against 602): twice the devices, 25% of the gain.
+#   little more money. Past it, 512 GPUs on InfiniBand finish in 0.90 h instead of 1.20 h (26%
+#   sooner) for half as much again (917 against 616): twice the devices, a quarter of the gain.
 # - **The cheapest plan is the smallest.** Cost is proportional to the examples processed,
 #   `E(B) = E_min (1 + B / B_crit)`, times the price of an example's step: it grows with the batch
 #   all the way, a little below `B_crit` and fast above it.
 # - **The fastest plan is not the one with the most GPUs**, when the strategy does not scale:
-#   synchronous parameter servers on 10 Gb Ethernet need 29.4 h with 16 GPUs and 22.4 h with 8.
-#   Every worker pushes its whole gradient into the servers' network cards (lesson 09), so adding a
-#   second server more than doubles the step (338 ms to 863 ms) while halving the steps.
+#   synchronous parameter servers on 10 Gb Ethernet need 23.8 h with 16 GPUs and 19.4 h with 8,
+#   and it takes 32 GPUs (18.8 h) to beat one server. The variables live on the servers' CPUs:
+#   each worker reads every layer's weights as its forward pass needs them and pushes each
+#   gradient as its backward pass makes it (lesson 09). On one server that traffic crosses PCIe,
+#   hidden behind the compute; a second server puts 16 workers' reads and pushes on 10 Gb network
+#   cards, and the step more than doubles (292 ms to 698 ms) while the steps only halve.
 #
 # **Asynchronous or synchronous parameter servers?** An asynchronous worker never waits for the
 # others, but its gradient is `N - 1` updates stale. The plan counts that as extra updates: with a
@@ -239,28 +255,31 @@ plt.show()
 # %% [markdown] lang="zh"
 # 从这些曲线上可以读出三件事：
 #
-# - **超过临界批次之后，增加设备几乎买不到什么。** 点线对应 256 个 GPU，即全局批次 16384 = `B_crit`。在此之前，GPU 数加倍，时间几乎减半，只多花一点钱。超过它之后，InfiniBand 上的 512 个 GPU 用 0.88 小时完成，而不是 1.18 小时（早了 25%），费用却多了一半（899 对 602）：设备翻倍，只换来 25% 的收益。
+# - **超过临界批次之后，增加设备几乎买不到什么。** 点线对应 256 个 GPU，即全局批次 16384 = `B_crit`。在此之前，GPU 数加倍，时间几乎减半，只多花一点钱。超过它之后，InfiniBand 上的 512 个 GPU 用 0.90 小时完成，而不是 1.20 小时（早了 26%），费用却多了一半（917 对 616）：设备翻倍，只换来四分之一的收益。
 # - **最便宜的方案就是规模最小的方案。** 费用与处理的样本数成正比，`E(B) = E_min (1 + B / B_crit)`，再乘以一个样本那一份步的价格：它一路随批次增长，在 `B_crit` 以下增长得慢，超过之后增长得快。
-# - **当策略本身无法扩展时，最快的方案并不是 GPU 最多的方案**：在 10 Gb 以太网上，同步的参数服务器用 16 个 GPU 需要 29.4 小时，用 8 个 GPU 只要 22.4 小时。每个工作器都把自己的全部梯度推送到服务器的网卡上（第 09 课），所以加第二台服务器时，步数减半，每步时间却增加了一倍多（从 338 ms 增加到 863 ms）。
+# - **当策略本身无法扩展时，最快的方案并不是 GPU 最多的方案**：在 10 Gb 以太网上，同步的参数服务器用 16 个 GPU 需要 23.8 小时，用 8 个 GPU 只要 19.4 小时；要到 32 个 GPU（18.8 小时）才比一台服务器快。变量放在参数服务器的 CPU 上：每个工作进程在前向传播需要时读取每一层的权重，在反向传播算出每个梯度时把它推送回去（第 09 课）。在一台服务器上，这些流量走 PCIe，被计算掩盖；加上第二台服务器后，16 个工作进程的读取和推送都压在 10 Gb 的网卡上，每步时间增加了一倍多（从 292 ms 增加到 698 ms），而步数只减少了一半。
 #
-# **参数服务器用异步还是同步？** 异步的工作器从不等待其他工作器，但它的梯度是 `N - 1` 次更新之前的，已经陈旧了。方案把这一点计为多出的更新次数：学习率较小时，`N` 次批次为 `b` 的陈旧更新，所做的工作相当于一次批次为 `N b` 的同步更新（这些更新几乎不改变梯度，所以它们的先后顺序无关紧要），因此异步需要 `N S(N b)` 次更新，而新鲜的梯度只需要 `S(b)` 次。在临界批次以下，这几乎没有代价；在临界批次以上，它占去了大部分训练。第 07 课模拟的参数服务器也印证了这一点：学习率较小时，异步所需的更新次数是批次为 `N b` 的同步步数的 `N` 倍的 86%-94%（`tests/test_plan_staleness_model.py`）。
+# **参数服务器用异步还是同步？** 异步的工作进程从不等待其他工作进程，但它的梯度是 `N - 1` 次更新之前的，已经陈旧了。方案把这一点计为多出的更新次数：学习率较小时，`N` 次批次为 `b` 的陈旧更新，所做的工作相当于一次批次为 `N b` 的同步更新（这些更新几乎不改变梯度，所以它们的先后顺序无关紧要），因此异步需要 `N S(N b)` 次更新，而新鲜的梯度只需要 `S(b)` 次。在临界批次以下，这几乎没有代价；在临界批次以上，它占去了大部分训练。第 07 课模拟的参数服务器也印证了这一点：学习率较小时，异步所需的更新次数是批次为 `N b` 的同步步数的 `N` 倍的 86%-94%（`tests/test_plan_staleness_model.py`）。
 
 # %% [markdown] lang="pt"
 # Três coisas para ler nessas curvas:
 #
 # - **Acima do lote crítico, mais dispositivos quase não compram nada.** A linha pontilhada é 256
 #   GPUs, um lote global de 16384 = `B_crit`. Até ali, dobrar as GPUs quase corta o tempo pela
-#   metade, por um pouco mais de dinheiro. Depois dela, 512 GPUs em InfiniBand terminam em 0,88 h
-#   em vez de 1,18 h (25% mais cedo) por metade a mais do custo (899 contra 602): o dobro de
-#   dispositivos, 25% de ganho.
+#   metade, por um pouco mais de dinheiro. Depois dela, 512 GPUs em InfiniBand terminam em 0,90 h
+#   em vez de 1,20 h (26% mais cedo) por metade a mais do custo (917 contra 616): o dobro de
+#   dispositivos, um quarto do ganho.
 # - **O plano mais barato é o menor.** O custo é proporcional aos exemplos processados,
 #   `E(B) = E_min (1 + B / B_crit)`, vezes o preço do passo de um exemplo: ele cresce com o lote o
 #   tempo todo, pouco abaixo de `B_crit` e depressa acima dele.
 # - **O plano mais rápido não é o de mais GPUs** quando a estratégia não escala: servidores de
-#   parâmetros síncronos em Ethernet de 10 Gb precisam de 29,4 h com 16 GPUs e de 22,4 h com 8. Cada
-#   worker empurra o gradiente inteiro para as placas de rede dos servidores (lição 09), então um
-#   segundo servidor mais que dobra o passo (de 338 ms para 863 ms) enquanto corta os passos pela
-#   metade.
+#   parâmetros síncronos em Ethernet de 10 Gb precisam de 23,8 h com 16 GPUs e de 19,4 h com 8, e
+#   só com 32 GPUs (18,8 h) eles batem um servidor. As variáveis ficam nas CPUs dos servidores:
+#   cada worker lê os pesos de cada camada quando a passagem para a frente precisa deles e envia
+#   cada gradiente quando a passagem para trás o produz (lição 09). Em um servidor, esse tráfego
+#   passa pelo PCIe, escondido atrás do cálculo; um segundo servidor põe as leituras e os envios de
+#   16 workers em placas de rede de 10 Gb, e o passo mais que dobra (de 292 ms para 698 ms)
+#   enquanto os passos só caem pela metade.
 #
 # **Servidores de parâmetros assíncronos ou síncronos?** Um worker assíncrono nunca espera pelos
 # outros, mas o seu gradiente está `N - 1` atualizações defasado. O plano conta isso como
@@ -285,15 +304,34 @@ for net in ("10gbe", "edr-ib"):
                 async_h=asyn.hours))
 
 # %% [markdown] lang="en"
-# Here async wins on both networks, by 7 to 16%: its step is shorter (a worker does not
-# wait for the slowest), and the stale updates it pays for are cheap ones (each a single worker's
-# batch). One might expect async to win only on a slow network; in this simulator the servers'
-# links bound both regimes alike, and every GPU is equally fast, so nobody is waited for. Two
-# things the plan does not see, and you should: with **stragglers** (lesson 07) a synchronous step
-# waits for the slowest of `N` workers and async gains much more; and with a **large learning
-# rate** stale gradients diverge (lesson 07: `eta lambda < pi / (2 tau + 1)`), so an async plan past
-# the critical batch is the one to distrust. On a fast network the all-reduce plan is as fast and
-# carries neither risk.
+# On 10 Gb Ethernet async halves the time (23.8 h against 11.9 h with 16 GPUs, 7.8 h against
+# 3.9 h with 128); on InfiniBand the two tie to the minute. The stale updates do not decide it: in
+# the plan, `N` asynchronous updates of batch `b` are worth one synchronous update of batch `N b`,
+# so async's time is sync's time times the ratio of their steps. The step decides, and where the
+# variables live (lesson 09) explains it. A synchronous step has two phases: every worker reads
+# the weights from the servers during its forward pass, all at the same moment, then pushes its
+# gradients during its backward pass, all at the same moment. The servers' network cards are full
+# duplex, but in each phase only one direction is busy, so on 10 Gb Ethernet the step is the
+# reads' time plus the pushes' time. Asynchronous workers drift apart (the simulator takes them as
+# spread evenly over the step): one worker's reads travel
+# while another's pushes do, both directions carry traffic at once, and the step is the pushes'
+# time alone, half as long. On InfiniBand the traffic (65 ms in a 292 ms step with 128 GPUs)
+# hides behind the compute in both regimes: each gradient leaves as soon as the backward pass
+# makes it, each layer's weights arrive before the layer needs them, both steps are the compute's
+# time, and async has nothing left to gain.
+#
+# Does async then *lose* on a fast network? Not on time, in this plan: an asynchronous step is
+# never longer than a synchronous one, so it cannot be slower (`tests/test_lesson11_claims.py`
+# checks every pair of section 2's table). With 32 images per GPU the compute (146 ms) no longer hides 256 workers'
+# reads, and async takes 11% less time even on InfiniBand: that is the table's top row.
+# With 64 images per GPU, MultiWorkerMirroredStrategy, which all-reduces after the backward pass,
+# is 4% behind both (303.5 ms a step against 292.3). Where async loses is what the plan does not price. With a **large learning
+# rate** stale gradients diverge (lesson 07: `eta lambda < pi / (2 tau + 1)`), and 255 updates of
+# staleness is where to expect it; with **stragglers** (lesson 07) a synchronous step waits for
+# the slowest of `N` workers, which the plan's identical GPUs never show, and async would gain
+# more. So on a slow network async buys half the time, worth its risk; on a fast one it buys
+# nothing at 64 images per GPU and 11% at 32, and a synchronous plan reaches the same target with
+# fresh gradients.
 #
 # ## 4. A budget and a deadline
 #
@@ -301,23 +339,44 @@ for net in ("10gbe", "edr-ib"):
 # keeps the plans that fit both, still fastest first:
 
 # %% [markdown] lang="zh"
-# 在这里，异步在两种网络上都赢了，幅度在 7% 到 16% 之间：它的每步时间更短（一个工作器不用等最慢的那个），而它为陈旧付出的那些更新都很便宜（每次只是一个工作器的批次）。人们可能以为异步只在慢速网络上占优；但在这个模拟器里，两种方式都受服务器链路的限制，而且所有 GPU 一样快，谁也不用等谁。有两件事方案看不到，而你应该看到：有**掉队者**时（第 07 课），同步的一步要等 `N` 个工作器中最慢的那个，异步的优势就大得多；而在**学习率较大**时，陈旧的梯度会发散（第 07 课：`eta lambda < pi / (2 tau + 1)`），所以超过临界批次的异步方案最不可信。在快速网络上，全归约方案一样快，也没有这两种风险。
+# 在 10 Gb 以太网上，异步把时间减少了一半（16 个 GPU 时 23.8 小时对 11.9 小时，128 个 GPU 时 7.8 小时对 3.9 小时）；在 InfiniBand 上，两者的时间相差不到一分钟。决定胜负的不是陈旧的更新：在方案里，`N` 次批次为 `b` 的异步更新相当于一次批次为 `N b` 的同步更新，所以异步的时间就是同步的时间乘以两者每步时间之比。决定胜负的是每步时间，而变量放在哪里（第 09 课）解释了这一点。同步的一步分两个阶段：所有工作进程在前向传播时同时从参数服务器读取权重，然后在反向传播时同时推送梯度。服务器的网卡是全双工的，但每个阶段只有一个方向在忙，所以在 10 Gb 以太网上，一步的时间是读取时间加上推送时间。异步的工作进程会彼此错开（模拟器假设它们均匀地分布在一步之中）：一个工作进程在读取的时候，另一个正在推送，两个方向同时有流量，一步只需要推送的时间，也就是一半。在 InfiniBand 上，两种方式的流量（128 个 GPU 时，292 ms 的一步中占 65 ms）都被计算掩盖了：每个梯度在反向传播算出它时立即发出，每一层的权重在这一层需要之前就已到达，两种方式的每步时间都等于计算时间，异步就没有什么可以再赢的了。
+#
+# 那么，在快速网络上异步会*输*吗？在这个方案里，就时间而言不会：异步的一步从不比同步的一步长，所以它不可能更慢（`tests/test_lesson11_claims.py` 检查了第 2 节表中的每一对方案）。每个 GPU 32 张图像时，计算（146 ms）已经掩盖不住 256 个工作进程的读取，即使在 InfiniBand 上，异步所用的时间也少了 11%：这就是表中的第一行。每个 GPU 64 张图像时，在反向传播之后才做全归约的 MultiWorkerMirroredStrategy 比两者都慢 4%（每步 303.5 ms 对 292.3 ms）。异步输在方案没有计价的地方。在**学习率较大**时，陈旧的梯度会发散（第 07 课：`eta lambda < pi / (2 tau + 1)`），而 255 次更新的陈旧正是该担心的情形；有**掉队者**时（第 07 课），同步的一步要等 `N` 个工作进程中最慢的那个，方案里完全相同的 GPU 看不到这一点，异步本来会赢得更多。所以，在慢速网络上，异步用这份风险换来一半的时间，值得；在快速网络上，每个 GPU 64 张图像时它什么也换不来，32 张时换来 11%，而同步方案用新鲜的梯度就能达到同样的目标。
 #
 # ## 4. 预算与期限
 #
 # 团队有 500 的预算，必须在 6 小时内完成。`plan.within(budget, deadline_hours)` 留下同时满足两者的方案，仍然是最快的排在前面：
 
 # %% [markdown] lang="pt"
-# Aqui o assíncrono vence nas duas redes, por 7 a 16%: o seu passo é mais curto (um
-# worker não espera pelo mais lento), e as atualizações defasadas que ele paga são baratas (cada
-# uma é o lote de um único worker). Seria de esperar que o assíncrono vencesse só em uma rede
-# lenta; neste simulador os enlaces dos servidores limitam os dois regimes igualmente, e todas as
-# GPUs são igualmente rápidas, então ninguém espera por ninguém. Duas coisas o plano não vê, e você
-# deve ver: com **retardatários** (lição 07), um passo síncrono espera pelo mais lento de `N`
-# workers e o assíncrono ganha muito mais; e com uma **taxa de aprendizado grande**, gradientes
-# defasados divergem (lição 07: `eta lambda < pi / (2 tau + 1)`), então um plano assíncrono acima
-# do lote crítico é o que merece desconfiança. Em uma rede rápida, o plano com all-reduce é tão
-# rápido quanto e não corre nenhum desses riscos.
+# Em Ethernet de 10 Gb o assíncrono corta o tempo pela metade (23,8 h contra 11,9 h com 16 GPUs,
+# 7,8 h contra 3,9 h com 128); em InfiniBand os dois empatam, com menos de um minuto de diferença.
+# Não são as atualizações defasadas que decidem: no plano, `N` atualizações assíncronas de lote
+# `b` valem uma atualização síncrona de lote `N b`, então o tempo do assíncrono é o do síncrono
+# vezes a razão entre os seus passos. Quem decide é o passo, e o lugar onde as variáveis ficam
+# (lição 09) explica por quê. Um passo síncrono tem duas fases: todos os workers leem os pesos dos
+# servidores durante a passagem para a frente, no mesmo instante, e depois enviam os gradientes
+# durante a passagem para trás, no mesmo instante. As placas de rede dos servidores são
+# full-duplex, mas em cada fase só um sentido trabalha, então em Ethernet de 10 Gb o passo é o
+# tempo das leituras mais o tempo dos envios. Workers assíncronos se desencontram (o simulador os
+# supõe espalhados por igual ao longo do passo): as leituras de
+# um viajam enquanto os envios de outro também viajam, os dois sentidos levam tráfego ao mesmo
+# tempo, e o passo é só o tempo dos envios, metade. Em InfiniBand o tráfego (65 ms em um passo de
+# 292 ms com 128 GPUs) fica escondido atrás do cálculo nos dois regimes: cada gradiente sai assim
+# que a passagem para trás o produz, os pesos de cada camada chegam antes de a camada precisar
+# deles, os dois passos duram o tempo do cálculo, e o assíncrono não tem mais nada a ganhar.
+#
+# Então o assíncrono *perde* em uma rede rápida? Em tempo, neste plano, não: um passo assíncrono
+# nunca é mais longo que um síncrono, então ele não pode ser mais lento
+# (`tests/test_lesson11_claims.py` confere cada par da tabela da seção 2). Com 32 imagens por GPU o cálculo (146 ms) já não
+# esconde as leituras de 256 workers, e o assíncrono leva 11% menos tempo mesmo em InfiniBand: é a
+# primeira linha da tabela. Com 64 imagens por GPU, a MultiWorkerMirroredStrategy, que faz o
+# all-reduce depois da retropropagação, fica 4% atrás dos dois (303,5 ms por passo contra 292,3). O assíncrono perde no que o plano
+# não põe no preço. Com uma **taxa de aprendizado grande**, gradientes defasados divergem (lição
+# 07: `eta lambda < pi / (2 tau + 1)`), e 255 atualizações de defasagem é onde esperar por isso;
+# com **retardatários** (lição 07), um passo síncrono espera pelo mais lento de `N` workers, o que
+# as GPUs idênticas do plano nunca mostram, e o assíncrono ganharia mais. Então, em uma rede lenta,
+# o assíncrono compra metade do tempo, e vale o risco; em uma rápida ele não compra nada com 64
+# imagens por GPU e 11% com 32, e um plano síncrono chega à mesma meta com gradientes novos.
 #
 # ## 4. Um orçamento e um prazo
 #
@@ -331,9 +390,9 @@ for row in fits[:3]:
     print(" ", row.candidate.label(), f"{number(row.hours, '.2f')} h", number(row.cost, ",.0f"))
 
 # %% [markdown] lang="en"
-# The fastest plan of all happens to fit: 256 GPUs with 32 images each (a global batch of 8192, below
-# `B_crit`), under an hour for 460. Halve the budget to 250 and nothing fits: even one server for
-# 19.5 hours costs 312. That is the plan's other use: it says when a target cannot be bought.
+# The fastest plan of all happens to fit: 256 asynchronous workers of 32 images each, 52 minutes
+# for 447, and the synchronous all-reduce on the same GPUs is next. Halve the budget to 250 and
+# nothing fits: even one server for 19.1 hours costs 305. That is the plan's other use: it says when a target cannot be bought.
 #
 # ## 5. The run that checks it
 #
@@ -346,16 +405,16 @@ for row in fits[:3]:
 # one over the largest curvature) diverges, so the largest batch never gets there:
 
 # %% [markdown] lang="zh"
-# 所有方案中最快的那个恰好满足条件：256 个 GPU，每个 32 张图像（全局批次 8192，低于 `B_crit`），不到一小时，费用 460。把预算减半到 250，就没有任何方案满足条件了：哪怕只用一台服务器训练 19.5 小时，也要花 312。这是方案的另一个用处：它能告诉你，什么时候这个目标是用钱买不到的。
+# 所有方案中最快的那个恰好满足条件：256 个异步工作进程，每个 32 张图像，52 分钟，费用 447；紧随其后的是同样这些 GPU 上的同步全归约。把预算减半到 250，就没有任何方案满足条件了：哪怕只用一台服务器训练 19.1 小时，也要花 305。这是方案的另一个用处：它能告诉你，什么时候这个目标是用钱买不到的。
 #
 # ## 5. 用运行来检验
 #
 # 方案是一种预测。对一个小到可以在这里真正训练的模型，我们可以把它跑一遍来看看。工作负载是第 08 课的流式线性回归（16 个输入，每一步都是新样本），一直训练到损失降到初始值的 1%，学习率按线性规则从批次 8 时的 0.05 开始缩放。这个方案的两列都是**在这里测得**的：步数是每个批次下 7 次 SGD 运行的中位数（`train_grid`，同样的问题、同样的学习率）；每步时间则是在每个集群上用 `python -m sim launch` 启动 8 步测得的（4 个 GPU 的工作站，通过 10 Gb 以太网相连）。学习率超过 2（最大曲率倒数的两倍）就会发散，所以最大的批次永远达不到目标：
 
 # %% [markdown] lang="pt"
-# O plano mais rápido de todos cabe: 256 GPUs com 32 imagens cada (um lote global de 8192, abaixo
-# de `B_crit`), menos de uma hora por 460. Corte o orçamento pela metade, para 250, e nada cabe:
-# até um único servidor por 19,5 horas custa 312. Esse é o outro uso do plano: ele diz quando uma
+# O plano mais rápido de todos cabe: 256 workers assíncronos de 32 imagens cada, 52 minutos por
+# 447, e o all-reduce síncrono nas mesmas GPUs vem logo depois. Corte o orçamento pela metade, para
+# 250, e nada cabe: até um único servidor por 19,1 horas custa 305. Esse é o outro uso do plano: ele diz quando uma
 # meta não pode ser comprada.
 #
 # ## 5. A execução que o confere
@@ -407,7 +466,8 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # The step time was measured on the same cluster, so the error is in the steps: one data stream
 # against the median of seven. Here both land close; with other data streams (the test
 # `tests/test_plan_real_mode.py` runs five), the poor choice's 381 steps stay within 7% and the top
-# choice's 10 steps move by up to 4 steps, 40%: when a run is ten steps long, one step more is 10%.
+# choice's 10 steps land anywhere from 7 to 14, errors up to 43%: when a run is ten steps long, one
+# step more is 10%.
 # The test bounds the errors at 15% and 50%. The order never changes: the top plan is more than
 # ten times faster in every run.
 #
@@ -419,7 +479,7 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # with exit status 2:
 
 # %% [markdown] lang="zh"
-# 每步时间是在同一个集群上测得的，所以误差来自步数：一条数据流的结果对比七条数据流的中位数。这里两者都很接近；换成其他数据流时（测试 `tests/test_plan_real_mode.py` 跑了五条），较差方案的 381 步始终在 7% 以内，而最佳方案的 10 步最多会相差 4 步，即 40%：当一次运行只有十步时，多一步就是 10%。测试把误差限制在 15% 和 50% 以内。排序从未改变：在每一次运行中，最佳方案都快了十倍以上。
+# 每步时间是在同一个集群上测得的，所以误差来自步数：一条数据流的结果对比七条数据流的中位数。这里两者都很接近；换成其他数据流时（测试 `tests/test_plan_real_mode.py` 跑了五条），较差方案的 381 步始终在 7% 以内，而最佳方案的 10 步实际落在 7 到 14 步之间，误差最大 43%：当一次运行只有十步时，多一步就是 10%。测试把误差限制在 15% 和 50% 以内。排序从未改变：在每一次运行中，最佳方案都快了十倍以上。
 #
 # ## 6. 命令行：`python -m sim plan`
 #
@@ -429,8 +489,8 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # O tempo do passo foi medido no mesmo cluster, então o erro está nos passos: um fluxo de dados
 # contra a mediana de sete. Aqui os dois ficam perto; com outros fluxos de dados (o teste
 # `tests/test_plan_real_mode.py` roda cinco), os 381 passos da escolha ruim ficam dentro de 7% e
-# os 10 passos da melhor escolha variam até 4 passos, 40%: quando uma execução tem dez passos, um
-# passo a mais é 10%. O teste limita os erros a 15% e 50%. A ordem nunca muda: o melhor plano é
+# os 10 passos da melhor escolha caem em qualquer ponto entre 7 e 14, com erros de até 43%: quando
+# uma execução tem dez passos, um passo a mais é 10%. O teste limita os erros a 15% e 50%. A ordem nunca muda: o melhor plano é
 # mais de dez vezes mais rápido em todas as execuções.
 #
 # ## 6. A linha de comando: `python -m sim plan`
@@ -468,8 +528,10 @@ print(run.returncode, run.stderr)
 # time to target across, cost to target up, sized by its GPUs. The dashed line is the deadline, the
 # dotted one the budget; the plans in the green corner fit both, and the star is the fastest of
 # them, listed on the right with the next ones. The widget under it redraws the picture for a
-# budget, a deadline and a critical batch (run the notebook to use it). Try a budget of 300:
-# nothing fits, since even one server costs 313. Back at 500, move `B_crit` down to 8192, then
+# budget, a deadline and a critical batch (run the notebook to use it). At 500 and 6 hours the star
+# is 128 GPUs on InfiniBand with parameter servers, 1.7 h for 447: its asynchronous and
+# synchronous versions tie (section 3), so the list shows both. Try a budget of 300: nothing fits,
+# since even one server costs 310. Back at 500, move `B_crit` down to 8192, then
 # 4096, a target that large batches reach no sooner: the big clusters slide up and to the right,
 # and the best plan halves its GPUs each time (128, then 64), until nothing fits in 6 hours; give
 # it 24 hours and 32 GPUs do it in 7.
@@ -477,7 +539,7 @@ print(run.returncode, run.stderr)
 # %% [markdown] lang="zh"
 # ## 7. 课堂演示：预算、期限和临界批次
 #
-# 静态图把第 2 节那些集群上的每个 ResNet-50 方案（每个 GPU 64 张图像）画成一个点：横轴是达到目标的时间，纵轴是达到目标的费用，点的大小表示 GPU 数。虚线是期限，点线是预算；绿色角落里的方案同时满足两者，星号是其中最快的那个，右边列出了它和紧随其后的几个方案。图下面的控件会按预算、期限和临界批次重新绘图（运行笔记本才能使用）。试试把预算设为 300：没有任何方案满足条件，因为哪怕只用一台服务器也要花 313。回到 500，再把 `B_crit` 先降到 8192、再降到 4096，这相当于一个大批次也无法更快达到的目标：大集群向右上方移动，最佳方案的 GPU 数每次减半（从 128 到 64），直到 6 小时内没有任何方案能完成；把期限放宽到 24 小时，32 个 GPU 用 7 小时就能完成。
+# 静态图把第 2 节那些集群上的每个 ResNet-50 方案（每个 GPU 64 张图像）画成一个点：横轴是达到目标的时间，纵轴是达到目标的费用，点的大小表示 GPU 数。虚线是期限，点线是预算；绿色角落里的方案同时满足两者，星号是其中最快的那个，右边列出了它和紧随其后的几个方案。图下面的控件会按预算、期限和临界批次重新绘图（运行笔记本才能使用）。预算为 500、期限为 6 小时时，星号是 InfiniBand 上使用参数服务器的 128 个 GPU，1.7 小时，费用 447：它的异步版本和同步版本打成平手（第 3 节），所以列表里两个都有。试试把预算设为 300：没有任何方案满足条件，因为哪怕只用一台服务器也要花 310。回到 500，再把 `B_crit` 先降到 8192、再降到 4096，这相当于一个大批次也无法更快达到的目标：大集群向右上方移动，最佳方案的 GPU 数每次减半（从 128 到 64），直到 6 小时内没有任何方案能完成；把期限放宽到 24 小时，32 个 GPU 用 7 小时就能完成。
 
 # %% [markdown] lang="pt"
 # ## 7. Demonstração para a sala de aula: um orçamento, um prazo, um lote crítico
@@ -487,8 +549,9 @@ print(run.returncode, run.stderr)
 # de GPUs. A linha tracejada é o prazo, a pontilhada é o orçamento; os planos no canto verde cabem
 # nos dois, e a estrela é o mais rápido deles, listado à direita junto com os seguintes. O widget
 # abaixo dela redesenha a figura para um orçamento, um prazo e um lote crítico (execute o notebook
-# para usá-lo). Experimente um orçamento de 300: nada cabe, porque até um único servidor custa
-# 313. De volta a 500, desça `B_crit` para 8192 e depois para 4096, uma meta que lotes grandes não
+# para usá-lo). Com 500 e 6 horas a estrela é 128 GPUs em InfiniBand com servidores de parâmetros,
+# 1,7 h por 447: as versões assíncrona e síncrona empatam (seção 3), então a lista mostra as duas.
+# Experimente um orçamento de 300: nada cabe, porque até um único servidor custa 310. De volta a 500, desça `B_crit` para 8192 e depois para 4096, uma meta que lotes grandes não
 # alcançam mais cedo: os clusters grandes deslizam para cima e para a direita, e o melhor plano
 # corta as suas GPUs pela metade a cada vez (128, depois 64), até nada caber em 6 horas; com um
 # prazo de 24 horas, 32 GPUs chegam lá em 7.
@@ -511,7 +574,10 @@ plan_widget()
 #   for a lot of money. The cheapest plan is the smallest one.
 # - A strategy that does not scale (parameter servers on a slow network) can make more GPUs slower.
 # - Asynchronous parameter servers pay for staleness in updates, `N S(N b) - S(b)`: nothing below
-#   the critical batch, most of the run above it, and a risk of divergence the plan does not price.
+#   the critical batch, most of the run above it. They win where their step is shorter: on a slow
+#   network, where synchronous reads and pushes take turns on the servers' links, they halve the
+#   time; on a fast one the traffic hides behind the compute, they tie, and they keep a risk of
+#   divergence the plan does not price.
 # - Every column says where it comes from; a plan is as good as its weakest column, and a run that
 #   checks it (here within a few percent for long runs) is how you find out.
 #
@@ -523,7 +589,7 @@ plan_widget()
 # - 达到目标的时间 = 达到目标所需的步数 × 每步时间；费用 = 这段时间 × 设备数 × 设备的价格。只看吞吐量，这两个问题都回答不了。
 # - 在临界批次以下，增加设备几乎是免费地换来时间；超过临界批次之后，花很多钱也只换来很少的时间。最便宜的方案就是规模最小的方案。
 # - 无法扩展的策略（慢速网络上的参数服务器）可能让更多的 GPU 反而更慢。
-# - 异步参数服务器要为陈旧性付出更新次数的代价，`N S(N b) - S(b)`：在临界批次以下几乎为零，在临界批次以上占去大部分训练，另外还有方案没有计价的发散风险。
+# - 异步参数服务器要为陈旧性付出更新次数的代价，`N S(N b) - S(b)`：在临界批次以下几乎为零，在临界批次以上占去大部分训练。它们只在每步时间更短的地方取胜：在慢速网络上，同步的读取和推送轮流占用服务器的链路，异步能把时间减半；在快速网络上，流量被计算掩盖，两者打成平手，而异步还带着方案没有计价的发散风险。
 # - 每一列都注明了来源；方案的可靠程度取决于最不可靠的那一列，而用一次运行来检验它（这里对较长的运行，误差只有几个百分点）就是弄清这一点的办法。
 #
 # 练习要求你为给定的预算和期限选出方案。
@@ -538,8 +604,10 @@ plan_widget()
 # - Uma estratégia que não escala (servidores de parâmetros em uma rede lenta) pode deixar mais
 #   GPUs mais lentas.
 # - Servidores de parâmetros assíncronos pagam pela defasagem em atualizações, `N S(N b) - S(b)`:
-#   nada abaixo do lote crítico, a maior parte do treinamento acima dele, e um risco de divergência
-#   que o plano não põe no preço.
+#   nada abaixo do lote crítico, a maior parte do treinamento acima dele. Eles vencem onde o seu
+#   passo é mais curto: em uma rede lenta, onde as leituras e os envios síncronos se revezam nos
+#   enlaces dos servidores, cortam o tempo pela metade; em uma rápida, o tráfego fica escondido
+#   atrás do cálculo, eles empatam e mantêm um risco de divergência que o plano não põe no preço.
 # - Cada coluna diz de onde vem; um plano vale o que vale a sua coluna mais fraca, e uma execução
 #   que o confere (aqui, a poucos por cento para execuções longas) é como descobrir.
 #

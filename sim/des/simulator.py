@@ -28,10 +28,12 @@ class Simulator:
     ``stragglers``: ``{device name or "*": factor or Slowdown}``; ``failures``: a list of
     ``Failure(at, device=...)`` / ``Failure(at, host=...)``. Every random draw comes from
     ``seed``: the same seed gives the same trace. Build the machine completely before making
-    its simulator (the simulator sizes its link table once).
+    its simulator (the simulator sizes its link table once). ``route_plans``: a dict shared by
+    several simulators of the same machine, so each list of pairs is routed once among them.
     """
 
-    def __init__(self, machine, seed: int = 0, stragglers=None, failures=None, env=None):
+    def __init__(self, machine, seed: int = 0, stragglers=None, failures=None, env=None,
+                 route_plans: dict | None = None):
         from sim.hardware import as_machine
         self.machine = machine = as_machine(machine)
         self.seed = seed
@@ -39,7 +41,7 @@ class Simulator:
         self.trace = Trace(clock=lambda: self.env.now)
         cap = np.repeat([link.bandwidth for link in machine.links], 2).astype(np.float64)
         self._network = FlowNetwork(self.env, cap)
-        self._plans: dict = {}
+        self._plans: dict = {} if route_plans is None else route_plans
         self._next_owner = 0
         self._slots: dict = {}
         self.stragglers = Stragglers(machine, stragglers, seed)

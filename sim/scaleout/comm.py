@@ -34,6 +34,7 @@ class Communicator:
             raise ValueError(t("scale.unknown_strategy", name=strategy, known=", ".join(STRATEGIES)))
         self.machine, self.ranks, self.strategy, self.ps = machine, list(ranks), strategy, ps
         self._cache: dict = {}
+        self._route_plans: dict = {}    # shared by every copy's simulator: one routing per pair list
         self.choices: dict = {}         # bytes -> what the collective chose (algorithm, protocol)
 
     def seconds(self, nbytes: int) -> float:
@@ -90,7 +91,7 @@ class Communicator:
                 merged[(src.name, dst.name)] = merged.get((src.name, dst.name), 0.0) + nb
         if not merged:
             return 0.0
-        sim = Simulator(self.machine)
+        sim = Simulator(self.machine, route_plans=self._route_plans)
         sim.transfers([(s, d, nb) for (s, d), nb in merged.items()])
         sim.run()
         return sim.now
