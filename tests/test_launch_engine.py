@@ -86,7 +86,7 @@ def test_the_cli_reports_the_outcome(fake_tf, capsys):
     assert cli.main(["--engine", "tensorflow", "--python", sys.executable, "--workers", "2", fake_tf]) == 0
     out = capsys.readouterr().out
     assert "[worker 1] engine stand-in tensorflow" in out
-    assert "2 task(s), all exited with status 0" in out
+    assert "2 tasks, all exited with status 0" in out
 
 
 def test_without_tensorflow_it_says_how_to_install_it_exit_2(tmp_path, capsys):

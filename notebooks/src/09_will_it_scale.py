@@ -525,11 +525,11 @@ plt.show()
 # 上面的每个问题都可以用终端里的一条命令来回答。在笔记本中把它作为子进程运行（在终端中则直接在 `$` 后面输入）；`SIM_LANG` 让它用课程语言作答。
 
 # %% [markdown] lang="pt"
-# Em um servidor, as quatro estratégias ficam próximas. Além dele, um número fixo de servidores
-# de parâmetros desaba: cada worker envia seu gradiente inteiro para as mesmas poucas placas de
-# rede, então o tráfego delas cresce com o número de workers, e com uma única tarefa `ps` 64 GPUs
-# ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
-# servidor) espalha esse tráfego e aguenta muito mais, mas cada GPU ainda envia sua própria cópia
+# Em um servidor, as quatro estratégias ficam próximas. Além dele, a eficiência de um número fixo
+# de servidores de parâmetros despenca: cada worker envia seu gradiente inteiro para as mesmas
+# poucas placas de rede, então o tráfego delas cresce com o número de workers, e com uma única
+# tarefa `ps` 64 GPUs ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
+# servidor) espalha esse tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
 # dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
 # placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
 # servidores. Então, em um cluster de GPUs, all-reduce; os servidores de parâmetros têm seu lugar
