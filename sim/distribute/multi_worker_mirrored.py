@@ -45,8 +45,9 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def __repr__(self):
         ext = self.extended
-        return (f"<{self._tf_name} with {self.num_replicas_in_sync} replica(s) "
-                f"on {ext._num_workers} worker(s)>")
+        replicas, workers = self.num_replicas_in_sync, ext._num_workers
+        return (f"<{self._tf_name} with {replicas} replica{'' if replicas == 1 else 's'} "
+                f"on {workers} worker{'' if workers == 1 else 's'}>")
 
 
 class _CollectiveAllReduceStrategyExperimental(MultiWorkerMirroredStrategy):

@@ -46,8 +46,9 @@ class ParameterServerStrategy(Strategy):
 
     def __repr__(self):
         e = self.extended
-        return (f"<{self._tf_name} with {e._num_workers} worker(s) and {e._num_ps} "
-                f"parameter server(s)>")
+        workers = f"{e._num_workers} worker" + ("" if e._num_workers == 1 else "s")
+        servers = f"{e._num_ps} parameter server" + ("" if e._num_ps == 1 else "s")
+        return f"<{self._tf_name} with {workers} and {servers}>"
 
 
 class ParameterServerStrategyExtended(SingleReplicaExtended):
