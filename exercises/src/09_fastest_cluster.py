@@ -13,8 +13,8 @@
 #   (lesson 09's simulator, default strategy, 64 MB packs sent as they are ready);
 # - its time is `samples / samples_per_s` seconds, and its cost `hours × nodes × price`.
 #
-# For example ResNet-50 on `"2x big-basin, 25 GbE"` runs about 3,250 images/s: 90 epochs take
-# about 9.9 hours and cost about 9.9 × 2 × 20 ≈ 394. The fastest cluster is not always the
+# For example ResNet-50 on `"2x big-basin, 25 GbE"` runs about 3,260 images/s: 90 epochs take
+# about 9.8 hours and cost about 9.8 × 2 × 20 ≈ 393. The fastest cluster is not always the
 # biggest one, and the cheapest per hour is not always the cheapest in total.
 
 # %% [markdown] lang="zh"
@@ -25,7 +25,7 @@
 # - 一个选项的吞吐量是 `scale(model, machine, nodes=[nodes], network=network, bucket_mb=64)[0]["samples_per_s"]`（第 09 课的模拟器，使用默认的策略，64 MB 的包一就绪就发出）；
 # - 它的耗时是 `samples / samples_per_s` 秒，费用是 `小时数 × nodes × price`。
 #
-# 例如，ResNet-50 在 `"2x big-basin, 25 GbE"` 上每秒约处理 3,250 张图像：90 个周期大约需要 9.9 小时，费用约为 9.9 × 2 × 20 ≈ 394。最快的集群不一定是最大的那个，每小时最便宜的也不一定总价最便宜。
+# 例如，ResNet-50 在 `"2x big-basin, 25 GbE"` 上每秒约处理 3,260 张图像：90 个周期大约需要 9.8 小时，费用约为 9.8 × 2 × 20 ≈ 393。最快的集群不一定是最大的那个，每小时最便宜的也不一定总价最便宜。
 
 # %% [markdown] lang="pt"
 # # Exercício 09 · O cluster mais rápido dentro de um orçamento
@@ -43,8 +43,8 @@
 #   prontos);
 # - seu tempo é `samples / samples_per_s` segundos, e seu custo `horas × nodes × price`.
 #
-# Por exemplo, a ResNet-50 em `"2x big-basin, 25 GbE"` processa cerca de 3.250 imagens/s: 90 épocas
-# levam cerca de 9,9 horas e custam cerca de 9,9 × 2 × 20 ≈ 394. O cluster mais rápido nem sempre
+# Por exemplo, a ResNet-50 em `"2x big-basin, 25 GbE"` processa cerca de 3.260 imagens/s: 90 épocas
+# levam cerca de 9,8 horas e custam cerca de 9,8 × 2 × 20 ≈ 393. O cluster mais rápido nem sempre
 # é o maior, e o mais barato por hora nem sempre é o mais barato no total.
 
 # %%

@@ -430,7 +430,7 @@ except tf.errors.InvalidArgumentError as error:
 # 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。
 
 # %% [markdown] lang="pt"
-# Com a `MultiWorkerMirroredStrategy`, a fragmentação `DATA` acontece depois que o lote global é dividido em lotes por réplica em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
+# Com a `MultiWorkerMirroredStrategy`, a fragmentação `DATA` acontece depois que o lote global é dividido em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
 # `[0 1]`, `[2 3]`, `[4 5]`, `[6]`, e o worker `w` fica com as fatias `w` e `w + 2`; assim, as duas
 # réplicas do worker 0 recebem `[0 1]` e `[4 5]`, e as do worker 1 recebem `[2 3]` e `[6]`.
 

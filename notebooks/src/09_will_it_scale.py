@@ -272,7 +272,7 @@ plt.show()
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
 # alguns MB economiza cerca de 30 ms por passo. Depois a curva sobe. Um bucket só pode ser
-# enviado quando seu último gradiente fica pronto, então um bucket de 64 MB espera a maior parte da passagem para trás, e um bucket do tamanho do modelo espera o passo inteiro: não sobra
+# enviado quando seu último gradiente fica pronto, então um bucket de 64 MB espera a maior parte da passagem para trás, e um bucket do tamanho do modelo espera por ela inteira: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
 # buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
 # o menor que esconde a latência: alguns MB aqui.
@@ -461,7 +461,7 @@ for r in rows:
 # só a parte da latência cresce, e buckets de 64 MB a deixam pequena. O que faz um treinamento
 # real parar de escalar está em outro lugar: o lote cresce com as GPUs até passar do tamanho
 # crítico do lote (lição 08), e a mais lenta de 512 GPUs dita o ritmo de cada passo
-# (retardatários, lição 07), algo que este modelo deixa de fora.
+# (retardatários, lição 07), algo que o nosso modelo de simulação deixa de fora.
 #
 # ## 6. Servidores de parâmetros ou all-reduce?
 #
@@ -525,11 +525,11 @@ plt.show()
 # 上面的每个问题都可以用终端里的一条命令来回答。在笔记本中把它作为子进程运行（在终端中则直接在 `$` 后面输入）；`SIM_LANG` 让它用课程语言作答。
 
 # %% [markdown] lang="pt"
-# Em um servidor, as quatro estratégias ficam próximas. Além dele, um número fixo de servidores
-# de parâmetros desaba: cada worker envia seu gradiente inteiro para as mesmas poucas placas de
-# rede, então o tráfego delas cresce com o número de workers, e com uma única tarefa `ps` 64 GPUs
-# ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
-# servidor) espalha esse tráfego e aguenta muito mais, mas cada GPU ainda envia sua própria cópia
+# Em um servidor, as quatro estratégias ficam próximas. Além dele, a eficiência de um número fixo
+# de servidores de parâmetros despenca: cada worker envia seu gradiente inteiro para as mesmas
+# poucas placas de rede, então o tráfego delas cresce com o número de workers, e com uma única
+# tarefa `ps` 64 GPUs ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
+# servidor) espalha esse tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
 # dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
 # placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
 # servidores. Então, em um cluster de GPUs, all-reduce; os servidores de parâmetros têm seu lugar
@@ -692,7 +692,7 @@ for row in judged:
 # 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
-# - **通信拖慢计算**：模型只从反向传播中扣除 NCCL 的通道所占用的 SM（服务器内部只有一个通道：不到 P100 的 2%），没有计入 NCCL 内核占用的内存带宽，也没有计入每个 TensorFlow 算子的启动开销；
+# - **通信拖慢计算**：模型只从反向传播中扣除 NCCL 的通道所占用的 SM（服务器内部只有一个通道：不到 P100 的 2%），没有计入 NCCL 内核占用的内存带宽，也没有计入每个 TensorFlow 操作的启动开销；
 # - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
@@ -704,7 +704,7 @@ for row in judged:
 
 # %% [markdown] lang="pt"
 # Com as variáveis na CPU o modelo concorda (100% contra 97,5-99,6%): os pesos de cada camada são
-# lidos pelo caminho PCIe da sua GPU enquanto o passo para a frente roda, e cada gradiente é
+# lidos pelo caminho PCIe da sua GPU enquanto a passagem para a frente roda, e cada gradiente é
 # enviado enquanto a retropropagação continua, então os enlaces da CPU trabalham enquanto as GPUs
 # calculam. A mesma estratégia no Keras, que só reduz depois da retropropagação, perderia de 15 a
 # 22 pontos percentuais na mesma máquina.

@@ -12,7 +12,7 @@ import sys
 import unicodedata
 
 from sim.cli import limits
-from sim.i18n import t
+from sim.i18n import join_list, t
 from sim.scaleout.comm import STRATEGIES
 
 MACHINE_NODES = ("dgx1-p100", "pascal-pcie-4gpu", "big-basin", "workstation-4gpu", "dgx1-v100",
@@ -87,7 +87,7 @@ def check_arguments(args) -> None:
     if args.network is not None:
         network(args.network)
     if args.machine not in MACHINE_NODES:
-        raise ValueError(t("scale.bad_machine", name=args.machine, known=", ".join(MACHINE_NODES)))
+        raise ValueError(t("scale.bad_machine", name=args.machine, known=join_list(MACHINE_NODES)))
     if args.ps is not None and args.ps < 1:
         raise ValueError(t("scale.bad_ps", value=args.ps))
     if args.batch_per_device < 1:

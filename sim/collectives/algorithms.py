@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.i18n import t
+from sim.i18n import join_list, t
 
 from . import nccl_model
 from .halving_doubling import halving_doubling, recursive_doubling
@@ -58,7 +58,7 @@ def canonical(name: str) -> str:
         return ALIASES[low]
     if low.replace("-", "_") in BUILDERS:
         return low.replace("-", "_")
-    raise ValueError(t("collectives.unknown_algorithm", name=name, known=", ".join(ALGORITHMS)))
+    raise ValueError(t("collectives.unknown_algorithm", name=name, known=join_list(ALGORITHMS)))
 
 
 def hosts_of(machine, ranks) -> np.ndarray | None:

@@ -21,8 +21,8 @@ def machine_of(machine, nodes: int | None = None, network: str | None = None):
     from sim.hardware import cluster, preset, preset_names
     from sim.hardware.node_clusters import ALIASES, DEFAULT_NETWORK
     if machine not in preset_names():
-        from sim.i18n import t
-        raise ValueError(t("collectives.unknown_machine", name=machine, known=", ".join(preset_names())))
+        from sim.i18n import join_list, t
+        raise ValueError(t("collectives.unknown_machine", name=machine, known=join_list(preset_names())))
     if network is not None:
         if nodes is None and machine in DEFAULT_NETWORK:
             from sim.i18n import t

@@ -104,6 +104,6 @@ def network(name) -> Network:
         return name
     key = str(name).strip().lower().replace("_", "-")
     if key not in NETWORKS:
-        from sim.i18n import t
-        raise ValueError(t("cluster.unknown_network", name=name, known=", ".join(NETWORKS)))
+        from sim.i18n import join_list, t
+        raise ValueError(t("cluster.unknown_network", name=name, known=join_list(NETWORKS)))
     return NETWORKS[key]

@@ -10,7 +10,7 @@ CPU (no GPUDirect). The ``-cluster`` presets are this function under their old n
 """
 from __future__ import annotations
 
-from sim.i18n import t
+from sim.i18n import join_list, t
 from sim.hardware import devices as D
 from sim.hardware import links as L
 from sim.hardware.machine import Machine
@@ -45,7 +45,7 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
     if node in NOT_NODES:
         raise ValueError(t(NOT_NODES[node], name=node))
     if node not in PRESETS:
-        raise ValueError(t("hardware.unknown_preset", name=node, known=", ".join(PRESETS)))
+        raise ValueError(t("hardware.unknown_preset", name=node, known=join_list(PRESETS)))
     net = network_of(network or DEFAULT_NETWORK.get(node, "hdr-ib"))
     template = preset(node, **node_options)
     m = ClusterMachine(name or f"{node}-x{nodes}", job="worker",

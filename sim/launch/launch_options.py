@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from sim.i18n import t
+from sim.i18n import join_list, t
 
 DEFAULT_MACHINE = "workstation-4gpu"
 
@@ -18,7 +18,7 @@ def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
     if gpus_per_worker is not None:
         _count("--gpus-per-worker", gpus_per_worker, 0, 2)
     if machine not in CLUSTER_PRESETS:
-        raise ValueError(t("launch.unknown_machine", name=machine, known=", ".join(CLUSTER_PRESETS)))
+        raise ValueError(t("launch.unknown_machine", name=machine, known=join_list(CLUSTER_PRESETS)))
     have = gpus_per_host(machine)
     if gpus_per_worker is not None and gpus_per_worker > have and machine != "workstation-4gpu":
         raise ValueError(t("launch.too_many_gpus", gpus=gpus_per_worker, have=have, machine=machine))

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from sim.i18n import t
+from sim.i18n import join_list, t
 
 ENGINES = ("sim", "tensorflow")
 ENV_PYTHON = "SIM_TF_PYTHON"
@@ -27,7 +27,7 @@ def check_engine(engine, python=None):
     """ValueError naming the mistake and the fix: an unknown engine, a missing interpreter, or
     an interpreter without TensorFlow. Returns the interpreter to use."""
     if engine not in ENGINES:
-        raise ValueError(t("tfengine.unknown_engine", engine=engine, known=", ".join(ENGINES)))
+        raise ValueError(t("tfengine.unknown_engine", engine=engine, known=join_list(ENGINES)))
     if engine == "sim":
         return sys.executable
     exe = tensorflow_python(python)

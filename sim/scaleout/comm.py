@@ -30,8 +30,8 @@ class Communicator:
 
     def __init__(self, machine, ranks: list, strategy: str = "nccl", ps: int = 1):
         if strategy not in STRATEGIES:
-            from sim.i18n import t
-            raise ValueError(t("scale.unknown_strategy", name=strategy, known=", ".join(STRATEGIES)))
+            from sim.i18n import join_list, t
+            raise ValueError(t("scale.unknown_strategy", name=strategy, known=join_list(STRATEGIES)))
         self.machine, self.ranks, self.strategy, self.ps = machine, list(ranks), strategy, ps
         self._cache: dict = {}
         self._route_plans: dict = {}    # shared by every copy's simulator: one routing per pair list

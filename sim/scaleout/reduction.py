@@ -84,8 +84,8 @@ def resolve(strategy: str, bucket_mb: float | None = None, overlap: bool | None 
         elif when == AFTER_BACKWARD and bucket_mb is not None and strategy != "central-storage":
             when = PER_PACK
     if when not in WHEN:
-        from sim.i18n import t
-        raise ValueError(t("scale.bad_when", value=when, known=", ".join(WHEN)))
+        from sim.i18n import join_list, t
+        raise ValueError(t("scale.bad_when", value=when, known=join_list(WHEN)))
     if bucket_mb is None:
         if strategy == "horovod":
             bucket_mb = HOROVOD_FUSION_MB
@@ -94,6 +94,6 @@ def resolve(strategy: str, bucket_mb: float | None = None, overlap: bool | None 
     cycle = (HOROVOD_CYCLE_MS if cycle_ms is None else float(cycle_ms)) if when == HOROVOD else 0.0
     negotiation = negotiation or "cache"
     if negotiation not in NEGOTIATIONS:
-        from sim.i18n import t
-        raise ValueError(t("scale.bad_when", value=negotiation, known=", ".join(NEGOTIATIONS)))
+        from sim.i18n import join_list, t
+        raise ValueError(t("scale.bad_when", value=negotiation, known=join_list(NEGOTIATIONS)))
     return Reduction(when, bucket_mb, cycle, negotiation)

@@ -40,7 +40,7 @@ def scale_factor(base_batch, global_batch, rule: str) -> float:
         return 1.0
     if rule == "guide":
         raise ValueError(t("scaling.guide_has_no_factor"))
-    raise ValueError(t("scaling.unknown_rule", rule=rule, known=", ".join(RULES)))
+    raise ValueError(t("scaling.unknown_rule", rule=rule, known=join_list(RULES)))
 
 
 def scaled_learning_rate(base_learning_rate, base_batch, global_batch, rule: str = "linear") -> float:

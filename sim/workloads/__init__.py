@@ -31,8 +31,8 @@ def workload(name: str) -> Workload:
     """The model called ``name`` (``workload_names()``; ``-`` and ``_`` are the same)."""
     key = str(name).strip().lower().replace("-", "_")
     if key not in _BUILDERS:
-        from sim.i18n import t
-        raise ValueError(t("scale.unknown_model", name=name, known=", ".join(_BUILDERS)))
+        from sim.i18n import join_list, t
+        raise ValueError(t("scale.unknown_model", name=name, known=join_list(_BUILDERS)))
     import importlib
     module, function, args = _BUILDERS[key]
     return getattr(importlib.import_module(f"sim.workloads.{module}"), function)(*args)

@@ -16,7 +16,7 @@ from typing import Callable
 
 from sim.distribute.cluster_spec import ClusterSpec
 from sim.course.exercises.checker import Case, run_cases
-from sim.i18n import t
+from sim.i18n import join_list, t
 
 CASES = [
     (["10.1.10.58", "10.1.10.250"], None, 12345),
@@ -37,7 +37,7 @@ def reference(workers, chief=None, port=12345):
 
 
 def cases() -> list[Case]:
-    return [Case(t("lesson06.ex_case", workers=", ".join(w), chief=c or "-", port=p),
+    return [Case(t("lesson06.ex_case", workers=join_list(w), chief=c or "-", port=p),
                  args=(list(w), c, p), expected=reference(w, c, p)) for w, c, p in CASES]
 
 

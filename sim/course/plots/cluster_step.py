@@ -47,8 +47,8 @@ def cluster_step(workers=2, gpus_per_worker=4, network="dgx-a100", implementatio
     from sim.fabric.launch_machine import cluster_machine, local_devices
 
     if network not in NETWORKS:
-        from sim.i18n import t
-        raise ValueError(t("lesson06.unknown_network", network=network, choices=", ".join(NETWORKS)))
+        from sim.i18n import join_list, t
+        raise ValueError(t("lesson06.unknown_network", network=network, choices=join_list(NETWORKS)))
     gpus = None if network == "cpu-cluster" else int(gpus_per_worker)
     machine = cluster_machine(network, int(workers), gpus)
     per_host = [local_devices(machine, host, gpus) for host in range(int(workers))]
