@@ -19,7 +19,7 @@ from __future__ import annotations
 from sim.data import structure
 from sim.data.options import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Options
 from sim.engine import nest
-from sim.engine.errors import OutOfRangeError
+from sim.engine.errors import EndOfDataset, OutOfRangeError
 
 
 def _unsupported_method(name):
@@ -293,7 +293,10 @@ class Iterator:
         return self
 
     def __next__(self):
-        return next(self._gen)
+        try:
+            return next(self._gen)
+        except StopIteration:
+            raise EndOfDataset from None
 
     def get_next(self):
         try:

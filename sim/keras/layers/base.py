@@ -265,6 +265,8 @@ class Layer:
         self.build(shapes)
         self._build_input_shape = shapes
         self.built = True
+        from sim.tf.train.deferred import apply_pending
+        apply_pending()              # a checkpoint restored before these weights existed
 
     def _check_input(self, inputs):
         dim = self._input_last_dim

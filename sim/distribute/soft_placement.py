@@ -1,0 +1,43 @@
+"""Soft placement: a strategy asked for a device the simulated machine lacks, as TensorFlow does it.
+
+TensorFlow places an op whose device does not exist on one that does (soft placement is on in
+eager mode): ``OneDeviceStrategy("/gpu:0")`` on a machine without GPUs, or
+``MirroredStrategy(["/gpu:0", "/gpu:1"])`` on a one-GPU machine, still build, keep the names
+asked for (``worker_devices`` shows ``.../device:GPU:1``) and compute on the host's CPU. Here the
+missing local GPU's full name is mapped to host 0's CPU on the machine, so the simulation times
+that replica there, and a warning in the course language says so (TensorFlow says nothing, which
+would hide a typo such as ``/gpu:9``). Other names (a job or task the machine has not, a CPU
+index, a TPU) still raise the machine's ValueError.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+from sim.engine.device import canonical as full_name
+
+logger = logging.getLogger("tensorflow")
+_LOCAL_GPU = re.compile(r"^/job:localhost/replica:0/task:0/device:GPU:\d+$")
+
+
+def place(machine, name):
+    """The full TensorFlow name for a local GPU ``name`` the machine lacks, now mapped to its
+    host CPU; None when soft placement does not apply (the caller raises its error)."""
+    if not isinstance(name, str):
+        return None
+    full = full_name(name)
+    if not _LOCAL_GPU.match(full):
+        return None
+    cpus = machine.devices_of("CPU", host=0)
+    if not cpus:
+        return None
+    host = cpus[0]
+    lookup = getattr(machine, "_lookup", None)
+    if lookup is None:
+        return None
+    if full not in lookup:
+        from sim.i18n import t
+        logger.warning(t("hardware.soft_placement", name=name, machine=machine.name,
+                         host=machine.display_name(host), full=full))
+    lookup[full] = lookup[name] = host
+    return full
