@@ -29,7 +29,7 @@ def canonical(name):
         if soft is None:
             raise
         return soft
-    if isinstance(name, str) and device.device_type == "CPU" and "GPU" in name.upper():
+    if isinstance(name, str) and device.device_type == "CPU" and full_name(name) != device.name:
         return full_name(name)   # soft-placed before: keep the name asked for
     return device.name
 

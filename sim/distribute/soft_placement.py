@@ -1,7 +1,8 @@
 """Soft placement: a strategy asked for a device the simulated machine lacks, as TensorFlow does it.
 
 TensorFlow places an op whose device does not exist on one that does (soft placement is on in
-eager mode): ``OneDeviceStrategy("/gpu:0")`` on a machine without GPUs, or
+eager mode), and runs logical CPUs (a CPU split by ``set_logical_device_configuration``) on the
+one physical CPU: ``OneDeviceStrategy("/gpu:0")`` on a machine without GPUs, or
 ``MirroredStrategy(["/gpu:0", "/gpu:1"])`` on a one-GPU machine, still build, keep the names
 asked for (``worker_devices`` shows ``.../device:GPU:1``) and compute on the host's CPU. Here the
 missing local GPU's full name is mapped to host 0's CPU on the machine, so the simulation times
@@ -18,6 +19,13 @@ from sim.engine.device import canonical as full_name
 
 logger = logging.getLogger("tensorflow")
 _LOCAL_GPU = re.compile(r"^/job:localhost/replica:0/task:0/device:GPU:\d+$")
+_LOCAL_CPU = re.compile(r"^/job:localhost/replica:0/task:0/device:CPU:(\d+)$")
+
+
+def logical_cpus():
+    """Full names of the host's logical CPUs (``tf.config.set_logical_device_configuration``)."""
+    from sim.tf.config import list_logical_devices
+    return [full_name(d.name) for d in list_logical_devices("CPU")]
 
 
 def place(machine, name):
@@ -26,7 +34,9 @@ def place(machine, name):
     if not isinstance(name, str):
         return None
     full = full_name(name)
-    if not _LOCAL_GPU.match(full):
+    # a missing GPU, or a logical CPU the configuration split the host's CPU into (TensorFlow
+    # runs those on the one physical CPU too)
+    if not (_LOCAL_GPU.match(full) or _LOCAL_CPU.match(full) and full in logical_cpus()):
         return None
     cpus = machine.devices_of("CPU", host=0)
     if not cpus:
@@ -35,7 +45,7 @@ def place(machine, name):
     lookup = getattr(machine, "_lookup", None)
     if lookup is None:
         return None
-    if full not in lookup:
+    if full not in lookup and not _LOCAL_CPU.match(full):
         from sim.i18n import t
         logger.warning(t("hardware.soft_placement", name=name, machine=machine.name,
                          host=machine.display_name(host), full=full))

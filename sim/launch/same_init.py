@@ -14,8 +14,13 @@ before the script, and on either engine:
 2. ``keras.datasets.mnist.load_data()`` returns the course's MNIST subset (as same_start.py) and
    ``keras.datasets.fashion_mnist.load_data()`` the same digits (the machines cannot download
    Fashion-MNIST: a stand-in of the same shapes and dtypes); ``SIM_SAME_START_SAMPLES=N`` keeps
-   the first N training images;
-3. ``Dataset.shuffle`` keeps the order, so both engines see the same batches.
+   the first N training images (an N beyond the subset's 6,000 repeats it, for a tutorial whose
+   loop takes more steps than the subset has batches);
+3. ``Dataset.shuffle`` keeps the order, so both engines see the same batches;
+4. Python's ``random`` and NumPy's global generator are seeded with ``seed``, and an eager
+   ``tf.random.uniform`` / ``tf.random.normal`` draws from a NumPy PCG64 stream seeded with
+   ``seed`` (TensorFlow's own Philox numbers cannot be had on sim), so the random data some
+   tutorials make is the same on both engines; inside a TensorFlow graph the call is TF's own.
 
 The script is not edited; what changes is stated here and nothing else.
 """
@@ -38,7 +43,8 @@ def install(engine):
         return bool(_installed)
     from sim.launch.same_start import ENV_SAMPLES, _course_mnist, _keep_order, _samples
     seed = int(text)
-    load_data = _course_mnist(_samples(os.environ.get(ENV_SAMPLES)))
+    samples = _samples(os.environ.get(ENV_SAMPLES))
+    load_data = _tiled(_course_mnist(samples), samples)
     if engine == "sim":
         import sim.data.dataset as data
         import sim.keras.layers.base as base
@@ -52,10 +58,62 @@ def install(engine):
         tf.keras.datasets.fashion_mnist.load_data = load_data
         dataset_class, layer_class = tf.data.Dataset, tf.keras.layers.Layer
     mnist.load_data = load_data
+    _seed_random(seed, tf_random=_random_module(engine))
     dataset_class.shuffle = _keep_order
     layer_class.add_weight = _seeded(layer_class.add_weight, seed)
     _installed.append(engine)
     return True
+
+
+def _tiled(load_data, samples):
+    def tiled(path="mnist.npz"):
+        (x, y), test = load_data(path)
+        if samples is not None and samples > len(y):
+            import numpy as np
+            index = np.arange(samples) % len(y)
+            x, y = x[index], y[index]
+        return (x, y), test
+    return tiled
+
+
+def _random_module(engine):
+    if engine == "sim":
+        import sim.tf.random as random_module
+    else:
+        import tensorflow as tf
+        random_module = tf.random
+    return random_module
+
+
+def _seed_random(seed, tf_random):
+    import random
+
+    import numpy as np
+    random.seed(seed)
+    np.random.seed(seed)
+    rng = np.random.default_rng([seed, 1])
+    for name, draw in (("uniform", lambda shape, a, b: rng.uniform(a, b, shape)),
+                       ("normal", lambda shape, a, b: rng.normal(a, b, shape))):
+        original = getattr(tf_random, name)
+        setattr(tf_random, name, _seeded_draw(original, draw, 0.0 if name == "normal" else 0.0,
+                                              1.0))
+
+
+def _seeded_draw(original, draw, default_a, default_b):
+    import numpy as np
+
+    def seeded(shape, *args, **kwargs):
+        import sim.tf as tf        # TensorFlow itself under sim.launch.tf_task
+        names = ("minval", "maxval") if "minval" in kwargs or "maxval" in kwargs else ("mean", "stddev")
+        a = kwargs.get(names[0], args[0] if len(args) > 0 else default_a)
+        b = kwargs.get(names[1], args[1] if len(args) > 1 else default_b)
+        dtype = kwargs.get("dtype", args[2] if len(args) > 2 else None)
+        if not tf.executing_eagerly() or (dtype is not None and not tf.as_dtype(dtype).is_floating):
+            return original(shape, *args, **kwargs)
+        values = np.asarray(draw(tuple(int(s) for s in shape), float(a), float(b)), np.float32)
+        return tf.constant(values, dtype=dtype or tf.float32)
+    seeded.__wrapped__ = original
+    return seeded
 
 
 def is_random(initializer, dtype=None):

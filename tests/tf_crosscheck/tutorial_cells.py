@@ -9,13 +9,14 @@ starts ``# %%writefile NAME`` writes its body to NAME; other magics are comments
 Unlike "Run all", an error does not stop the run: it is printed and the next cell runs, so one
 comparison sees every cell. Each cell's output is preceded by ``TUTORIAL-CELL N`` and an error
 printed as ``TUTORIAL-ERROR N Type: first line``.
-On sim the machine has ``TUTORIAL_GPUS`` GPUs (default 1: TensorFlow's CPU run has one replica)
+On sim the machine has ``TUTORIAL_GPUS`` GPUs (default 0: a CPU machine, as TensorFlow here)
 and SIM_SAME_INIT's hooks (sim/launch/same_init.py) are installed when it is set, as the task
 runner installs them on TensorFlow.
 """
 from __future__ import annotations
 
 import ast
+import linecache
 import os
 import re
 import sys
@@ -38,6 +39,9 @@ def engine():
 
 
 def run_cell(body, namespace, filename):
+    # AutoGraph (TensorFlow's tf.function) reads a function's source through linecache, as it
+    # reads a notebook cell's: without it a loop over tf.range is not converted.
+    linecache.cache[filename] = (len(body), None, body.splitlines(keepends=True), filename)
     tree = ast.parse(body, filename)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     exec(compile(tree, filename, "exec"), namespace)
@@ -55,7 +59,7 @@ def main(path):
     if which == "sim":
         from sim.hardware.presets import workstation_4gpu
         from sim.runtime import use_machine
-        use_machine(workstation_4gpu(int(os.environ.get("TUTORIAL_GPUS", "1"))))
+        use_machine(workstation_4gpu(int(os.environ.get("TUTORIAL_GPUS", "0"))))
     from sim.launch.same_init import install
     install(which)
     namespace = {"__name__": "__main__"}

@@ -203,7 +203,7 @@ while epoch.numpy() < num_epochs:
 
   train_loss = total_loss / num_batches
   print('Epoch: %d, accuracy: %f, train_loss: %f.'
-#                 %(epoch.numpy(), train_accuracy.result(), train_loss))
+                %(epoch.numpy(), train_accuracy.result(), train_loss))
 
   train_accuracy.reset_states()
 
@@ -333,7 +333,7 @@ while epoch.numpy() < num_epochs:
 
   train_loss = total_loss / num_batches
   print('Epoch: %d, accuracy: %f, train_loss: %f.'
-#                 %(epoch.numpy(), train_accuracy.result(), train_loss))
+                %(epoch.numpy(), train_accuracy.result(), train_loss))
 
   train_accuracy.reset_states()
 
