@@ -47,6 +47,18 @@ def remove_stale_temps(path: str) -> None:
             pass
 
 
+def _file_mode() -> int:
+    """0666 less the process umask: the mode a plain ``open(path, "w")`` creates. Linux shows
+    the umask in /proc; elsewhere it is read by setting it (briefly: umask is process-wide)."""
+    try:
+        with open("/proc/self/status") as f:
+            mask = next(int(line.split()[1], 8) for line in f if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError):
+        mask = os.umask(0o077)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write(path: str, write) -> str:
     """Call ``write(binary_file)`` on a temporary file, then move it to ``path`` in one step."""
     path = os.path.abspath(path)
@@ -55,6 +67,7 @@ def atomic_write(path: str, write) -> str:
     remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + name + TEMP_MARK)
     try:
+        os.fchmod(fd, _file_mode())   # mkstemp's 0600 -> what open() gives (TensorFlow's files)
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()

@@ -49,6 +49,48 @@ def save_weights(directory, ready):
         model.save_weights(os.path.join(directory, "w.npz"))
 
 
+def keras_save(directory, ready):
+    """model.save to Keras 3's .keras zip (sim/keras/saving/keras_archive.py)."""
+    model = _model()
+    model.build((None, 2))
+    ready()
+    for k in range(1, 10**9):
+        _fill(model.weights, k)
+        model.save(os.path.join(directory, "m.keras"))
+
+
+def weights_h5(directory, ready):
+    """save_weights to Keras 3's .weights.h5 (sim/keras/saving/weights_file.py)."""
+    model = _model()
+    ready()
+    for k in range(1, 10**9):
+        _fill(model.weights, k)
+        model.save_weights(os.path.join(directory, "w.weights.h5"))
+
+
+def model_h5(directory, ready):
+    """model.save to the legacy HDF5 full-model file (sim/keras/saving/legacy_h5_model.py)."""
+    model = _model()
+    model.build((None, 2))
+    ready()
+    for k in range(1, 10**9):
+        _fill(model.weights, k)
+        model.save(os.path.join(directory, "m.h5"))
+
+
+def legacy_h5(directory, ready):
+    """save_weights to tf-keras's HDF5 weights file (sim/keras/saving/legacy_h5_weights.py)."""
+    os.environ["TF_USE_LEGACY_KERAS"] = "1"       # tf-keras writes .h5 (undone for the others)
+    try:
+        model = _model()
+        ready()
+        for k in range(1, 10**9):
+            _fill(model.weights, k)
+            model.save_weights(os.path.join(directory, "w.h5"))
+    finally:
+        del os.environ["TF_USE_LEGACY_KERAS"]
+
+
 def checkpoint_write(directory, ready):
     h = _holder()
     ckpt = tf.train.Checkpoint(model=h)
@@ -99,7 +141,8 @@ def backup_and_restore(directory, ready):
         os.path.join(directory, "backup"), save_freq=1))
 
 
-SAVERS = {f.__name__: f for f in (save_weights, checkpoint_write, manager_save, model_checkpoint,
+SAVERS = {f.__name__: f for f in (save_weights, keras_save, weights_h5, model_h5, legacy_h5,
+                                  checkpoint_write, manager_save, model_checkpoint,
                                   backup_and_restore)}
 
 

@@ -74,6 +74,28 @@ def _check(kind, directory):
             model.load_weights(path)
             _assert_one_save(model.get_weights(), path)
         _check_single_file(directory, "w.npz", load)
+    elif kind == "keras_save":
+        def load(path):
+            model = tf.keras.models.load_model(path)
+            _assert_one_save(model.get_weights(), path)
+        _check_single_file(directory, "m.keras", load)
+    elif kind == "weights_h5":
+        def load(path):
+            model = saver._model()
+            model.load_weights(path)
+            _assert_one_save(model.get_weights(), path)
+        _check_single_file(directory, "w.weights.h5", load)
+    elif kind == "model_h5":
+        def load(path):
+            model = tf.keras.models.load_model(path)
+            _assert_one_save(model.get_weights(), path)
+        _check_single_file(directory, "m.h5", load)
+    elif kind == "legacy_h5":
+        def load(path):
+            model = saver._model()
+            model.load_weights(path)         # Keras 3 reads tf-keras's HDF5 weights too
+            _assert_one_save(model.get_weights(), path)
+        _check_single_file(directory, "w.h5", load)
     elif kind == "checkpoint_write":
         def load(path):
             h = saver._holder()
@@ -124,4 +146,5 @@ def test_a_kill_at_any_instant_leaves_a_complete_latest_checkpoint(forker, tmp_p
         mid_save += any(_temporaries(d) for d, _, _ in os.walk(directory))
         _check(kind, directory)
     assert mid_save, "no kill landed in the middle of a save: the test tests nothing"
-    assert any(f.endswith(".npz") for _, _, files in os.walk(directory) for f in files)
+    assert any(f.endswith((".npz", ".keras", ".h5"))
+               for _, _, files in os.walk(directory) for f in files)

@@ -276,9 +276,10 @@ def test_t29bc_batch_resume(tmp_path, crash_batch, expected):
 def test_model_checkpoint_and_progress_line(tmp_path, capsys):
     x, y = np.ones((20, 1)), np.ones((20, 1))
     m = _small_model()
-    cb = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "model_{epoch}.h5"), save_weights_only=True)
+    cb = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "model_{epoch}.weights.h5"),
+                                            save_weights_only=True)
     m.fit(x, y, epochs=2, batch_size=10, callbacks=[cb])
-    assert os.path.exists(tmp_path / "model_1.h5") and os.path.exists(tmp_path / "model_2.h5")
+    assert os.path.exists(tmp_path / "model_1.weights.h5") and os.path.exists(tmp_path / "model_2.weights.h5")
     out = capsys.readouterr().out
     assert "Epoch 1/2" in out and "2/2 [==============================]" in out and "(simulated)" in out
     assert "loss: " in out

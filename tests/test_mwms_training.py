@@ -70,10 +70,11 @@ def test_outputs_prefixed_by_task(cluster):
 
 
 def test_only_the_chief_keeps_its_checkpoint(cluster):
-    """T30: the chief writes ckpt/model_3.h5; worker 1 writes ckpt/workertemp_1/... and removes it."""
+    """T30: the chief writes ckpt/model_3.weights.h5 (Keras 3's weights file: Keras 3 refuses
+    a plain .h5 for weights); worker 1 writes ckpt/workertemp_1/... and removes it."""
     result, _, folder = cluster
-    assert "[worker 0] saved ckpt/model_3.h5" in result.output
-    assert "[worker 1] saved ckpt/workertemp_1/model_3.h5" in result.output
+    assert "[worker 0] saved ckpt/model_3.weights.h5" in result.output
+    assert "[worker 1] saved ckpt/workertemp_1/model_3.weights.h5" in result.output
     files = sorted(p.name for p in (folder / "ckpt").iterdir())
     assert not any(name.startswith("workertemp") for name in files)
     assert [n for n in files if n.startswith("model_3")], files

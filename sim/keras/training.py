@@ -13,7 +13,8 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import (_errors, backend, callbacks as callbacks_mod, compile_utils,
-                       data_adapter, distribute_utils as du, optimizers, saving, weight_names)
+                       data_adapter, distribute_utils as du, optimizers, weight_names)
+from sim.keras.saving import routes as saving_routes
 from sim.keras.compile_metrics import CompileMetrics
 from sim.keras.layers.base import Layer, shape_tuple
 from sim.keras.training_utils import (_batches, _concat_outputs, _logs_result, _numpy_logs,
@@ -389,16 +390,15 @@ class Model(Layer):
     # ------------------------------------------------------------ weights and saving
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        return saving.save_weights(self, filepath, overwrite=overwrite)
+        return saving_routes.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
-        return saving.load_weights(self, filepath)
+        return saving_routes.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
-        """Weights and optimizer state (npz) plus the config (JSON); see load_model."""
-        from sim.keras.models.persistence import save_model
-
-        return save_model(self, filepath, overwrite=overwrite)
+        """The format the path names (sim/keras/saving/routes.py): ``.keras`` is Keras 3's."""
+        return saving_routes.save(self, filepath, overwrite=overwrite, save_format=save_format,
+                                  **kwargs)
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):

@@ -17,7 +17,7 @@ import mwms_fit  # noqa: E402
 task = json.loads(os.environ["TF_CONFIG"])["task"]
 w, b, losses = mwms_custom_loop.train(strategy)
 ckpt_dir = os.path.join(os.path.dirname(sys.argv[1]), "ckpt")
-checkpoint = tf.keras.callbacks.ModelCheckpoint(os.path.join(ckpt_dir, "model_{epoch}.h5"),
+checkpoint = tf.keras.callbacks.ModelCheckpoint(os.path.join(ckpt_dir, "model_{epoch}.weights.h5"),
                                                 save_weights_only=True, monitor="loss")
 weights, fit_losses = mwms_fit.fit_model(strategy, callbacks=[checkpoint])
 print("saved", os.path.relpath(checkpoint.last_saved_path, os.path.dirname(ckpt_dir)))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.keras.models.functional import Functional
-from sim.keras.models.persistence import load_model
+from sim.keras.saving import load_model
 from sim.keras.models.sequential import Sequential
 from sim.keras.training import Model
 

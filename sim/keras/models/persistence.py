@@ -9,7 +9,8 @@ import json
 import os
 
 from sim import safe_io
-from sim.keras import _errors, saving
+from sim.keras import _errors
+from sim.keras.saving import npz_weights as saving
 
 
 def _paths(filepath):

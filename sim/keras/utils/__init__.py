@@ -8,6 +8,9 @@ import numpy as np
 
 from sim.keras import backend
 from sim.keras.data_adapter import DatasetCreator
+from sim.keras.saving.registry import (CustomObjectScope, custom_object_scope,  # noqa: F401
+                                       get_custom_objects, get_registered_name,
+                                       get_registered_object, register_keras_serializable)
 from sim.keras.utils.sidecar_evaluator import SidecarEvaluator
 
 
@@ -42,4 +45,6 @@ def to_categorical(y, num_classes=None, dtype="float32"):
 
 experimental = types.SimpleNamespace(DatasetCreator=DatasetCreator)
 
-__all__ = ["set_random_seed", "to_categorical", "experimental", "DatasetCreator", "SidecarEvaluator"]
+__all__ = ["set_random_seed", "to_categorical", "experimental", "DatasetCreator", "SidecarEvaluator",
+           "register_keras_serializable", "custom_object_scope", "CustomObjectScope",
+           "get_custom_objects", "get_registered_name", "get_registered_object"]
