@@ -400,6 +400,11 @@ class Model(Layer):
         return saving_routes.save(self, filepath, overwrite=overwrite, save_format=save_format,
                                   **kwargs)
 
+    def save_spec(self, dynamic_batch=True):
+        """tf-keras's ``Model.save_spec()`` (save_spec.py); Keras 3 has none."""
+        from sim.keras.save_spec import save_spec
+        return save_spec(self, dynamic_batch)
+
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
         from sim.keras.models.summary import print_summary

@@ -43,6 +43,15 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
         from sim.keras.saving import legacy_h5_model
         data = legacy_h5_model.to_bytes(model)
         return safe_io.atomic_write(path, lambda f: f.write(data))
+    if not os.path.splitext(path)[1]:      # a directory: tf-keras's SavedModel; Keras 3 refuses it
+        if keras_major() == 3:
+            raise ValueError(
+                "Invalid filepath extension for saving. Please add either a `.keras` extension for "
+                "the native Keras format (recommended) or a `.h5` extension. Use "
+                "`model.export(filepath)` if you want to export a SavedModel for use with "
+                f"TFLite/TFServing/etc. Received: filepath={path}.")
+        from sim.tf import saved_model_dir
+        return saved_model_dir.save(model, path, options=kwargs.get("options"))
     from sim.keras.models.persistence import save_model
     return save_model(model, path, overwrite=overwrite)
 
@@ -85,5 +94,8 @@ def load_model(filepath, custom_objects=None, compile=True):
     if path.endswith(_LEGACY_H5):
         from sim.keras.saving import weights_file
         return weights_file.load_legacy_model(path, custom_objects, compile)
+    if os.path.isdir(path):                 # a SavedModel directory (saved_model_dir.py)
+        from sim.tf import saved_model_dir
+        return saved_model_dir.load_keras(path, custom_objects=custom_objects, compile=compile)
     from sim.keras.models import persistence
     return persistence.load_model(path, custom_objects=custom_objects, compile=compile)
