@@ -9,11 +9,13 @@ def save_spec(model, dynamic_batch=True):
     if keras_major() == 3:
         raise AttributeError(f"'{type(model).__name__}' object has no attribute 'save_spec'")
     shape = getattr(model, "_build_input_shape", None)
+    layers = getattr(model, "layers", None)
+    if shape is None and layers and type(model).__name__ == "Sequential":
+        shape = getattr(layers[0], "_build_input_shape", None)   # built by its first call
     if shape is None or not model.built:
         return None
     from sim.engine.spec import TensorSpec
 
-    layers = getattr(model, "layers", None)
     name = f"{layers[0].name}_input" if layers and type(model).__name__ == "Sequential" else None
 
     def spec(s):
