@@ -42,6 +42,8 @@ def save(obj, export_dir, signatures=None, options=None):
             f"sim.tf saves a SavedModel of a built model only; {obj.name} has not been called or "
             "built yet (TensorFlow would trace it at save). Call it on a batch, or fit it, first.")
     os.makedirs(export_dir, exist_ok=True)
+    for name in (MODEL, MARKER):      # what a save killed mid-write left: swept, as checkpoints do
+        safe_io.remove_stale_temps(os.path.join(export_dir, name))
     from sim.keras.saving import keras_archive
     keras_archive.save_model(obj, os.path.join(export_dir, MODEL))
     marker = {"format": FORMAT, "model": MODEL,
