@@ -38,9 +38,14 @@ def save(obj, export_dir, signatures=None, options=None):
             "stores a tf.Module's tf.functions as traced graphs, and sim.tf has no graphs (and never "
             "pickles Python). Save a Keras model, or its variables with tf.train.Checkpoint.")
     if not obj.built:
-        raise NotImplementedError(
-            f"sim.tf saves a SavedModel of a built model only; {obj.name} has not been called or "
-            "built yet (TensorFlow would trace it at save). Call it on a batch, or fit it, first.")
+        raise ValueError(      # tf-keras's words for model.save of an unbuilt model
+            f"Model {obj} cannot be saved either because the input shape is not available or "
+            "because the forward pass of the model is not defined.To define a forward pass, please "
+            "override `Model.call()`. To specify an input shape, either call `build(input_shape)` "
+            "directly, or call the model on actual data using `Model()`, `Model.fit()`, or "
+            "`Model.predict()`. If you have a custom training step, please make sure to invoke the "
+            "forward pass in train step through `Model.__call__`, i.e. `model(inputs)`, as opposed "
+            "to `model.call()`.")
     os.makedirs(export_dir, exist_ok=True)
     for name in (MODEL, MARKER):      # what a save killed mid-write left: swept, as checkpoints do
         safe_io.remove_stale_temps(os.path.join(export_dir, name))

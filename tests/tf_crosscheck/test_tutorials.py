@@ -37,7 +37,6 @@ from tutorial_compare import differences, parse, worst_relative  # noqa: E402
 
 SAMPLES = 512
 RTOL, ATOL, FIRST_RTOL = 5e-2, 1e-3, 1e-4
-NEEDS_KERAS_SAVING = "model.save/.keras/load_model: issue 22's keras-saving branch"
 
 tf = pytest.importorskip("tensorflow")
 
@@ -53,7 +52,16 @@ TUTORIALS_RUN = {
     "save_and_load": ({}, [r"History"]),
     "multi_worker_with_keras": ({}, [r"History"]),
 }
-EXPECTED_TO_FAIL = {"distribute_keras", "save_and_load", "multi_worker_with_keras"}
+# tutorial -> why it does not agree yet (measured; docs/tf_subset.md)
+# cells whose numbers TensorFlow itself does not repeat from run to run: compared as text with
+# the numbers masked. The PS tutorial's custom loop: each worker has its own iterator over the
+# data, and which worker takes which scheduled step is TensorFlow's thread timing (measured, three
+# TF runs: epoch-1 accuracy 1.0 / 0.725 / 0.8375, final loss 0.156 / 0.124 / 0.169).
+NOT_REPEATABLE = {"parameter_server_training": {16, 17}}
+EXPECTED_TO_FAIL = {
+    "save_and_load": "tensorflow_hub is not installed on either engine, and a subclassed model "
+                     "without get_config cannot be saved as a SavedModel by sim.tf",
+}
 
 
 def _env(**extra):
@@ -73,11 +81,11 @@ def run_tutorial(name, engine, cwd, extra):
     return parse(p.stdout)
 
 
-def launch_main(cwd, engine, workers=2):
+def launch_main(cwd, engine, extra, workers=2):
     """The notebook's main.py (written by its %%writefile cell) as a cluster of ``workers``."""
     cmd = [sys.executable, "-m", "sim", "launch", "--workers", str(workers)]
     cmd += ["--gpus-per-worker", "1"] if engine == "sim" else ["--engine", "tensorflow", "--python", sys.executable]
-    p = subprocess.run(cmd + ["main.py"], env=_env(), cwd=str(cwd), capture_output=True, text=True,
+    p = subprocess.run(cmd + ["main.py"], env=_env(**extra), cwd=str(cwd), capture_output=True, text=True,
                        timeout=1500)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
     lines = [x.split("] ", 1)[1] for x in p.stdout.splitlines() if x.startswith("[worker 0] ")]
@@ -93,35 +101,46 @@ def runs(request, tmp_path_factory):
         cwd = tmp_path_factory.mktemp(f"{name}_{engine}")
         out[engine] = run_tutorial(name, engine, cwd, extra)
         if (cwd / "main.py").exists():
-            out[engine + "_cluster"] = launch_main(cwd, engine)
+            out[engine + "_cluster"] = launch_main(cwd, engine, extra)
     return name, out
 
 
-def _mark_expected(name):
+def _judge(name, problems):
+    """Fail on differences; a tutorial listed in EXPECTED_TO_FAIL xfails with them instead, and
+    fails once it agrees (so the list is kept true)."""
     if name in EXPECTED_TO_FAIL:
-        pytest.xfail(NEEDS_KERAS_SAVING)
+        if problems:
+            pytest.xfail(EXPECTED_TO_FAIL[name] + ":\n" + "\n".join(problems))
+        pytest.fail(f"{name} now agrees with TensorFlow: remove it from EXPECTED_TO_FAIL")
+    assert not problems, "\n".join(problems)
 
 
 def test_each_cell_prints_what_tensorflow_prints(runs):
     name, out = runs
-    _mark_expected(name)
-    problems = differences(out["sim"], out["tensorflow"], RTOL, ATOL, TUTORIALS_RUN[name][1])
+    problems = differences(out["sim"], out["tensorflow"], RTOL, ATOL, TUTORIALS_RUN[name][1],
+                           text_only=NOT_REPEATABLE.get(name, ()))
     print(f"{name}: worst relative difference of a printed number {worst_relative(out['sim'], out['tensorflow']):.2g}")
-    assert not problems, "\n".join(problems)
+    _judge(name, problems)
 
 
 def test_the_first_training_line_agrees_closely(runs):
-    """The same start must give the same first numbers: tight, before rounding compounds."""
+    """The same start must give the same first numbers: tight, before rounding compounds (a
+    Keras progress bar shows 4 decimals, so its first values agree to 1e-4 absolute)."""
     name, out = runs
-    _mark_expected(name)
-    for n, cell in out["tensorflow"].items():
-        lines = [x for x in cell.lines if re.search(r"[Ll]oss", x)]
-        if lines:
-            sim_line = next(x for x in out["sim"][n].lines if re.search(r"[Ll]oss", x))
-            problems = differences({0: out["sim"][n]._replace(lines=[sim_line], fit_logs=[])},
-                                   {0: cell._replace(lines=[lines[0]], fit_logs=[])}, FIRST_RTOL, 0)
-            assert not problems, "\n".join(problems)
-            return
+    sim_cells, tf_cells = out["sim"], out["tensorflow"]
+    for n in sorted(set(sim_cells) & set(tf_cells) - set(NOT_REPEATABLE.get(name, ()))):
+        a, b = sim_cells[n], tf_cells[n]
+        if a.fit_logs and b.fit_logs:
+            first = {0: a._replace(lines=[], fit_logs=a.fit_logs[:1])}
+            problems = differences(first, {0: b._replace(lines=[], fit_logs=b.fit_logs[:1])},
+                                   FIRST_RTOL, 0)
+            return _judge(name, problems)
+        la = [x for x in a.lines if re.search(r"[Ll]oss", x)]
+        lb = [x for x in b.lines if re.search(r"[Ll]oss", x)]
+        if la and lb:
+            problems = differences({0: a._replace(lines=la[:1], fit_logs=[])},
+                                   {0: b._replace(lines=lb[:1], fit_logs=[])}, FIRST_RTOL, 0)
+            return _judge(name, problems)
     pytest.skip(f"{name} prints no loss")
 
 
@@ -129,9 +148,8 @@ def test_the_cluster_run_of_main_py_agrees(runs):
     name, out = runs
     if "tensorflow_cluster" not in out:
         pytest.skip(f"{name} has no main.py")
-    _mark_expected(name)
     sim_lines, tf_lines = out["sim_cluster"], out["tensorflow_cluster"]
     assert tf_lines, "TensorFlow's workers printed no epoch line"
     problems = differences({0: parse("TUTORIAL-CELL 0\n" + "\n".join(sim_lines))[0]},
                            {0: parse("TUTORIAL-CELL 0\n" + "\n".join(tf_lines))[0]}, RTOL, ATOL)
-    assert not problems, "\n".join(problems)
+    _judge(name, problems)
