@@ -77,6 +77,8 @@ def test_a_restore_before_the_model_is_built_applies_when_it_builds(tmp_path):
 
 
 def test_a_missing_local_gpu_is_soft_placed_on_the_cpu(caplog):
+    import logging
+    caplog.set_level(logging.INFO, logger="tensorflow")
     from sim.distribute import _machine
     from sim.hardware.presets import workstation_4gpu
     _machine.use_machine(workstation_4gpu(0))

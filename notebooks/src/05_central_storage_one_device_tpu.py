@@ -604,17 +604,18 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # %% [markdown] lang="en"
 # **A device the machine lacks.** The workstation has 4 GPUs, `/gpu:0` to `/gpu:3`. Asked for
 # `/gpu:7`, TensorFlow does not refuse: its *soft placement* keeps the name and runs the work on a
-# device that exists (the CPU). So a typo in a device name does not fail; sim says so in a warning
-# (TensorFlow says nothing):
+# device that exists (the CPU). So a typo in a device name does not fail and nothing is printed (sim
+# logs it at INFO level, shown after `tf.get_logger().setLevel("INFO")`):
 
 # %% [markdown] lang="zh"
-# **机器上没有的设备。** 工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`。如果指定 `/gpu:7`，TensorFlow 并不会拒绝：它的*软放置*（soft placement）会保留这个名字，把计算放到一个存在的设备（CPU）上。所以设备名写错并不会报错；sim 会给出一条警告说明这一点（TensorFlow 什么也不说）：
+# **机器上没有的设备。** 工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`。如果指定 `/gpu:7`，TensorFlow 并不会拒绝：它的*软放置*（soft placement）会保留这个名字，把计算放到一个存在的设备（CPU）上。所以设备名写错并不会报错，也不会打印任何信息（sim 会以 INFO 级别记录这一点，执行 `tf.get_logger().setLevel("INFO")` 后可以看到）：
 
 # %% [markdown] lang="pt"
 # **Um dispositivo que a máquina não tem.** A estação de trabalho tem 4 GPUs, de `/gpu:0` a
 # `/gpu:3`. Se você pedir `/gpu:7`, o TensorFlow não recusa: o *posicionamento flexível* (soft
 # placement) mantém o nome e roda o trabalho em um dispositivo que existe (a CPU). Assim, um erro
-# de digitação no nome do dispositivo não falha; o sim avisa isso (o TensorFlow não diz nada):
+# de digitação no nome do dispositivo não falha e nada é exibido (o sim registra isso no nível INFO,
+# visível depois de `tf.get_logger().setLevel("INFO")`):
 
 # %%
 strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")

@@ -6,8 +6,9 @@ one physical CPU: ``OneDeviceStrategy("/gpu:0")`` on a machine without GPUs, or
 ``MirroredStrategy(["/gpu:0", "/gpu:1"])`` on a one-GPU machine, still build, keep the names
 asked for (``worker_devices`` shows ``.../device:GPU:1``) and compute on the host's CPU. Here the
 missing local GPU's full name is mapped to host 0's CPU on the machine, so the simulation times
-that replica there, and a warning in the course language says so (TensorFlow says nothing, which
-would hide a typo such as ``/gpu:9``). Other names (a job or task the machine has not, a CPU
+that replica there, and an INFO record in the course language on the ``tensorflow`` logger says
+so (TensorFlow says nothing; ``tf.get_logger().setLevel("INFO")`` shows sim's, e.g. for a typo
+such as ``/gpu:9``). Other names (a job or task the machine has not, a CPU
 index, a TPU) still raise the machine's ValueError.
 """
 from __future__ import annotations
@@ -47,7 +48,7 @@ def place(machine, name):
         return None
     if full not in lookup and not _LOCAL_CPU.match(full):
         from sim.i18n import t
-        logger.warning(t("hardware.soft_placement", name=name, machine=machine.name,
+        logger.info(t("hardware.soft_placement", name=name, machine=machine.name,
                          host=machine.display_name(host), full=full))
     lookup[full] = lookup[name] = host
     return full
