@@ -26,6 +26,12 @@ class Cell(NamedTuple):
     fit_logs: list          # one {metric: value} per finished Keras progress bar
 
 
+def terminal(line):
+    """What a terminal shows of a line: after its last carriage return, without backspaces."""
+    line = line.replace("\x08", "")
+    return ([p for p in line.split("\r") if p.strip()] or [""])[-1]
+
+
 def parse(stdout):
     cells, current = {}, None
     for line in stdout.splitlines():
@@ -40,7 +46,7 @@ def parse(stdout):
             cells[current] = cell._replace(error=line.split(" ", 2)[2])
             continue
         # a terminal shows what follows a line's last carriage return (a progress bar's updates)
-        for part in [([p for p in line.split("\r") if p.strip()] or [""])[-1]]:
+        for part in [terminal(line)]:
             part = part.rstrip()
             if PROGRESS.search(part) or " - loss:" in part:
                 pairs = dict((k, float(v)) for k, v in LOG_PAIR.findall(part))
