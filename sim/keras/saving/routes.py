@@ -6,8 +6,8 @@
   writes its HDF5 weights file, which ``load_weights`` reads under either (legacy_h5_weights.py);
   ``model.save`` / ``load_model`` make and read the legacy full-model file (legacy_h5_model.py).
 - a bare prefix or ``.npz``: sim's weights file (the stand-in for TensorFlow checkpoints:
-  ModelCheckpoint, BackupAndRestore); ``model.save`` to a directory keeps its current form
-  (tf.saved_model's job).
+  ModelCheckpoint, BackupAndRestore); ``model.save`` to a directory is, under tf-keras, sim's
+  SavedModel directory (sim/tf/saved_model_dir.py), and under Keras 3 still sim's npz directory.
 """
 from __future__ import annotations
 
