@@ -53,7 +53,9 @@ TUTORIALS_RUN = {
     "distribute_keras": ({"TF_USE_LEGACY_KERAS": "0"}, [r"History"]),
     # model.save(directory) and tf.saved_model: tf-keras (Keras 3 refuses a directory)
     "save_and_load": ({}, [r"History", r"cannot be saved either"]),
-    "multi_worker_with_keras": ({"TF_USE_LEGACY_KERAS": "0"}, [r"History"]),
+    # under Keras 3, TensorFlow 2.21's own MWMS fit fails (ValueError converting a PerReplica:
+    # measured), so tf-keras
+    "multi_worker_with_keras": ({}, [r"History"]),
 }
 # cells whose numbers TensorFlow itself does not repeat from run to run: compared as text with
 # the numbers masked. The PS tutorial's custom loop: each worker has its own iterator over the
@@ -65,6 +67,12 @@ EXPECTED_TO_FAIL = {
     ("save_and_load", "cells"): "tf.saved_model.save of an unbuilt subclassed model (TensorFlow "
                                 "saves it; sim needs a built Keras model), and the seeded initial "
                                 "weights count weights made by loads, which differ between engines",
+    ("distribute_keras", "cells"): "Keras's epoch line shows the learning_rate LearningRateScheduler "
+                                   "adds at epoch end; sim's ProgbarLogger runs before the user's "
+                                   "callbacks and does not (the values agree to the bar's 4 decimals)",
+    ("distribute_keras", "first"): "the same learning_rate column",
+    ("multi_worker_with_keras", "cells"): "after the restore from a checkpoint, TensorFlow's fit "
+                                          "shows accuracy 0.0 (tf-keras); sim keeps counting",
     ("parameter_server_training", "first"): "first-epoch loss 0.4 % from TensorFlow's: TF's "
                                             "concurrent closures sometimes interleave step by step "
                                             "(tutorials/README.md); one-host runs them one by one",

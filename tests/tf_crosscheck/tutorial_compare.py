@@ -27,8 +27,9 @@ class Cell(NamedTuple):
 
 
 def terminal(line):
-    """What a terminal shows of a line: after its last carriage return, without backspaces."""
-    line = line.replace("\x08", "")
+    """What a terminal shows of a line: after its last carriage return, without backspaces and
+    colour codes (Keras 3's progress bar writes its step count in bold)."""
+    line = re.sub(r"\x1b\[[0-9;]*m", "", line.replace("\x08", ""))
     return ([p for p in line.split("\r") if p.strip()] or [""])[-1]
 
 
