@@ -72,7 +72,11 @@ EXPECTED_TO_FAIL = {
                                    "callbacks and does not (the values agree to the bar's 4 decimals)",
     ("distribute_keras", "first"): "the same learning_rate column",
     ("multi_worker_with_keras", "cells"): "after the restore from a checkpoint, TensorFlow's fit "
-                                          "shows accuracy 0.0 (tf-keras); sim keeps counting",
+                                          "shows accuracy 0.0 (tf-keras); sim keeps counting; "
+                                          "TensorFlow repeats some epoch lines (losses equal)",
+    ("multi_worker_with_keras", "cluster"): "no Keras progress line of TensorFlow's worker 0 is "
+                                            "read from the launch's output (measured; not yet "
+                                            "investigated); sim's workers print theirs",
     ("parameter_server_training", "first"): "first-epoch loss 0.4 % from TensorFlow's: TF's "
                                             "concurrent closures sometimes interleave step by step "
                                             "(tutorials/README.md); one-host runs them one by one",
