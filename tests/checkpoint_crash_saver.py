@@ -141,9 +141,22 @@ def backup_and_restore(directory, ready):
         os.path.join(directory, "backup"), save_freq=1))
 
 
+def saved_model(directory, ready):
+    """tf.saved_model.save to sim's SavedModel directory (sim/tf/saved_model_dir.py)."""
+    import tempfile
+    model = _model()
+    model.build((None, 2))
+    with tempfile.TemporaryDirectory() as scratch:    # the first save loads h5py and the config
+        tf.saved_model.save(model, os.path.join(scratch, "warm"))   # writers: not in the kills
+    ready()
+    for k in range(1, 10**9):
+        _fill(model.weights, k)
+        tf.saved_model.save(model, os.path.join(directory, "sm"))
+
+
 SAVERS = {f.__name__: f for f in (save_weights, keras_save, weights_h5, model_h5, legacy_h5,
                                   checkpoint_write, manager_save, model_checkpoint,
-                                  backup_and_restore)}
+                                  backup_and_restore, saved_model)}
 
 
 def _child(kind, directory, ready_w):

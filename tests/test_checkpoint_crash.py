@@ -126,6 +126,15 @@ def _check(kind, directory):
                                                                    "model.json"}, files
             if "variables.npz" in files:
                 saver._model().load_weights(target)
+    elif kind == "saved_model":
+        target = os.path.join(directory, "sm")
+        if os.path.isdir(target):
+            files, temps = os.listdir(target), _temporaries(target)
+            assert len(temps) <= 1 and set(files) - set(temps) <= {"model.keras",
+                                                                   "sim_saved_model.json"}, files
+            if "sim_saved_model.json" in files:      # written last: the directory is loadable
+                loaded = tf.saved_model.load(target)
+                _assert_one_save([v.numpy() for v in loaded.variables], target)
     elif kind == "backup_and_restore":
         chief = os.path.join(directory, "backup", "chief")
         if os.path.isdir(chief):

@@ -76,5 +76,7 @@ def test_fit_sections_wrote_what_tensorboard_and_the_checkpoint_callbacks_write(
     acc = ea.EventAccumulator(str(working_dir / "log" / "train"))
     acc.Reload()
     assert len(acc.Scalars("epoch_loss")) >= 5
-    assert (working_dir / "ckpt" / "variables.npz").exists()
+    # tf-keras saves a model to a directory as a SavedModel: sim's (sim/tf/saved_model_dir.py)
+    assert (working_dir / "ckpt" / "sim_saved_model.json").exists()
+    assert (working_dir / "ckpt" / "model.keras").exists()
     assert not (working_dir / "backup").exists()     # BackupAndRestore deletes it after fit

@@ -602,19 +602,24 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
     strategy.reduce("SUM", tf.constant(1.0), axis=None)
 
 # %% [markdown] lang="en"
-# **An unknown device.** `OneDeviceStrategy` places everything on the device you name, so the name
-# must exist. The workstation has 4 GPUs, `/gpu:0` to `/gpu:3`:
+# **A device the machine lacks.** The workstation has 4 GPUs, `/gpu:0` to `/gpu:3`. Asked for
+# `/gpu:7`, TensorFlow does not refuse: its *soft placement* keeps the name and runs the work on a
+# device that exists (the CPU). So a typo in a device name does not fail and nothing is printed (sim
+# logs it at INFO level, shown after `tf.get_logger().setLevel("INFO")`):
 
 # %% [markdown] lang="zh"
-# **未知的设备。** `OneDeviceStrategy` 会把一切都放到你指定的设备上，所以这个名字必须存在。工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`：
+# **机器上没有的设备。** 工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`。如果指定 `/gpu:7`，TensorFlow 并不会拒绝：它的*软放置*（soft placement）会保留这个名字，把计算放到一个存在的设备（CPU）上。所以设备名写错并不会报错，也不会打印任何信息（sim 会以 INFO 级别记录这一点，执行 `tf.get_logger().setLevel("INFO")` 后可以看到）：
 
 # %% [markdown] lang="pt"
-# **Um dispositivo desconhecido.** A `OneDeviceStrategy` coloca tudo no dispositivo que você indicar,
-# então o nome precisa existir. A estação de trabalho tem 4 GPUs, de `/gpu:0` a `/gpu:3`:
+# **Um dispositivo que a máquina não tem.** A estação de trabalho tem 4 GPUs, de `/gpu:0` a
+# `/gpu:3`. Se você pedir `/gpu:7`, o TensorFlow não recusa: o *posicionamento flexível* (soft
+# placement) mantém o nome e roda o trabalho em um dispositivo que existe (a CPU). Assim, um erro
+# de digitação no nome do dispositivo não falha e nada é exibido (o sim registra isso no nível INFO,
+# visível depois de `tf.get_logger().setLevel("INFO")`):
 
 # %%
-with sim.show_error():   # sim-only: prints the error as "Type: message"
-    strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
+strategy = tf.distribute.OneDeviceStrategy(device="/gpu:7")
+print(strategy.extended.worker_devices)
 
 # %% [markdown] lang="en"
 # ## Summary

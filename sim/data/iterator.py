@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from sim.engine.errors import OutOfRangeError
+from sim.engine.errors import EndOfDataset, OutOfRangeError
 
 
 class Iterator:
@@ -24,7 +24,10 @@ class Iterator:
         return self
 
     def __next__(self):
-        return next(self._gen)
+        try:
+            return next(self._gen)
+        except StopIteration:
+            raise EndOfDataset from None
 
     def get_next(self):
         try:

@@ -78,7 +78,11 @@ class DistributedIterator:
         return self
 
     def __next__(self):
-        parts = next(self._steps)
+        try:
+            parts = next(self._steps)
+        except StopIteration:
+            from sim.engine.errors import EndOfDataset
+            raise EndOfDataset from None
         if len(parts) == 1:
             return parts[0]
         return self._extended._tag_devices(regroup(parts, PerReplica, always_wrap=True))

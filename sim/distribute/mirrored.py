@@ -43,7 +43,9 @@ class MirroredStrategy(Strategy):
 def resolve_devices(devices):
     """Canonical names of the requested devices (all GPUs, else the CPU, when None)."""
     if devices is None:
-        devices = _machine.local_devices("GPU") or _machine.local_devices("CPU")[:1]
+        from sim.distribute.strategy_placement import logical_cpus
+        # TensorFlow's default: every GPU, else every logical CPU (one unless configured)
+        devices = _machine.local_devices("GPU") or logical_cpus() or _machine.local_devices("CPU")[:1]
     elif isinstance(devices, str):
         devices = [devices]
     devices = list(devices)

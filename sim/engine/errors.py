@@ -51,6 +51,17 @@ ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS = 10, 11,
 UNAUTHENTICATED = 16
 
 
+class EndOfDataset(StopIteration):
+    """The end of a tf.data iterator's ``next()``: a StopIteration, so Python's ``for`` and
+    ``next()`` end as in eager TensorFlow; a ``tf.function`` it escapes raises OutOfRangeError
+    instead, as TensorFlow's graph does (its ``next()`` is an IteratorGetNext op)."""
+
+
+# Shown as the StopIteration TensorFlow's eager iterators raise (tracebacks, type(e).__name__).
+EndOfDataset.__name__ = EndOfDataset.__qualname__ = "StopIteration"
+EndOfDataset.__module__ = "builtins"
+
+
 class UnsupportedName(NotImplementedError, AttributeError):
     """A TensorFlow name outside the sim.tf subset (also an AttributeError, so hasattr works)."""
 

@@ -21,7 +21,11 @@ class Function:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
-        return _as_tensors(self.python_function(*args, **kwargs))
+        from sim.engine.errors import EndOfDataset, OutOfRangeError
+        try:
+            return _as_tensors(self.python_function(*args, **kwargs))
+        except EndOfDataset:    # a dataset's next() inside the function: TensorFlow's graph error
+            raise OutOfRangeError(None, None, "End of sequence") from None
 
     def __get__(self, obj, objtype=None):
         if obj is None:

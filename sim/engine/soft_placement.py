@@ -1,4 +1,4 @@
-"""Soft device placement: where ``tf.device`` puts work when the named device does not exist.
+"""Soft device placement for ``tf.device``: where work goes when the named device does not exist.
 
 TensorFlow 2 places eagerly with soft placement on (``tf.config.set_soft_device_placement``):
 a local device that does not exist (``/gpu:99`` on a 4-GPU machine, ``/cpu:3``) loses its type

@@ -109,6 +109,11 @@ class Tensor:
     def __str__(self):
         return f"tf.Tensor({self._numpy_text(False)}, shape={self.shape}, dtype={self.dtype.name})"
 
+    def __format__(self, format_spec):
+        """``'{}'.format(t)`` and ``f'{t:.3f}'`` format the value, as TensorFlow's eager tensors do."""
+        v = self._v.astype(np.float32) if self._dt is dtypes.bfloat16 else self._v
+        return (v[()] if v.ndim == 0 else v).__format__(format_spec)
+
 
 class _Ref:
     """``tensor.ref()``: a hashable handle (by identity) that gives the tensor back with deref()."""

@@ -97,8 +97,13 @@ class Model(Trainer, Layer):
 
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
         """The format the path names (sim/keras/saving/routes.py): ``.keras`` is Keras 3's."""
-        return saving_routes.save(self, filepath, overwrite=overwrite, save_format=save_format,
-                                  **kwargs)
+        saving_routes.save(self, filepath, overwrite=overwrite, save_format=save_format, **kwargs)
+        # returns None, as Keras does (a notebook cell ending in model.save shows nothing)
+
+    def save_spec(self, dynamic_batch=True):
+        """tf-keras's ``Model.save_spec()`` (save_spec.py); Keras 3 has none."""
+        from sim.keras.save_spec import save_spec
+        return save_spec(self, dynamic_batch)
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):

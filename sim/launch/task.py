@@ -58,6 +58,9 @@ def run_script(argv, engine, before=None, on_error=None) -> int:
         except ValueError as e:
             print(f"ValueError: {e}", flush=True)
             return 2
+    if os.environ.get("SIM_SAME_INIT"):     # seeded initial weights and the same data (same_init.py)
+        from sim.launch.same_init import install as install_same_init
+        install_same_init(engine)
     if before is not None:
         before()
     try:

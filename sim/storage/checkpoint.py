@@ -52,30 +52,6 @@ def _has_variables(obj):
     return any(_is_variable(v) for v in vars(obj).values())
 
 
-class _Status:
-    """What ``restore`` returns: checks on how much of the checkpoint was used."""
-
-    def __init__(self, missing, unused):
-        self._missing, self._unused = missing, unused
-
-    def assert_consumed(self):
-        if self._missing or self._unused:
-            raise AssertionError(f"Unresolved objects in checkpoint: {sorted(self._unused)}; "
-                                 f"not restored: {sorted(self._missing)}")
-        return self
-
-    def assert_existing_objects_matched(self):
-        if self._missing:
-            raise AssertionError(f"Objects not restored from the checkpoint: {sorted(self._missing)}")
-        return self
-
-    def expect_partial(self):
-        return self
-
-    def assert_nontrivial_match(self):
-        return self
-
-
 class Checkpoint:
     """``tf.train.Checkpoint(**objects)``: ``save``, ``write``, ``restore``, ``read``."""
 
@@ -83,6 +59,7 @@ class Checkpoint:
         from sim.engine.variable import Variable
         from sim.engine import dtypes
         self._objects = dict(kwargs)
+        self._deferred = {}
         if root is not None:
             self._objects["root"] = root
         self.save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
@@ -122,8 +99,9 @@ class Checkpoint:
 
         A missing checkpoint raises ``tf.errors.NotFoundError``; a damaged or foreign file
         ``tf.errors.DataLossError`` naming the file and the damage (sim/storage/safe_io.py)."""
+        from sim.storage import deferred_restore as deferred
         if save_path is None:
-            return _Status(set(), set())
+            return deferred.NothingToRestore(self)
         save_path = os.fspath(save_path)
         if save_path.endswith(".npz"):
             save_path = save_path[:-4]
@@ -133,11 +111,20 @@ class Checkpoint:
         if not isinstance(keys, dict):
             raise safe_io.damaged(file, "bad_metadata")
         values = {path: safe_io.checked_array(data, key, file) for path, key in keys.items()}
-        variables = self._variables()
-        for path, var in variables.items():
-            if path in values:
-                var.assign(values[path])
-        return _Status(set(variables) - set(keys), set(keys) - set(variables))
+        self._deferred = values          # assigned now or, for variables not made yet, when
+        if self._apply_deferred():       # a layer builds them (deferred.py)
+            deferred.defer(self)
+        return deferred.RestoreStatus(self, keys)
+
+    def _apply_deferred(self):
+        """Assign the restored values whose variables exist; True while some still wait."""
+        waiting = getattr(self, "_deferred", None)
+        if not waiting:
+            return False
+        for path, var in self._variables().items():
+            if path in waiting:
+                var.assign(waiting.pop(path))
+        return bool(waiting)
 
 
 def _write_state(directory, latest, all_paths=None):

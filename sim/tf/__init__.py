@@ -63,4 +63,10 @@ __getattr__ = _module_getattr("sim.tf", _SUBMODULES, {
     "sort": "sim.tf._misc:sort",
     "argsort": "sim.tf._misc:argsort",
     "norm": "sim.engine.ops.linalg:norm",
+    "get_logger": "sim.tf._misc:get_logger",
+    # TensorFlow's aliases of the selected Keras's modules (tf.metrics is tf.keras.metrics)
+    "metrics": "sim.tf.keras:metrics",
+    "losses": "sim.tf.keras:losses",
+    "optimizers": "sim.tf.keras:optimizers",
+    "initializers": "sim.tf.keras:initializers",
 })

@@ -51,3 +51,9 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 def unsupported_v1(*args, **kwargs):
     from sim.tf._lazy import unsupported
     raise unsupported("tf.ones_initializer (TF1)")
+
+
+def get_logger():
+    """``tf.get_logger()``: the ``tensorflow`` logger (sim's notes, such as soft placement, go there)."""
+    import logging
+    return logging.getLogger("tensorflow")

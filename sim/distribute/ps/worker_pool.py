@@ -78,12 +78,21 @@ class SimulatedCluster:
         ext = strategy.extended
         self.strategy = strategy
         self.num_workers, self.num_ps = ext._num_workers, ext._num_ps
-        self.machine = machine or cpu_cluster(nodes=self.num_workers + self.num_ps)
-        cpus = self.machine.devices_of("CPU")
-        self.worker_devices = [d for d in cpus if d.host < self.num_workers]
-        self.ps_devices = [d for d in cpus if d.host >= self.num_workers][:self.num_ps]
+        from sim.distribute.ps import one_host
+        self.one_host = one_host.wanted(machine)        # every task on one host (one_host.py)
+        if self.one_host:
+            self.machine = one_host.machine()
+            cpu = self.machine.devices_of("CPU")[0]
+            self.worker_devices, self.ps_devices = [cpu] * self.num_workers, [cpu] * self.num_ps
+        else:
+            self.machine = machine if machine is not None and not isinstance(machine, str) else \
+                cpu_cluster(nodes=self.num_workers + self.num_ps)
+            cpus = self.machine.devices_of("CPU")
+            self.worker_devices = [d for d in cpus if d.host < self.num_workers]
+            self.ps_devices = [d for d in cpus if d.host >= self.num_workers][:self.num_ps]
         self.sim = Simulator(self.machine, seed=seed, stragglers=self._by_device(stragglers))
         self.env = self.sim.env
+        self._host_cpu = simpy.Resource(self.env, capacity=1) if self.one_host else None
         self.staleness_aware = bool(staleness_aware)
         self.queue = simpy.PriorityStore(self.env)
         self.version = 0
@@ -170,7 +179,12 @@ class SimulatedCluster:
             if i in self.dead_workers:
                 self.put(closure, front=True)
                 return
-            alive = yield from self._run(i, closure)
+            if self._host_cpu is None:
+                alive = yield from self._run(i, closure)
+            else:                       # one host: closures take its CPU one at a time
+                with self._host_cpu.request() as turn:
+                    yield turn
+                    alive = yield from self._run(i, closure)
             if not alive:
                 return
 
@@ -205,12 +219,14 @@ class SimulatedCluster:
             timing._active.remove(marker)
         ps, w = self.ps_devices, dev
         try:
-            reads = [(ps[k].name, w.name, float(n)) for k, n in sorted(view.read_bytes.items())]
+            reads = [(ps[k].name, w.name, float(n)) for k, n in sorted(view.read_bytes.items())
+                     if ps[k] is not w]
             if reads:
                 yield self.sim.transfers(reads, label="read_variables")
             seconds = timing.compute_seconds(dev, c.flops, c.bytes, ops=c.ops)
             yield self.sim.compute(dev.name, seconds=seconds, label="closure")
-            writes = [(w.name, ps[k].name, float(n)) for k, n in sorted(view.write_bytes().items())]
+            writes = [(w.name, ps[k].name, float(n)) for k, n in sorted(view.write_bytes().items())
+                      if ps[k] is not w]
             if writes:
                 yield self.sim.transfers(writes, label="update_variables")
         except DeviceFailure:

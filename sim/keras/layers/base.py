@@ -243,6 +243,8 @@ class Layer:
         self.build(shapes)
         self._build_input_shape = shapes
         self.built = True
+        from sim.storage.deferred_restore import apply_pending
+        apply_pending()              # a checkpoint restored before these weights existed
 
     def _check_input(self, inputs):
         check_input(self, inputs)

@@ -19,7 +19,10 @@ def save_model(model, filepath, overwrite=True, **kwargs):
     return model.save(filepath, overwrite=overwrite, **kwargs)
 
 
-def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kwargs):
+    from sim.keras.version import keras_major
+    if kwargs and (keras_major() == 3 or set(kwargs) - {"options"}):   # tf-keras takes options=
+        raise TypeError(f"load_model() got an unexpected keyword argument '{sorted(kwargs)[0]}'")
     from sim.keras.saving import routes
     return routes.load_model(filepath, custom_objects=custom_objects, compile=compile)
 

@@ -6,8 +6,8 @@
   writes its HDF5 weights file, which ``load_weights`` reads under either (legacy_h5_weights.py);
   ``model.save`` / ``load_model`` make and read the legacy full-model file (legacy_h5_model.py).
 - a bare prefix or ``.npz``: sim's weights file (the stand-in for TensorFlow checkpoints:
-  ModelCheckpoint, BackupAndRestore); ``model.save`` to a directory keeps its current form
-  (tf.saved_model's job).
+  ModelCheckpoint, BackupAndRestore); ``model.save`` to a directory is, under tf-keras, sim's
+  SavedModel directory (sim/tf/saved_model_dir.py), and under Keras 3 still sim's npz directory.
 """
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
         from sim.keras.saving import legacy_h5_model
         data = legacy_h5_model.to_bytes(model)
         return safe_io.atomic_write(path, lambda f: f.write(data))
+    if not os.path.splitext(path)[1] and keras_major() == 2:   # tf-keras: a SavedModel directory
+        # (Keras 3 refuses a directory with a ValueError; sim still writes its npz directory there,
+        # which ModelCheckpoint relies on: not yet followed, see docs/tf_subset.md)
+        from sim.tf import saved_model_dir
+        return saved_model_dir.save(model, path, options=kwargs.get("options"))
     from sim.keras.models.persistence import save_model
     return save_model(model, path, overwrite=overwrite)
 
@@ -85,5 +90,8 @@ def load_model(filepath, custom_objects=None, compile=True):
     if path.endswith(_LEGACY_H5):
         from sim.keras.saving import weights_file
         return weights_file.load_legacy_model(path, custom_objects, compile)
+    if os.path.isdir(path):                 # a SavedModel directory (saved_model_dir.py)
+        from sim.tf import saved_model_dir
+        return saved_model_dir.load_keras(path, custom_objects=custom_objects, compile=compile)
     from sim.keras.models import persistence
     return persistence.load_model(path, custom_objects=custom_objects, compile=compile)

@@ -1,0 +1,151 @@
+"""sim's SavedModel directory: what ``tf.saved_model.save/load`` (and tf-keras's ``model.save(dir)``)
+write and read here.
+
+TensorFlow's SavedModel is ``saved_model.pb`` (the traced graphs of the object's tf.functions,
+a protobuf) plus a checkpoint of its variables. sim.tf has no graphs to store and never pickles
+Python, so its directory holds what can rebuild a Keras model instead:
+
+    <dir>/model.keras            the Keras file (sim/keras/saving: config + weights, TensorFlow's
+                                 own .keras layout, so TensorFlow can load it with load_model too)
+    <dir>/sim_saved_model.json   the marker: format, the serving signature's input and output names
+
+Each file is written whole (temporary file + rename, sim/storage/safe_io.py), the marker last, so a kill
+at any instant leaves the previous save or the new one loadable. A directory TensorFlow wrote
+(``saved_model.pb``) cannot be read: loading one says so and what to do instead. A ``tf.Module``
+that is not a Keras model is refused (its functions exist only as Python code).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from sim.storage import safe_io
+
+MARKER, MODEL = "sim_saved_model.json", "model.keras"
+FORMAT = "sim.tf.saved_model/1"
+
+
+def is_sim_saved_model(path) -> bool:
+    return os.path.isdir(path) and os.path.exists(os.path.join(path, MARKER))
+
+
+def save(obj, export_dir, signatures=None, options=None):
+    from sim.keras.training import Model
+    export_dir = os.fspath(export_dir)
+    if not isinstance(obj, Model):
+        raise NotImplementedError(
+            f"sim.tf saves SavedModels of Keras models only, not {type(obj).__name__}: TensorFlow "
+            "stores a tf.Module's tf.functions as traced graphs, and sim.tf has no graphs (and never "
+            "pickles Python). Save a Keras model, or its variables with tf.train.Checkpoint.")
+    if not obj.built:
+        raise ValueError(      # tf-keras's words for model.save of an unbuilt model
+            f"Model {obj} cannot be saved either because the input shape is not available or "
+            "because the forward pass of the model is not defined.To define a forward pass, please "
+            "override `Model.call()`. To specify an input shape, either call `build(input_shape)` "
+            "directly, or call the model on actual data using `Model()`, `Model.fit()`, or "
+            "`Model.predict()`. If you have a custom training step, please make sure to invoke the "
+            "forward pass in train step through `Model.__call__`, i.e. `model(inputs)`, as opposed "
+            "to `model.call()`.")
+    os.makedirs(export_dir, exist_ok=True)
+    for name in (MODEL, MARKER):      # what a save killed mid-write left: swept, as checkpoints do
+        safe_io.remove_stale_temps(os.path.join(export_dir, name))
+    from sim.keras.saving import keras_archive
+    keras_archive.save_model(obj, os.path.join(export_dir, MODEL))
+    marker = {"format": FORMAT, "model": MODEL,
+              "signatures": {"serving_default": _signature(obj)}}
+    text = json.dumps(marker, indent=1, sort_keys=True).encode("utf-8")
+    safe_io.atomic_write(os.path.join(export_dir, MARKER), lambda f: f.write(text))
+    return None
+
+
+def _signature(model):
+    inputs = getattr(model, "inputs", None) or []
+    names = [getattr(t, "name", None) or f"input_{i + 1}" for i, t in enumerate(inputs)] or ["input_1"]
+    outputs = [getattr(model.layers[-1], "name", "output_0")] if getattr(model, "layers", None) else ["output_0"]
+    return {"inputs": [n.split(":")[0] for n in names], "outputs": outputs}
+
+
+def read_marker(export_dir):
+    """The marker dict; TensorFlow's errors for a missing, foreign or damaged directory."""
+    export_dir = os.fspath(export_dir)
+    if os.path.exists(os.path.join(export_dir, "saved_model.pb")) and not is_sim_saved_model(export_dir):
+        raise NotImplementedError(
+            f"{export_dir} is a SavedModel written by TensorFlow (saved_model.pb, a protobuf of traced "
+            "graphs): sim.tf cannot run TensorFlow graphs, and its own SavedModel directory is a "
+            "different format (model.keras + sim_saved_model.json, see docs/tf_subset.md). Load it in "
+            "TensorFlow, or save the Keras model there with model.save('m.keras') and load that here.")
+    path = os.path.join(export_dir, MARKER)
+    if not os.path.exists(path):
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{saved_model.pbtxt|saved_model.pb}}"
+                      f" (nor sim.tf's {MARKER})")
+    try:
+        with open(path, encoding="utf-8") as f:
+            marker = json.load(f)
+    except (OSError, ValueError) as e:
+        raise OSError(f"Cannot parse file {path}: {e}") from None
+    if not isinstance(marker, dict) or marker.get("format") != FORMAT:
+        raise OSError(f"Cannot parse file {path}: not a {FORMAT} marker")
+    if not os.path.exists(os.path.join(export_dir, str(marker.get("model", MODEL)))):
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{marker.get('model', MODEL)}")
+    return marker
+
+
+def load_keras(export_dir, custom_objects=None, compile=True):
+    marker = read_marker(export_dir)
+    from sim.keras.saving import keras_archive
+    return keras_archive.load_model(os.path.join(os.fspath(export_dir), str(marker.get("model", MODEL))),
+                                    custom_objects=custom_objects, compile=compile)
+
+
+def load(export_dir, tags=None, options=None):
+    """``tf.saved_model.load``: the restored object, callable, with ``signatures``."""
+    marker = read_marker(export_dir)
+    model = load_keras(export_dir, compile=False)
+    return LoadedSavedModel(model, marker.get("signatures", {}))
+
+
+class ServingFunction:
+    """A signature of a loaded SavedModel: ``f(x)`` or ``f(input_name=x)`` -> {output: tensor}."""
+
+    def __init__(self, model, spec):
+        self._model, self._inputs, self._outputs = model, list(spec["inputs"]), list(spec["outputs"])
+
+    def __call__(self, *args, **kwargs):
+        if kwargs and not args:
+            missing = [n for n in self._inputs if n not in kwargs]
+            if missing:
+                raise TypeError(f"signature_wrapper() missing required argument(s): {missing}; "
+                                f"its inputs are {self._inputs}")
+            args = tuple(kwargs[n] for n in self._inputs)
+        out = self._model(args[0] if len(args) == 1 else list(args), training=False)
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        return dict(zip(self._outputs, outs))
+
+    @property
+    def structured_outputs(self):
+        return {n: None for n in self._outputs}
+
+    def __repr__(self):
+        return f"<ConcreteFunction signature_wrapper({', '.join(self._inputs)}) (sim.tf)>"
+
+
+class LoadedSavedModel:
+    """What ``tf.saved_model.load`` returns here: call it, or its ``signatures``."""
+
+    def __init__(self, model, signatures):
+        self._model = model
+        self.signatures = {k: ServingFunction(model, v) for k, v in signatures.items()}
+
+    def __call__(self, inputs, training=False, mask=None):
+        return self._model(inputs, training=training)
+
+    @property
+    def variables(self):
+        return self._model.variables
+
+    @property
+    def trainable_variables(self):
+        return self._model.trainable_variables
+
+    def __repr__(self):
+        return f"<sim.tf SavedModel of {self._model.name}>"
