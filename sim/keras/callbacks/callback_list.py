@@ -11,15 +11,17 @@ _HOOKS = ["on_epoch_begin", "on_epoch_end", "on_train_batch_begin", "on_train_ba
 
 
 class CallbackList:
-    """Runs every callback's hook in order; adds ProgbarLogger first and History last."""
+    """Runs every callback's hook in order; adds History, then ProgbarLogger, after the user's
+    callbacks, as both Keras versions do (``_add_default_callbacks``): the epoch line shows what
+    the user's callbacks wrote into the logs, e.g. LearningRateScheduler's ``learning_rate``."""
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
         self.callbacks = list(callbacks or [])
-        if add_progbar:
-            self.callbacks.insert(0, ProgbarLogger())
         if add_history:
             model.history = History()
             self.callbacks.append(model.history)
+        if add_progbar:
+            self.callbacks.append(ProgbarLogger())
         self.model = model
         self.params = {"verbose": params.get("verbose", 0), "epochs": params.get("epochs", 1),
                        "steps": params.get("steps")}
