@@ -67,10 +67,6 @@ EXPECTED_TO_FAIL = {
     ("save_and_load", "cells"): "tf.saved_model.save of an unbuilt subclassed model (TensorFlow "
                                 "saves it; sim needs a built Keras model), and the seeded initial "
                                 "weights count weights made by loads, which differ between engines",
-    ("distribute_keras", "cells"): "Keras's epoch line shows the learning_rate LearningRateScheduler "
-                                   "adds at epoch end; sim's ProgbarLogger runs before the user's "
-                                   "callbacks and does not (the values agree to the bar's 4 decimals)",
-    ("distribute_keras", "first"): "the same learning_rate column",
     ("multi_worker_with_keras", "cells"): "after the restore from a checkpoint, TensorFlow's fit "
                                           "shows accuracy 0.0 (tf-keras); sim keeps counting; "
                                           "TensorFlow repeats some epoch lines (losses equal)",
