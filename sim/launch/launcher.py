@@ -76,16 +76,6 @@ class LaunchResult:
         return "".join(f"[{r.name}] {line}\n" for r in self.tasks for line in r.output.splitlines())
 
 
-# ------------------------------------------------------------------------------------ TF_CONFIG
-
-
-def task_list(workers, chief=False, ps=0):
-    """The launch's tasks, each with its own TF_CONFIG (``sim.launch.tf_configs.loopback``: chief first,
-    then workers and ps, every address on 127.0.0.1; valid for real TensorFlow too)."""
-    from sim.launch.tf_configs import loopback
-    return loopback(workers, chief=chief, ps=ps)
-
-
 # ------------------------------------------------------------------------------------ running
 
 
@@ -113,7 +103,8 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     check_options(script, workers, chief, ps, machine, gpus_per_worker, fail_at)
     from sim.fabric.launch_machine import ClusterReducer
     from sim.fabric.server import Fabric
-    tasks = task_list(workers, chief, ps)
+    from sim.launch.tf_configs import loopback      # (NumPy-free start: imported when used)
+    tasks = loopback(workers, chief=chief, ps=ps)   # each task's TF_CONFIG, chief first, on 127.0.0.1
     group = [f"{x.task_type}:{x.index}" for x in tasks if x.task_type in ("chief", "worker")]
     secret = secrets.token_bytes(32)
     from sim.launch import forked
