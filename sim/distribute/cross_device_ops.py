@@ -53,7 +53,7 @@ def reduce_non_distributed_value(reduce_op, value, destinations, num_replicas_in
         return value
     if num_replicas_in_sync != 1:
         raise ValueError(explain(
-            f"A non-DistributedValues value {value} cannot be reduced with the given reduce op "
+            f"A non-DistributedValues value {value!s} cannot be reduced with the given reduce op "
             f"{reduce_op}.", "non_distributed_reduce", n=num_replicas_in_sync))
     dests = devices_of(destinations)
     if len(dests) == 1:
