@@ -60,8 +60,9 @@ TUTORIALS_RUN = {
 # cells whose numbers TensorFlow itself does not repeat from run to run: compared as text with
 # the numbers masked. The PS tutorial's custom loop: each worker has its own iterator over the
 # data, and which worker takes which scheduled step is TensorFlow's thread timing (measured, three
-# TF runs: epoch-1 accuracy 1.0 / 0.725 / 0.8375, final loss 0.156 / 0.124 / 0.169).
-NOT_REPEATABLE = {"parameter_server_training": {16, 17}}
+# TF runs: epoch-1 accuracy 1.0 / 0.725 / 0.8375, final loss 0.156 / 0.124 / 0.169), and the
+# evaluation of the model it trained (cells 18-19: TF printed 0.9375 and 0.75 in one run, sim 1.0).
+NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19}}
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
 EXPECTED_TO_FAIL = {
     ("save_and_load", "cells"): "tf.saved_model.save of an unbuilt subclassed model (TensorFlow "

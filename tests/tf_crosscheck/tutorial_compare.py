@@ -53,10 +53,23 @@ def parse(stdout):
                 pairs = dict((k, float(v)) for k, v in LOG_PAIR.findall(part))
                 done = re.match(r"\s*(\d+)/(\d+)", part)
                 if pairs and (done is None or done.group(1) == done.group(2)):
-                    cell.fit_logs.append(pairs)
+                    # Keras 3 may print a finished bar twice, at its last step and again at the
+                    # epoch's end with what callbacks added (learning_rate); whether it does
+                    # depends on its print interval, i.e. on timing: keep the fuller line
+                    last = cell.fit_logs[-1] if cell.fit_logs else None
+                    if last is not None and _same_step(last, pairs):
+                        cell.fit_logs[-1] = pairs if len(pairs) >= len(last) else last
+                    else:
+                        cell.fit_logs.append(pairs)
             elif part.strip() and not part.startswith(CHATTER) and not KERAS_EPOCH.match(part.strip()):
                 cell.lines.append(part.strip())
     return cells
+
+
+def _same_step(a, b):
+    """Two finished-bar lines of one epoch: the same values, one maybe with more keys."""
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return all(k in large and large[k] == v for k, v in small.items())
 
 
 def masked(line):
