@@ -80,9 +80,9 @@ bench: $(STAMP)
 TFVENV ?= .venv-tf
 TFSTAMP := $(TFVENV)/.installed-tf
 
-$(TFSTAMP): pyproject.toml
+$(TFSTAMP): pyproject.toml Makefile
 	test -x $(TFVENV)/bin/python || $(PYTHON) -m venv $(TFVENV)
-	$(TFVENV)/bin/pip install --quiet 'tensorflow-cpu==2.21.*' 'tf-keras==2.21.*' 'tensorboard==2.21.*' pytest 'nbval>=0.11' 'ipykernel>=6.25'
+	$(TFVENV)/bin/pip install --quiet 'tensorflow-cpu==2.21.*' 'tf-keras==2.21.*' 'tensorboard==2.21.*' pytest 'nbval>=0.11' 'ipykernel>=6.25' 'ipywidgets>=8.1'
 	$(TFVENV)/bin/pip install --quiet -e .
 	touch $(TFSTAMP)
 
