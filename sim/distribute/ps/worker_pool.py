@@ -208,12 +208,7 @@ class SimulatedCluster:
                 kwargs = resolve(closure.kwargs, i)
                 result = closure.fn(*args, **kwargs)
         except Exception as e:           # an application error: not retried
-            self._record(closure, i, start, read_version, 0, "error", view)
-            closure.remote_value._set_error(e)
-            self.pending.discard(closure)
-            self.errors.append(e)
-            self.cancel_all()
-            return True
+            return self._fail(closure, e, "error", i, start, read_version, view)
         finally:
             ext._being_scheduled = False
             timing._active.remove(marker)
@@ -244,12 +239,7 @@ class SimulatedCluster:
                 f"Parameter server task {lost[0] if lost else '?'} is unavailable: the "
                 f"connection to /job:ps/replica:0/task:{lost[0] if lost else '?'} was lost.",
                 "ps_unavailable", task=lost[0] if lost else "?"))
-            self._record(closure, i, start, read_version, 0, "unavailable", view)
-            closure.remote_value._set_error(error)
-            self.pending.discard(closure)
-            self.errors.append(error)
-            self.cancel_all()
-            return True
+            return self._fail(closure, error, "unavailable", i, start, read_version, view)
         staleness = self.version - read_version
         updates = any(v.trainable for v in view.written)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -262,6 +252,16 @@ class SimulatedCluster:
                      "applied" if updates else "no_update", view)
         closure.remote_value._set(result)
         self.pending.discard(closure)
+        return True
+
+    def _fail(self, closure, error, status, i, start, read_version, view):
+        """A closure that cannot succeed: recorded, its RemoteValue given ``error``, the rest of
+        the queue cancelled (TensorFlow's coordinator stops at the first error)."""
+        self._record(closure, i, start, read_version, 0, status, view)
+        closure.remote_value._set_error(error)
+        self.pending.discard(closure)
+        self.errors.append(error)
+        self.cancel_all()
         return True
 
     def _record(self, closure, worker, start, read_version, staleness, status, view):
