@@ -51,26 +51,17 @@ def _reg(obj):
 def _extras(layer) -> dict:
     """The Keras 3 arguments a built-in layer's sim config leaves out."""
     name = type(layer).__name__
-    if name == "Dense" and keras_major() == 2:
-        return {"kernel_initializer": _init(layer.kernel_initializer),
-                "bias_initializer": _init(layer.bias_initializer),
-                "kernel_regularizer": _reg(layer.kernel_regularizer),
-                "bias_regularizer": _reg(layer.bias_regularizer),
-                "activity_regularizer": _reg(layer.activity_regularizer),
-                "kernel_constraint": None, "bias_constraint": None}
-    if name == "Dense":
-        return {"kernel_initializer": _init(layer.kernel_initializer),
-                "bias_initializer": _init(layer.bias_initializer),
-                "kernel_regularizer": _reg(layer.kernel_regularizer),
-                "bias_regularizer": _reg(layer.bias_regularizer),
-                "kernel_constraint": None, "bias_constraint": None, "quantization_config": None}
-    if name == "Conv2D":
-        return {"kernel_initializer": _init(layer.kernel_initializer),
-                "bias_initializer": _init(layer.bias_initializer),
-                "kernel_regularizer": _reg(layer.kernel_regularizer),
-                "bias_regularizer": _reg(layer.bias_regularizer),
-                "activity_regularizer": _reg(layer.activity_regularizer),
-                "kernel_constraint": None, "bias_constraint": None}
+    if name in ("Dense", "Conv2D"):
+        extras = {"kernel_initializer": _init(layer.kernel_initializer),
+                  "bias_initializer": _init(layer.bias_initializer),
+                  "kernel_regularizer": _reg(layer.kernel_regularizer),
+                  "bias_regularizer": _reg(layer.bias_regularizer),
+                  "activity_regularizer": _reg(layer.activity_regularizer),
+                  "kernel_constraint": None, "bias_constraint": None}
+        if name == "Dense" and keras_major() == 3:   # Keras 3's Dense: no activity_regularizer key
+            del extras["activity_regularizer"]
+            extras["quantization_config"] = None
+        return extras
     if name == "Embedding":
         last = {"quantization_config": None} if keras_major() == 3 else {"input_length": None}
         return {"embeddings_initializer": _init(layer.embeddings_initializer),
