@@ -146,6 +146,53 @@ def test_saved_model_errors_name_the_directory_and_a_tensorflow_one_is_explained
         tf.saved_model.load(str(tmp_path / "sm2"))
 
 
+def test_an_unbuilt_model_saves_as_tensorflow_does_with_no_signature(tmp_path, monkeypatch):
+    """TensorFlow 2.21 saves a never-called subclassed model (save_and_load.ipynb): loading it
+    gives no signatures and no variables; tf-keras's model.save(dir) of it is a ValueError."""
+    class Subclassed(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(5)
+
+        def call(self, inputs):
+            return self.dense(inputs)
+    model = Subclassed()
+    tf.saved_model.save(model, str(tmp_path / "sm"))
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    assert repr(loaded.signatures) == "_SignatureMap({})" and loaded.variables == []
+    with pytest.raises(TypeError, match="not callable"):
+        loaded(tf.ones((1, 5)))
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
+    with pytest.raises(ValueError, match="cannot be saved either"):
+        model.save(str(tmp_path / "again"))
+    with pytest.raises(ValueError, match="never built|before the model was built"):
+        tf.keras.models.load_model(str(tmp_path / "sm"))
+
+
+def test_saved_model_load_restores_without_drawing_initial_weights(tmp_path):
+    """tf.saved_model.load makes its variables from the file, no initializer run: a seeded start
+    (SIM_SAME_INIT) counts no draw for them, as on TensorFlow, and values come from the file."""
+    from sim.keras.layers import base
+    from sim.launch import same_init
+    from sim.keras.restoring import active
+    saved = _model(input_shape=True)
+    tf.saved_model.save(saved, str(tmp_path / "sm"))
+    original = base.Layer.add_weight
+    seeded = same_init._seeded(original, 7, active)
+    cell = [c for c in seeded.__closure__ if isinstance(c.cell_contents, list)][0]
+    base.Layer.add_weight = seeded
+    try:
+        loaded = tf.saved_model.load(str(tmp_path / "sm"))
+        after_load = cell.cell_contents[0]
+        _model(input_shape=True)
+        after_build = cell.cell_contents[0]
+    finally:
+        base.Layer.add_weight = original
+    assert after_load == 0 and after_build == 2
+    for a, b in zip(loaded.variables, saved.variables):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
 def test_a_plain_module_is_refused_by_name(tmp_path):
     class Holder:
         pass

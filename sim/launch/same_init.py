@@ -6,7 +6,8 @@ script that builds several models, needs more. With ``SIM_SAME_INIT`` set, each 
 before the script, and on either engine:
 
 1. every Keras weight made with a random initializer (Glorot, He, LeCun, random uniform/normal,
-   truncated normal, variance scaling, orthogonal) starts from a draw of NumPy's PCG64 seeded
+   truncated normal, variance scaling, orthogonal; not one ``tf.saved_model.load`` restores, which
+   TensorFlow makes from the file without an initializer) starts from a draw of NumPy's PCG64 seeded
    with ``(seed, n)``, ``n`` counting such weights in creation order: uniform within Glorot's
    limit ``sqrt(6 / (fan_in + fan_out))`` whatever the layer asked for (the same arrays on both
    engines, a start any of those initializers could have given); zeros, ones and constants are
@@ -51,16 +52,18 @@ def install(engine):
         import sim.tf.keras.datasets as datasets
         import sim.tf.keras.datasets.mnist as mnist
         datasets.fashion_mnist = types.SimpleNamespace(load_data=load_data)
+        from sim.keras.restoring import active as restoring
         dataset_class, layer_class = data.Dataset, base.Layer
     else:
         import tensorflow as tf
         mnist = tf.keras.datasets.mnist
         tf.keras.datasets.fashion_mnist.load_data = load_data
         dataset_class, layer_class = tf.data.Dataset, tf.keras.layers.Layer
+        restoring = lambda: False    # noqa: E731 (tf.saved_model.load calls no add_weight)
     mnist.load_data = load_data
     _seed_random(seed, tf_random=_random_module(engine))
     dataset_class.shuffle = _keep_order
-    layer_class.add_weight = _seeded(layer_class.add_weight, seed)
+    layer_class.add_weight = _seeded(layer_class.add_weight, seed, restoring)
     _installed.append(engine)
     return True
 
@@ -141,7 +144,8 @@ def glorot_limit(shape):
     return math.sqrt(6.0 / max(1, fan_in + fan_out))
 
 
-def _seeded(original_add_weight, seed):
+def _seeded(original_add_weight, seed, restoring):
+    """add_weight drawing seeded starts; not for weights a load restores (sim/keras/restoring.py)."""
     signature = inspect.signature(original_add_weight)
     count = [0]
 
@@ -149,7 +153,7 @@ def _seeded(original_add_weight, seed):
         bound = signature.bind(self, *args, **kwargs)
         arguments = bound.arguments
         shape = arguments.get("shape") or ()
-        if is_random(arguments.get("initializer"), arguments.get("dtype")):
+        if is_random(arguments.get("initializer"), arguments.get("dtype")) and not restoring():
             import numpy as np
             rng = np.random.default_rng([seed, count[0]])
             count[0] += 1

@@ -29,7 +29,22 @@ def is_sim_saved_model(path) -> bool:
     return os.path.isdir(path) and os.path.exists(os.path.join(path, MARKER))
 
 
+def refuse_unbuilt(model):
+    """tf-keras's ValueError for ``model.save(directory)`` of a model never built."""
+    if not model.built:
+        raise ValueError(
+            f"Model {model} cannot be saved either because the input shape is not available or "
+            "because the forward pass of the model is not defined.To define a forward pass, please "
+            "override `Model.call()`. To specify an input shape, either call `build(input_shape)` "
+            "directly, or call the model on actual data using `Model()`, `Model.fit()`, or "
+            "`Model.predict()`. If you have a custom training step, please make sure to invoke the "
+            "forward pass in train step through `Model.__call__`, i.e. `model(inputs)`, as opposed "
+            "to `model.call()`.")
+
+
 def save(obj, export_dir, signatures=None, options=None):
+    """``tf.saved_model.save``: a built model with its serving signature; an unbuilt one, as
+    TensorFlow saves it, with neither variables nor signatures."""
     from sim.keras.training import Model
     export_dir = os.fspath(export_dir)
     if not isinstance(obj, Model):
@@ -37,22 +52,16 @@ def save(obj, export_dir, signatures=None, options=None):
             f"sim.tf saves SavedModels of Keras models only, not {type(obj).__name__}: TensorFlow "
             "stores a tf.Module's tf.functions as traced graphs, and sim.tf has no graphs (and never "
             "pickles Python). Save a Keras model, or its variables with tf.train.Checkpoint.")
-    if not obj.built:
-        raise ValueError(      # tf-keras's words for model.save of an unbuilt model
-            f"Model {obj} cannot be saved either because the input shape is not available or "
-            "because the forward pass of the model is not defined.To define a forward pass, please "
-            "override `Model.call()`. To specify an input shape, either call `build(input_shape)` "
-            "directly, or call the model on actual data using `Model()`, `Model.fit()`, or "
-            "`Model.predict()`. If you have a custom training step, please make sure to invoke the "
-            "forward pass in train step through `Model.__call__`, i.e. `model(inputs)`, as opposed "
-            "to `model.call()`.")
     os.makedirs(export_dir, exist_ok=True)
     for name in (MODEL, MARKER):      # what a save killed mid-write left: swept, as checkpoints do
         safe_io.remove_stale_temps(os.path.join(export_dir, name))
-    from sim.keras.saving import keras_archive
-    keras_archive.save_model(obj, os.path.join(export_dir, MODEL))
-    marker = {"format": FORMAT, "model": MODEL,
-              "signatures": {"serving_default": _signature(obj)}}
+    if obj.built:
+        from sim.keras.saving import keras_archive
+        keras_archive.save_model(obj, os.path.join(export_dir, MODEL))
+        marker = {"format": FORMAT, "model": MODEL,
+                  "signatures": {"serving_default": _signature(obj)}}
+    else:   # TensorFlow saves it too: no variables, and no signature (its call was never traced)
+        marker = {"format": FORMAT, "model": None, "signatures": {}}
     text = json.dumps(marker, indent=1, sort_keys=True).encode("utf-8")
     safe_io.atomic_write(os.path.join(export_dir, MARKER), lambda f: f.write(text))
     return None
@@ -85,13 +94,19 @@ def read_marker(export_dir):
         raise OSError(f"Cannot parse file {path}: {e}") from None
     if not isinstance(marker, dict) or marker.get("format") != FORMAT:
         raise OSError(f"Cannot parse file {path}: not a {FORMAT} marker")
-    if not os.path.exists(os.path.join(export_dir, str(marker.get("model", MODEL)))):
+    if marker.get("model", MODEL) is not None and \
+            not os.path.exists(os.path.join(export_dir, str(marker.get("model", MODEL)))):
         raise OSError(f"SavedModel file does not exist at: {export_dir}/{marker.get('model', MODEL)}")
     return marker
 
 
 def load_keras(export_dir, custom_objects=None, compile=True):
     marker = read_marker(export_dir)
+    if marker.get("model", MODEL) is None:
+        raise ValueError(f"Unable to restore a Keras model from {export_dir}: it was saved with "
+                         "tf.saved_model.save before the model was built, so it holds no layers "
+                         "and no variables. Build the model (call it on data, or fit it) and "
+                         "save it again.")
     from sim.keras.saving import keras_archive
     return keras_archive.load_model(os.path.join(os.fspath(export_dir), str(marker.get("model", MODEL))),
                                     custom_objects=custom_objects, compile=compile)
@@ -99,9 +114,20 @@ def load_keras(export_dir, custom_objects=None, compile=True):
 
 def load(export_dir, tags=None, options=None):
     """``tf.saved_model.load``: the restored object, callable, with ``signatures``."""
+    from sim.keras.restoring import restoring
     marker = read_marker(export_dir)
-    model = load_keras(export_dir, compile=False)
+    if marker.get("model", MODEL) is None:
+        return LoadedSavedModel(None, {})
+    with restoring():            # variables made from the file, no initializer (restoring.py)
+        model = load_keras(export_dir, compile=False)
     return LoadedSavedModel(model, marker.get("signatures", {}))
+
+
+class SignatureMap(dict):
+    """``loaded.signatures``: a mapping of signature keys to functions, shown as TensorFlow's."""
+
+    def __repr__(self):
+        return f"_SignatureMap({dict.__repr__(self)})"
 
 
 class ServingFunction:
@@ -134,18 +160,22 @@ class LoadedSavedModel:
 
     def __init__(self, model, signatures):
         self._model = model
-        self.signatures = {k: ServingFunction(model, v) for k, v in signatures.items()}
+        self.signatures = SignatureMap((k, ServingFunction(model, v)) for k, v in signatures.items())
 
     def __call__(self, inputs, training=False, mask=None):
+        if self._model is None:
+            raise TypeError("'_UserObject' object is not callable: this SavedModel was saved "
+                            "from a model never built, so it holds no function to call.")
         return self._model(inputs, training=training)
 
     @property
     def variables(self):
-        return self._model.variables
+        return [] if self._model is None else self._model.variables
 
     @property
     def trainable_variables(self):
-        return self._model.trainable_variables
+        return [] if self._model is None else self._model.trainable_variables
 
     def __repr__(self):
-        return f"<sim.tf SavedModel of {self._model.name}>"
+        name = "an unbuilt model" if self._model is None else self._model.name
+        return f"<sim.tf SavedModel of {name}>"

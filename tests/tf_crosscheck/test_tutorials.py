@@ -65,9 +65,6 @@ TUTORIALS_RUN = {
 NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19}}
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
 EXPECTED_TO_FAIL = {
-    ("save_and_load", "cells"): "tf.saved_model.save of an unbuilt subclassed model (TensorFlow "
-                                "saves it; sim needs a built Keras model), and the seeded initial "
-                                "weights count weights made by loads, which differ between engines",
     ("multi_worker_with_keras", "cells"): "after the restore from a checkpoint, TensorFlow's fit "
                                           "shows accuracy 0.0 (tf-keras); sim keeps counting; "
                                           "TensorFlow repeats some epoch lines (losses equal)",

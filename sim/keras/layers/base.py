@@ -14,7 +14,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.distribute.memory_capacity import initial_value
-from sim.keras import backend, initializers, regularizers, weight_names
+from sim.keras import backend, initializers, regularizers, restoring, weight_names
 from sim.keras.layers.call_inputs import (_dedupe, _fmt_shape, _map, _to_tensors,  # noqa: F401
                                          batch_input_shape_of, check_input, is_shape, is_symbolic,
                                          shape_tuple)
@@ -123,7 +123,7 @@ class Layer:
         dtype = str(getattr(dtype, "name", dtype)) if dtype is not None else self._dtype
         if initializer is None:
             initializer = "glorot_uniform" if np.dtype(dtype).kind == "f" else "zeros"
-        init = initializers.get(initializer)
+        init = initializers.get("zeros" if restoring.active() else initializer)   # restoring.py
         sync = synchronization or tf.VariableSynchronization.AUTO
         if trainable is None:
             trainable = sync != tf.VariableSynchronization.ON_READ

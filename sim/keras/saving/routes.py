@@ -47,6 +47,7 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
         # (Keras 3 refuses a directory with a ValueError; sim still writes its npz directory there,
         # which ModelCheckpoint relies on: not yet followed, see docs/tf_subset.md)
         from sim.tf import saved_model_dir
+        saved_model_dir.refuse_unbuilt(model)
         return saved_model_dir.save(model, path, options=kwargs.get("options"))
     from sim.keras.models.persistence import save_model
     return save_model(model, path, overwrite=overwrite)
