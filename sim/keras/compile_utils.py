@@ -11,6 +11,7 @@ from __future__ import annotations
 import sim.tf as tf
 
 from sim.keras import distribute_utils, losses as losses_mod, metrics as metrics_mod
+from sim.keras.metrics_averaged import _sparse_ce_metric
 
 
 def match_dtype_and_rank(y_t, y_p, sw):
@@ -144,20 +145,46 @@ class _AutoAccuracy:
 
     def __call__(self, y_true, y_pred):
         if self.fn is None:
-            t_rank, p_rank = len(y_true.shape), len(y_pred.shape)
-            t_last = y_true.shape[-1] if t_rank else None
-            p_last = y_pred.shape[-1] if p_rank else None
-            binary = p_last == 1
-            sparse = t_rank < p_rank or (t_last == 1 and p_last is not None and p_last > 1)
-            if self.kind == "accuracy":
-                self.fn = (metrics_mod.binary_accuracy if binary else
-                           metrics_mod.sparse_categorical_accuracy if sparse else
-                           metrics_mod.categorical_accuracy)
-            else:
-                self.fn = (metrics_mod.binary_crossentropy if binary else
-                           metrics_mod._sparse_ce_metric if sparse else
-                           metrics_mod.categorical_crossentropy)
+            self.resolve(tuple(y_true.shape), tuple(y_pred.shape))
         return self.fn(y_true, y_pred)
+
+    def resolve(self, true_shape, pred_shape):
+        t_rank, p_rank = len(true_shape), len(pred_shape)
+        t_last = true_shape[-1] if t_rank else None
+        p_last = pred_shape[-1] if p_rank else None
+        binary = p_last == 1
+        sparse = t_rank < p_rank or (t_last == 1 and p_last is not None and p_last > 1)
+        if self.kind == "accuracy":
+            self.fn = (metrics_mod.binary_accuracy if binary else
+                       metrics_mod.sparse_categorical_accuracy if sparse else
+                       metrics_mod.categorical_accuracy)
+        else:
+            self.fn = (metrics_mod.binary_crossentropy if binary else
+                       _sparse_ce_metric if sparse else
+                       metrics_mod.categorical_crossentropy)
+
+    @property
+    def resolved_name(self):
+        """The function's name as tf-keras's saved config writes it (None until resolved)."""
+        if self.fn is None:
+            return None
+        return "sparse_categorical_crossentropy" if self.fn is _sparse_ce_metric \
+            else self.fn.__name__
+
+
+def resolved_metric(name, fn_name):
+    """A compiled 'accuracy'-like metric already resolved to ``fn_name`` (a tf-keras file's
+    ``MeanMetricWrapper`` entry), or None when ``name`` is not one or ``fn_name`` is unknown."""
+    kind = {"accuracy": "accuracy", "acc": "accuracy", "crossentropy": "crossentropy",
+            "ce": "crossentropy"}.get(name)
+    auto = _AutoAccuracy(kind) if kind else None
+    for shapes in (((None, 2), (None, 2)), ((None,), (None, 2)), ((None, 1), (None, 1))):
+        if auto is None:
+            break
+        auto.resolve(*shapes)
+        if auto.resolved_name == fn_name:
+            return metrics_mod.MeanMetricWrapper(auto, name=name)
+    return None
 
 
 def _metric_object(metric):

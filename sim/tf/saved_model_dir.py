@@ -58,8 +58,10 @@ def save(obj, export_dir, signatures=None, options=None):
     if obj.built:
         from sim.keras.saving import keras_archive
         keras_archive.save_model(obj, os.path.join(export_dir, MODEL))
+        from sim.keras.saving import legacy_metrics
         marker = {"format": FORMAT, "model": MODEL,
-                  "signatures": {"serving_default": _signature(obj)}}
+                  "signatures": {"serving_default": _signature(obj)},
+                  "resolved_metrics": legacy_metrics.resolved(obj)}
     else:   # TensorFlow saves it too: no variables, and no signature (its call was never traced)
         marker = {"format": FORMAT, "model": None, "signatures": {}}
     text = json.dumps(marker, indent=1, sort_keys=True).encode("utf-8")
@@ -107,9 +109,12 @@ def load_keras(export_dir, custom_objects=None, compile=True):
                          "tf.saved_model.save before the model was built, so it holds no layers "
                          "and no variables. Build the model (call it on data, or fit it) and "
                          "save it again.")
-    from sim.keras.saving import keras_archive
-    return keras_archive.load_model(os.path.join(os.fspath(export_dir), str(marker.get("model", MODEL))),
-                                    custom_objects=custom_objects, compile=compile)
+    from sim.keras.saving import keras_archive, legacy_metrics
+    model = keras_archive.load_model(os.path.join(os.fspath(export_dir), str(marker.get("model", MODEL))),
+                                     custom_objects=custom_objects, compile=compile)
+    if compile:      # the compiled metrics as tf-keras's SavedModel load gives them back
+        legacy_metrics.apply(model, marker.get("resolved_metrics"))
+    return model
 
 
 def load(export_dir, tags=None, options=None):

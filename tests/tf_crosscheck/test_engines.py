@@ -161,6 +161,20 @@ def test_the_stated_training_tolerance_is_not_loose(clusters):
     assert worst <= TRAIN_ATOL and TRAIN_ATOL <= 1e-5
 
 
+def test_a_legacy_save_resolves_accuracy_as_tf_keras_does():
+    """model.save to a SavedModel directory or .h5 before any fit makes 'accuracy' categorical
+    (tf-keras's try_build_compiled_arguments), in the model and the one loaded back; .keras, a
+    fit first and a named metric keep sparse accuracy (sim/keras/saving/legacy_metrics.py)."""
+    sim_run, tf_run = run_single("legacy_save_metrics.py", "sim"), \
+        run_single("legacy_save_metrics.py", "tensorflow")
+    assert sorted(sim_run) == sorted(tf_run)
+    problems = [p for case in tf_run
+                for p in differences(sim_run[case], tf_run[case], TRAIN_RTOL, TRAIN_ATOL, case)]
+    assert not problems, "\n".join(problems)
+    # the cases differ from each other, so agreeing is not trivial
+    assert tf_run["dir"]["saved"]["accuracy"] != tf_run["keras"]["saved"]["accuracy"]
+
+
 # ------------------------------------------------------------------ would it catch a fidelity bug?
 
 WRONG_SPLIT = ("        s = -(-b // num_replicas)\n", "        s = -(-b // num_replicas) + 1   # the planted bug\n")

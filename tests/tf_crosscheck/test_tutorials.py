@@ -65,12 +65,6 @@ TUTORIALS_RUN = {
 NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19}}
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
 EXPECTED_TO_FAIL = {
-    ("multi_worker_with_keras", "cells"): "after the restore from a checkpoint, TensorFlow's fit "
-                                          "shows accuracy 0.0 (tf-keras); sim keeps counting; "
-                                          "TensorFlow repeats some epoch lines (losses equal)",
-    ("multi_worker_with_keras", "cluster"): "no Keras progress line of TensorFlow's worker 0 is "
-                                            "read from the launch's output (measured; not yet "
-                                            "investigated); sim's workers print theirs",
     ("parameter_server_training", "first"): "first-epoch loss 0.4 % from TensorFlow's: TF's "
                                             "concurrent closures sometimes interleave step by step "
                                             "(tutorials/README.md); one-host runs them one by one",
@@ -98,10 +92,14 @@ def launch_main(cwd, engine, extra, workers=2):
     """The notebook's main.py (written by its %%writefile cell) as a cluster of ``workers``."""
     cmd = [sys.executable, "-m", "sim", "launch", "--workers", str(workers)]
     cmd += ["--gpus-per-worker", "1"] if engine == "sim" else ["--engine", "tensorflow", "--python", sys.executable]
-    p = subprocess.run(cmd + ["main.py"], env=_env(**extra), cwd=str(cwd), capture_output=True, text=True,
+    p = subprocess.run(cmd + ["main.py"], env=_env(**extra), cwd=str(cwd), capture_output=True,
                        timeout=1500)
-    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]
-    lines = [terminal(x.split("] ", 1)[1]) for x in p.stdout.splitlines() if x.startswith("[worker 0] ")]
+    # bytes, split at newlines only: a worker's progress bar is one line of "\r"-separated updates
+    # and the launcher prefixes the line (text mode turns each "\r" into a line of its own,
+    # without the prefix)
+    stdout, stderr = (b.decode("utf-8", "replace") for b in (p.stdout, p.stderr))
+    assert p.returncode == 0, stdout[-4000:] + stderr[-2000:]
+    lines = [terminal(x.split("] ", 1)[1]) for x in stdout.split("\n") if x.startswith("[worker 0] ")]
     return [x for x in lines if re.match(r"(Epoch|\d+/\d+)", x.strip())]
 
 

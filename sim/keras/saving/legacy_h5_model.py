@@ -18,7 +18,7 @@ import h5py
 import numpy as np
 
 from sim.keras import backend
-from sim.keras.saving import legacy_h5_weights, model_config, model_from_config
+from sim.keras.saving import legacy_h5_weights, legacy_metrics, model_config, model_from_config
 from sim.keras.version import keras_major
 
 _ENTRY_KEYS = ("module", "registered_name", "build_config", "compile_config")
@@ -45,6 +45,11 @@ def _training_config(model):
     optimizer = compiled.pop("optimizer")
     name = optimizer["class_name"] if keras_major() == 3 else "Custom>" + optimizer["class_name"]
     compiled["optimizer_config"] = {"class_name": name, "config": optimizer["config"]}
+    resolved = legacy_metrics.resolved(model) if keras_major() == 2 else {}
+    for key in ("metrics", "weighted_metrics"):      # tf-keras writes the built metric
+        if isinstance(compiled.get(key), list):
+            compiled[key] = [legacy_metrics.entry(m, resolved[m]) if isinstance(m, str) and
+                             m in resolved else m for m in compiled[key]]
     return compiled
 
 
@@ -76,15 +81,15 @@ def _compile_args(training):
     def metric(m):
         if isinstance(m, list):
             return [metric(x) for x in m]
-        if isinstance(m, dict) and m.get("class_name") == "MeanMetricWrapper":
-            return m["config"].get("name") or m["config"].get("fn")
-        return m
-    metrics = metric(training.get("metrics"))
-    if isinstance(metrics, list) and len(metrics) == 1 and isinstance(metrics[0], list):
-        metrics = metrics[0]                  # tf-keras lists them per output
-    return {"optimizer": optimizer, "loss": training.get("loss"), "metrics": metrics,
+        return legacy_metrics.restore(m)
+    def per_output(key):
+        found = metric(training.get(key))
+        if isinstance(found, list) and len(found) == 1 and isinstance(found[0], list):
+            found = found[0]                  # tf-keras lists them per output
+        return found
+    return {"optimizer": optimizer, "loss": training.get("loss"), "metrics": per_output("metrics"),
             "loss_weights": training.get("loss_weights"),
-            "weighted_metrics": training.get("weighted_metrics")}
+            "weighted_metrics": per_output("weighted_metrics")}
 
 
 def load(path, custom_objects=None, compile=True):
@@ -97,6 +102,8 @@ def load(path, custom_objects=None, compile=True):
         if compile and training is not None:
             item["compile_config"] = _compile_args(json.loads(training))
         model = model_from_config.model_from_config(item, custom_objects, compile=compile)
+        if compile and training is not None:
+            legacy_metrics.apply(model, {})     # tf-keras's loader resolves what is left
         legacy_h5_weights.read_group(f["model_weights"], model)
         if compile and training is not None and "optimizer_weights" in f:
             group = f["optimizer_weights"]

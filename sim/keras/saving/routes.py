@@ -40,7 +40,8 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
         if _overwrite_refused(path, overwrite):
             return None
         from sim.storage import safe_io
-        from sim.keras.saving import legacy_h5_model
+        from sim.keras.saving import legacy_h5_model, legacy_metrics
+        legacy_metrics.build_from_outputs(model)        # tf-keras resolves 'accuracy' first
         data = legacy_h5_model.to_bytes(model)
         return safe_io.atomic_write(path, lambda f: f.write(data))
     if not os.path.splitext(path)[1] and keras_major() == 2:   # tf-keras: a SavedModel directory
@@ -48,6 +49,8 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
         # which ModelCheckpoint relies on: not yet followed, see docs/tf_subset.md)
         from sim.tf import saved_model_dir
         saved_model_dir.refuse_unbuilt(model)
+        from sim.keras.saving import legacy_metrics
+        legacy_metrics.build_from_outputs(model)        # as for .h5 (legacy_metrics.py)
         return saved_model_dir.save(model, path, options=kwargs.get("options"))
     from sim.keras.models.persistence import save_model
     return save_model(model, path, overwrite=overwrite)
