@@ -23,6 +23,39 @@ def _data():
     return x, y
 
 
+def _fit_side_by_side(machine, workers=3, epochs=1):
+    strategy = tf.distribute.ParameterServerStrategy(Resolver(workers=workers, ps=2))
+    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy,
+                                                                           machine=machine)
+    model = _model(strategy, steps_per_execution=10)
+    model._cluster_coordinator = coordinator
+    x, y = _data()
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(16)
+    history = model.fit(ds, epochs=epochs, steps_per_epoch=20, verbose=0)
+    return model, history.history["loss"], coordinator.cluster.records
+
+
+def test_on_one_host_fit_functions_run_side_by_side_step_by_step():
+    """The tutorial's machine (side_by_side.py): two scheduled 10-step functions run beside each
+    other, one read-compute-write unit per step, each step missing only the other's concurrent
+    step; on the default cluster each function is one unit, its 10 steps read at its start."""
+    model, _, records = _fit_side_by_side("one-host")
+    applied = [r for r in records if r.status == "applied"]
+    assert len(applied) == 20                         # one record per step
+    assert [r.worker for r in applied[:4]] == [0, 1, 0, 1]
+    assert [r.staleness for r in applied] == [0, 1] * 10
+    _, _, records = _fit_side_by_side("cluster")
+    assert [r.staleness for r in records if r.status == "applied"] == [0, 1]
+    assert model._train_counter == 20
+
+
+def test_the_epoch_logs_are_the_metrics_read_after_every_step():
+    """As tf-keras's fit (_validate_and_get_metrics_result): the loss logged for the epoch is the
+    mean over all its steps, read after join, not what the last scheduled function saw."""
+    model, losses, _ = _fit_side_by_side("one-host")
+    assert losses[0] == pytest.approx(float(model.get_metrics_result()["loss"]), rel=1e-7)
+
+
 def test_fit_schedules_steps_on_the_workers():
     strategy = tf.distribute.ParameterServerStrategy(Resolver(workers=2, ps=2))
     model = _model(strategy)

@@ -220,10 +220,11 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 #
 # A simulated worker reads the variables once, when it starts a scheduled function, and writes at
 # its end, as a worker on its own host does here. TensorFlow's tutorial runs all its tasks in one
-# process on one host: there a function's ops read the variables as they run and the tasks share
-# the host's cores, so its functions mostly run one after the other and read fresh values.
-# `SIM_PS_MACHINE=one-host` simulates that machine: the tutorial's `Model.fit` (10 steps per
-# function, `steps_per_execution=10`) then gives TensorFlow's loss within 0.5 %, where the
+# process on one host: there a function's ops read the variables as they run, and two functions
+# scheduled together run side by side, step by step, so each step misses only the step the other
+# function runs at the same time. `SIM_PS_MACHINE=one-host` simulates that machine: the
+# tutorial's `Model.fit` (10 steps per function, `steps_per_execution=10`) then gives
+# TensorFlow's loss within 0.5 % (TensorFlow's own runs differ by up to 0.3 %), where the
 # default cluster of one host per task gives a first-epoch loss 5.5 % higher, from that staleness.
 #
 # ## 3. Staleness in a training loop
@@ -234,7 +235,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # %% [markdown] lang="zh"
 # 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，长期平均陈旧性趋近 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步（第一轮的陈旧性较低，所以这六次加一的平均值是 1.5）。
 #
-# 模拟的工作进程在开始一个被调度的函数时读取一次变量，在函数结束时写回，就像这里每个工作进程都在自己的主机上那样。TensorFlow 的教程把所有任务放在同一台主机的同一个进程中运行：在那里，函数中的运算在执行时才读取变量，各个任务共享主机的 CPU 核心，因此这些函数大多是一个接一个地运行，读到的都是最新的值。`SIM_PS_MACHINE=one-host` 模拟的就是这样的机器：这时教程中的 `Model.fit`（每个函数 10 步，`steps_per_execution=10`）给出的损失与 TensorFlow 相差不到 0.5%；而默认的集群（每个任务一台主机）由于上述陈旧性，第一个周期的损失要高 5.5%。
+# 模拟的工作进程在开始一个被调度的函数时读取一次变量，在函数结束时写回，就像这里每个工作进程都在自己的主机上那样。TensorFlow 的教程把所有任务放在同一台主机的同一个进程中运行：在那里，函数中的运算在执行时才读取变量，同时被调度的两个函数会逐步并行运行，因此每一步只会错过另一个函数同时在运行的那一步。`SIM_PS_MACHINE=one-host` 模拟的就是这样的机器：这时教程中的 `Model.fit`（每个函数 10 步，`steps_per_execution=10`）给出的损失与 TensorFlow 相差不到 0.5%（TensorFlow 自己的几次运行之间最多相差 0.3%）；而默认的集群（每个任务一台主机）由于上述陈旧性，第一个周期的损失要高 5.5%。
 #
 # ## 3. 训练循环中的陈旧性
 #
@@ -253,11 +254,12 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # Um worker simulado lê as variáveis uma vez, quando começa uma função agendada, e escreve no fim
 # dela, como um worker em seu próprio host faz aqui. O tutorial do TensorFlow roda todas as tarefas
 # em um só processo em um só host: ali as operações de uma função leem as variáveis à medida que
-# rodam e as tarefas dividem os núcleos do host, então as funções rodam quase sempre uma depois da
-# outra e leem valores atualizados. `SIM_PS_MACHINE=one-host` simula essa máquina: o `Model.fit`
-# do tutorial (10 passos por função, `steps_per_execution=10`) dá então a perda do TensorFlow com
-# diferença de até 0,5 %, enquanto o cluster padrão, com um host por tarefa, dá uma perda 5,5 %
-# maior na primeira época, por causa dessa defasagem.
+# rodam, e duas funções agendadas juntas rodam lado a lado, passo a passo; assim, cada passo só
+# deixa de ver o passo que a outra função executa ao mesmo tempo. `SIM_PS_MACHINE=one-host` simula
+# essa máquina: o `Model.fit` do tutorial (10 passos por função, `steps_per_execution=10`) dá
+# então a perda do TensorFlow com diferença de até 0,5 % (as execuções do próprio TensorFlow
+# diferem entre si em até 0,3 %), enquanto o cluster padrão, com um host por tarefa, dá
+# uma perda 5,5 % maior na primeira época, por causa dessa defasagem.
 #
 # ## 3. Defasagem em um loop de treinamento
 #

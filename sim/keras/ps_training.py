@@ -13,6 +13,7 @@ import sim.tf as tf
 from sim.keras import _errors
 from sim.keras import callbacks as callbacks_mod
 from sim.keras import data_adapter
+from sim.distribute.ps import side_by_side
 from sim.keras.training_utils import _numpy_logs
 
 
@@ -50,13 +51,20 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_data, sa
             _per_worker_dataset_fn(strategy, x, y, sample_weight, batch_size))
         iterator = iter(dataset)
 
+        def one_step(it):
+            return model._run(model.train_step, next(it))
+
+        def count_steps():
+            model._train_counter += per_step
+
         @tf.function
         def train_function(it):
             logs = None
             for _ in range(per_step):
-                logs = model._run(model.train_step, next(it))
-            model._train_counter += per_step
+                logs = one_step(it)
+            count_steps()
             return logs
+        side_by_side.say(train_function, per_step, one_step, count_steps)   # for one host
 
         cbs = callbacks_mod.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
                                          model=model, verbose=verbose, epochs=epochs,
@@ -77,7 +85,7 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_data, sa
                 last = coordinator.schedule(train_function, args=(iterator,))
                 cbs.on_train_batch_end(min(step + per_step, steps_per_epoch) - 1, None)
             coordinator.join()
-            epoch_logs = _numpy_logs(last.get()) if last is not None else {}
+            epoch_logs = _metrics_after_join(model, last.get()) if last is not None else {}
             if validation_data is not None:
                 vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data) \
                     if isinstance(validation_data, tuple) else (validation_data, None, None)
@@ -89,3 +97,14 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_data, sa
                 break
         cbs.on_train_end(epoch_logs)
     return model.history
+
+
+def _metrics_after_join(model, logs):
+    """The epoch's logs as tf-keras's fit gives them: the model's metrics read once every
+    scheduled step is done (``_validate_and_get_metrics_result``), not what the last scheduled
+    function saw (steps of another worker may have finished after it); the last function's logs
+    when their keys differ (a custom train_step)."""
+    metrics = model.get_metrics_result()
+    if isinstance(logs, dict) and set(logs) == set(metrics):
+        logs = metrics
+    return _numpy_logs(logs)

@@ -21,52 +21,13 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import NamedTuple
-
 import numpy as np
 import simpy
 
+from sim.distribute.ps import side_by_side
+from sim.distribute.ps.closure import Closure, UpdateRecord, _InsideClosure  # noqa: F401
 from sim.distribute.ps.remote_value import RemoteValueStatus, resolve
 from sim.distribute.ps.variable import WorkerView
-
-
-class UpdateRecord(NamedTuple):
-    """One closure run on a worker: when, which ps version it read and applied, its staleness."""
-    closure: int
-    worker: int
-    start: float
-    end: float
-    read_version: int
-    staleness: int
-    status: str          # "applied", "no_update", "aborted", "error", "unavailable"
-    read_bytes: float
-    write_bytes: float
-    ps_tasks: tuple = ()  # the ps tasks this closure read from or wrote to
-
-
-class Closure:
-    def __init__(self, cid, fn, args, kwargs, remote_value):
-        self.id, self.fn, self.args, self.kwargs = cid, fn, args, kwargs
-        self.remote_value = remote_value
-        self.runs = 0
-        self.cancelled = False
-
-
-class _InsideClosure:
-    """Pushed on sim.distribute.timing's stack while a closure runs: ``strategy.run`` inside a
-    scheduled function is part of the closure (its time is the closure's), not a new step."""
-
-    def charge_to(self, replica):
-        pass
-
-    def compute(self, *a, **k):
-        pass
-
-    def communicate(self, *a, **k):
-        pass
-
-    def note_read(self, var):
-        pass
 
 
 class SimulatedCluster:
@@ -93,6 +54,7 @@ class SimulatedCluster:
         self.sim = Simulator(self.machine, seed=seed, stragglers=self._by_device(stragglers))
         self.env = self.sim.env
         self._host_cpu = simpy.Resource(self.env, capacity=1) if self.one_host else None
+        self._shared = side_by_side.SharedHost(self.env)
         self.staleness_aware = bool(staleness_aware)
         self.queue = simpy.PriorityStore(self.env)
         self.version = 0
@@ -179,7 +141,7 @@ class SimulatedCluster:
             if i in self.dead_workers:
                 self.put(closure, front=True)
                 return
-            if self._host_cpu is None:
+            if self._host_cpu is None or side_by_side.steps_of(closure.fn) is not None:
                 alive = yield from self._run(i, closure)
             else:                       # one host: closures take its CPU one at a time
                 with self._host_cpu.request() as turn:
@@ -189,13 +151,36 @@ class SimulatedCluster:
                 return
 
     def _run(self, i, closure):
+        """Run ``closure`` on worker ``i``: one read-compute-write unit, or (one host, a closure
+        that says its steps: side_by_side.py) one unit per step; False if the worker died."""
+        closure.runs += 1
+        steps = side_by_side.steps_of(closure.fn) if self.one_host else None
+        if steps is None:
+            ok, outcome = yield from self._unit(i, closure, closure.fn)
+        else:
+            count, one_step, finish = steps
+            for k in range(count):
+                if k:           # the other closures' writes of this instant land before this read
+                    yield self.env.timeout(0)
+                ok, outcome = yield from self._unit(i, closure, one_step, shared=True)
+                if not ok:
+                    return outcome
+            finish()
+        if not ok:
+            return outcome
+        closure.remote_value._set(outcome)
+        self.pending.discard(closure)
+        return True
+
+    def _unit(self, i, closure, fn, shared=False):
+        """Python at once (reads: the ps values now), then reads, compute and writes in simulated
+        time, then the commit. (True, fn's result), or (False, whether the worker lives on)."""
         from sim.des.failures import DeviceFailure
         from sim.distribute import timing
         from sim.engine.counting import counting
         from sim.engine.errors import UnavailableError
         env, dev = self.env, self.worker_devices[i]
         start, read_version = env.now, self.version
-        closure.runs += 1
         view = WorkerView()
         marker = _InsideClosure()
         ext = self.strategy.extended
@@ -206,9 +191,9 @@ class SimulatedCluster:
                     np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 args = resolve(closure.args, i)
                 kwargs = resolve(closure.kwargs, i)
-                result = closure.fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
         except Exception as e:           # an application error: not retried
-            return self._fail(closure, e, "error", i, start, read_version, view)
+            return False, self._fail(closure, e, "error", i, start, read_version, view)
         finally:
             ext._being_scheduled = False
             timing._active.remove(marker)
@@ -219,7 +204,10 @@ class SimulatedCluster:
             if reads:
                 yield self.sim.transfers(reads, label="read_variables")
             seconds = timing.compute_seconds(dev, c.flops, c.bytes, ops=c.ops)
-            yield self.sim.compute(dev.name, seconds=seconds, label="closure")
+            if shared:          # a step side by side with others on one host (side_by_side.py)
+                yield from self._shared.compute(seconds)
+            else:
+                yield self.sim.compute(dev.name, seconds=seconds, label="closure")
             writes = [(w.name, ps[k].name, float(n)) for k, n in sorted(view.write_bytes().items())
                       if ps[k] is not w]
             if writes:
@@ -231,7 +219,7 @@ class SimulatedCluster:
                 closure.remote_value._status = RemoteValueStatus.ABORTED
                 self.reexecutions += 1
                 self.put(closure, front=True)
-                return False
+                return False, False
             lost = sorted(k for k, d in enumerate(ps) if d in self.sim._dead)
             self.dead_ps.update(lost)
             from sim.distribute.ps.errors import explain
@@ -239,7 +227,7 @@ class SimulatedCluster:
                 f"Parameter server task {lost[0] if lost else '?'} is unavailable: the "
                 f"connection to /job:ps/replica:0/task:{lost[0] if lost else '?'} was lost.",
                 "ps_unavailable", task=lost[0] if lost else "?"))
-            return self._fail(closure, error, "unavailable", i, start, read_version, view)
+            return False, self._fail(closure, error, "unavailable", i, start, read_version, view)
         staleness = self.version - read_version
         updates = any(v.trainable for v in view.written)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -250,9 +238,7 @@ class SimulatedCluster:
             watch_update(self, view.written, self.version, result)
         self._record(closure, i, start, read_version, staleness,
                      "applied" if updates else "no_update", view)
-        closure.remote_value._set(result)
-        self.pending.discard(closure)
-        return True
+        return True, result
 
     def _fail(self, closure, error, status, i, start, read_version, view):
         """A closure that cannot succeed: recorded, its RemoteValue given ``error``, the rest of
