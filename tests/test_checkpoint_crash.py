@@ -68,35 +68,26 @@ def _check_single_file(directory, name, load):
         load(os.path.join(directory, name))
 
 
+# the paths that write one file: its name, and whether it holds weights or a whole model
+# (legacy_h5: Keras 3 reads tf-keras's HDF5 weights too)
+SINGLE_FILES = {"save_weights": ("w.npz", "weights"), "keras_save": ("m.keras", "model"),
+                "weights_h5": ("w.weights.h5", "weights"), "model_h5": ("m.h5", "model"),
+                "legacy_h5": ("w.h5", "weights")}
+
+
+def _load_one(holds, path):
+    if holds == "weights":
+        model = saver._model()
+        model.load_weights(path)
+    else:
+        model = tf.keras.models.load_model(path)
+    _assert_one_save(model.get_weights(), path)
+
+
 def _check(kind, directory):
-    if kind == "save_weights":
-        def load(path):
-            model = saver._model()
-            model.load_weights(path)
-            _assert_one_save(model.get_weights(), path)
-        _check_single_file(directory, "w.npz", load)
-    elif kind == "keras_save":
-        def load(path):
-            model = tf.keras.models.load_model(path)
-            _assert_one_save(model.get_weights(), path)
-        _check_single_file(directory, "m.keras", load)
-    elif kind == "weights_h5":
-        def load(path):
-            model = saver._model()
-            model.load_weights(path)
-            _assert_one_save(model.get_weights(), path)
-        _check_single_file(directory, "w.weights.h5", load)
-    elif kind == "model_h5":
-        def load(path):
-            model = tf.keras.models.load_model(path)
-            _assert_one_save(model.get_weights(), path)
-        _check_single_file(directory, "m.h5", load)
-    elif kind == "legacy_h5":
-        def load(path):
-            model = saver._model()
-            model.load_weights(path)         # Keras 3 reads tf-keras's HDF5 weights too
-            _assert_one_save(model.get_weights(), path)
-        _check_single_file(directory, "w.h5", load)
+    if kind in SINGLE_FILES:
+        name, holds = SINGLE_FILES[kind]
+        _check_single_file(directory, name, lambda path: _load_one(holds, path))
     elif kind == "checkpoint_write":
         def load(path):
             h = saver._holder()

@@ -138,9 +138,21 @@ class _AutoAccuracy:
     """'accuracy' resolved on first use by the shapes, as Keras: binary when y_pred has one
     column, sparse when labels are indices, categorical otherwise."""
 
+    # kind -> (binary, sparse, categorical), each with the name tf-keras's saved config gives it
+    CHOICES = {
+        "accuracy": (("binary_accuracy", metrics_mod.binary_accuracy),
+                     ("sparse_categorical_accuracy", metrics_mod.sparse_categorical_accuracy),
+                     ("categorical_accuracy", metrics_mod.categorical_accuracy)),
+        "crossentropy": (("binary_crossentropy", metrics_mod.binary_crossentropy),
+                         ("sparse_categorical_crossentropy", _sparse_ce_metric),
+                         ("categorical_crossentropy", metrics_mod.categorical_crossentropy))}
+    KINDS = {"accuracy": "accuracy", "acc": "accuracy", "crossentropy": "crossentropy",
+             "ce": "crossentropy"}
+
     def __init__(self, kind):
         self.kind = kind
         self.fn = None
+        self.resolved_name = None       # as tf-keras's saved config writes it, once resolved
         self.__name__ = kind
 
     def __call__(self, y_true, y_pred):
@@ -154,46 +166,35 @@ class _AutoAccuracy:
         p_last = pred_shape[-1] if p_rank else None
         binary = p_last == 1
         sparse = t_rank < p_rank or (t_last == 1 and p_last is not None and p_last > 1)
-        if self.kind == "accuracy":
-            self.fn = (metrics_mod.binary_accuracy if binary else
-                       metrics_mod.sparse_categorical_accuracy if sparse else
-                       metrics_mod.categorical_accuracy)
-        else:
-            self.fn = (metrics_mod.binary_crossentropy if binary else
-                       _sparse_ce_metric if sparse else
-                       metrics_mod.categorical_crossentropy)
+        binary_fn, sparse_fn, categorical_fn = self.CHOICES[self.kind]
+        self.resolved_name, self.fn = binary_fn if binary else sparse_fn if sparse else \
+            categorical_fn
 
-    @property
-    def resolved_name(self):
-        """The function's name as tf-keras's saved config writes it (None until resolved)."""
-        if self.fn is None:
-            return None
-        return "sparse_categorical_crossentropy" if self.fn is _sparse_ce_metric \
-            else self.fn.__name__
+    def resolve_named(self, fn_name):
+        """Resolve to the function a file names; False if it is not one of this kind's."""
+        for name, fn in self.CHOICES[self.kind]:
+            if name == fn_name:
+                self.resolved_name, self.fn = name, fn
+                return True
+        return False
 
 
 def resolved_metric(name, fn_name):
     """A compiled 'accuracy'-like metric already resolved to ``fn_name`` (a tf-keras file's
     ``MeanMetricWrapper`` entry), or None when ``name`` is not one or ``fn_name`` is unknown."""
-    kind = {"accuracy": "accuracy", "acc": "accuracy", "crossentropy": "crossentropy",
-            "ce": "crossentropy"}.get(name)
+    kind = _AutoAccuracy.KINDS.get(name)
     auto = _AutoAccuracy(kind) if kind else None
-    for shapes in (((None, 2), (None, 2)), ((None,), (None, 2)), ((None, 1), (None, 1))):
-        if auto is None:
-            break
-        auto.resolve(*shapes)
-        if auto.resolved_name == fn_name:
-            return metrics_mod.MeanMetricWrapper(auto, name=name)
-    return None
+    if auto is None or not auto.resolve_named(fn_name):
+        return None
+    return metrics_mod.MeanMetricWrapper(auto, name=name)
 
 
 def _metric_object(metric):
     if isinstance(metric, metrics_mod.Metric):
         return metric
-    if metric in ("accuracy", "acc"):
-        return metrics_mod.MeanMetricWrapper(_AutoAccuracy("accuracy"), name=metric)
-    if metric in ("crossentropy", "ce"):
-        return metrics_mod.MeanMetricWrapper(_AutoAccuracy("crossentropy"), name=metric)
+    if isinstance(metric, str) and metric in _AutoAccuracy.KINDS:
+        return metrics_mod.MeanMetricWrapper(_AutoAccuracy(_AutoAccuracy.KINDS[metric]),
+                                             name=metric)
     obj = metrics_mod.get(metric)
     if isinstance(obj, metrics_mod.Metric):
         return obj

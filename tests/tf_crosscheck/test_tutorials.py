@@ -152,7 +152,8 @@ def test_the_first_training_line_agrees_closely(runs):
         lb = [x for x in b.lines if re.search(r"[Ll]oss", x)]
         if la and lb:
             problems = differences({0: a._replace(lines=la[:1], fit_logs=[])},
-                                   {0: b._replace(lines=lb[:1], fit_logs=[])}, FIRST_RTOL_BY_TUTORIAL.get(name, FIRST_RTOL), 0)
+                                   {0: b._replace(lines=lb[:1], fit_logs=[])},
+                                   FIRST_RTOL_BY_TUTORIAL.get(name, FIRST_RTOL), 0)
             return _judge(name, problems, "first")
     pytest.skip(f"{name} prints no loss")
 

@@ -141,22 +141,25 @@ class SimulatedCluster:
             if i in self.dead_workers:
                 self.put(closure, front=True)
                 return
-            if self._host_cpu is None or side_by_side.steps_of(closure.fn) is not None:
-                alive = yield from self._run(i, closure)
-            else:                       # one host: closures take its CPU one at a time
+            steps = side_by_side.steps_of(closure.fn) if self.one_host else None
+            if self._host_cpu is None or steps is not None:
+                alive = yield from self._run(i, closure, steps)
+            else:                       # one host: other closures take its CPU one at a time
                 with self._host_cpu.request() as turn:
                     yield turn
-                    alive = yield from self._run(i, closure)
+                    alive = yield from self._run(i, closure, None)
             if not alive:
                 return
 
-    def _run(self, i, closure):
-        """Run ``closure`` on worker ``i``: one read-compute-write unit, or (one host, a closure
-        that says its steps: side_by_side.py) one unit per step; False if the worker died."""
+    def _run(self, i, closure, steps):
+        """Run ``closure`` on worker ``i``: one read-compute-write unit, or one unit per step of
+        ``steps`` (one host, a closure that says its steps: side_by_side.py); False if the
+        worker died."""
         closure.runs += 1
-        steps = side_by_side.steps_of(closure.fn) if self.one_host else None
         if steps is None:
             ok, outcome = yield from self._unit(i, closure, closure.fn)
+            if not ok:
+                return outcome
         else:
             count, one_step, finish = steps
             for k in range(count):
@@ -166,8 +169,6 @@ class SimulatedCluster:
                 if not ok:
                     return outcome
             finish()
-        if not ok:
-            return outcome
         closure.remote_value._set(outcome)
         self.pending.discard(closure)
         return True

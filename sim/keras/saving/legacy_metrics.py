@@ -77,10 +77,8 @@ def apply(model, names):
     then the rest as tf-keras's loader does (``build_from_outputs``)."""
     if not getattr(model, "_is_compiled", False):
         return
-    from sim.keras.compile_utils import resolved_metric
     for m in _autos(model):
         fn_name = (names or {}).get(m.name)
-        again = resolved_metric(m.name, fn_name) if fn_name else None
-        if again is not None:
-            m._fn = again._fn
+        if fn_name:
+            m._fn.resolve_named(fn_name)
     build_from_outputs(model)
