@@ -105,10 +105,10 @@ def read_marker(export_dir):
 def load_keras(export_dir, custom_objects=None, compile=True):
     marker = read_marker(export_dir)
     if marker.get("model", MODEL) is None:
-        raise ValueError(f"Unable to restore a Keras model from {export_dir}: it was saved with "
-                         "tf.saved_model.save before the model was built, so it holds no layers "
-                         "and no variables. Build the model (call it on data, or fit it) and "
-                         "save it again.")
+        from sim.keras import _errors
+        raise ValueError(_errors.msg("saved_model_unbuilt_load",
+                                     f"Unable to restore a Keras model from {export_dir}.",
+                                     path=export_dir))
     from sim.keras.saving import keras_archive, legacy_metrics
     model = keras_archive.load_model(os.path.join(os.fspath(export_dir), str(marker.get("model", MODEL))),
                                      custom_objects=custom_objects, compile=compile)
@@ -169,8 +169,9 @@ class LoadedSavedModel:
 
     def __call__(self, inputs, training=False, mask=None):
         if self._model is None:
-            raise TypeError("'_UserObject' object is not callable: this SavedModel was saved "
-                            "from a model never built, so it holds no function to call.")
+            from sim.keras import _errors
+            raise TypeError(_errors.msg("saved_model_unbuilt_call",
+                                        "'_UserObject' object is not callable"))
         return self._model(inputs, training=training)
 
     @property
