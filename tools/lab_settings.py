@@ -7,11 +7,12 @@ every user of the environment. The course turns off the news feed and the update
 would ask a website, which a classroom offline cannot reach (and the first-visit toast about
 news would cover the lesson). Settings already in that file are kept; the course's win.
 
-Chinese: the theme's font families name the course's own CJK font after their Latin faces
-(overrides.json), and ``jupyterlab/custom.css`` declares that font, served beside it by Jupyter
-from ``<sys.prefix>/share/jupyter/tfdist-sim/custom/`` (a server setting in
-``<sys.prefix>/etc/jupyter/jupyter_server_config.d/``, which also turns custom CSS on). So a zh
-lesson reads on a machine with no Chinese font, and the learner installs nothing.
+Chinese: ``jupyterlab/custom.css`` declares the course's own CJK font and names it in the theme's
+font families after their Latin faces. Both are copied into
+``<sys.prefix>/share/jupyter/tfdist-sim/custom/``, which the course's server extension
+(sim/course/lab_styles.py) serves at ``/custom/``; the environment's
+``<sys.prefix>/etc/jupyter/jupyter_server_config.json`` turns it and custom CSS on (settings there
+are merged too). So a zh lesson reads on a machine with no Chinese font: the learner installs nothing.
 """
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from pathlib import Path
 SETTINGS_DIR = Path(__file__).resolve().parents[1] / "jupyterlab"
 COURSE_SETTINGS = SETTINGS_DIR / "overrides.json"
 COURSE_CSS = SETTINGS_DIR / "custom.css"
-SERVER_CONFIG_NAME = "tfdist-sim-course.json"
 
 
 def course_font() -> Path:
@@ -35,12 +35,8 @@ def target(prefix: str = sys.prefix) -> Path:
     return Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
 
 
-def custom_dir(prefix: str = sys.prefix) -> Path:
-    return Path(prefix) / "share" / "jupyter" / "tfdist-sim" / "custom"
-
-
 def server_config(prefix: str = sys.prefix) -> Path:
-    return Path(prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / SERVER_CONFIG_NAME
+    return Path(prefix) / "etc" / "jupyter" / "jupyter_server_config.json"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -53,7 +49,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 def install(prefix: str = sys.prefix) -> Path:
     """Merge the course's settings into the environment's overrides.json, install its CSS and
     font and the server setting that serves them; return the overrides.json path."""
-    from jupyter_core.paths import jupyter_config_dir
+    from sim.course.lab_styles import custom_dir
 
     path = target(prefix)
     merged = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
@@ -65,10 +61,11 @@ def install(prefix: str = sys.prefix) -> Path:
     font = course_font()
     if not (custom / font.name).exists() or (custom / font.name).read_bytes() != font.read_bytes():
         write_atomic(custom / font.name, font.read_bytes())
-    # The course's folder first; the user's own ~/.jupyter/custom after it, as Jupyter's default.
-    config = {"LabApp": {"custom_css": True},
-              "ServerApp": {"static_custom_path": [str(custom), str(Path(jupyter_config_dir()) / "custom")]}}
-    write_atomic(server_config(prefix), (json.dumps(config, indent=2) + "\n").encode())
+    config_path = server_config(prefix)
+    config = json.loads(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
+    config.setdefault("LabApp", {})["custom_css"] = True
+    config.setdefault("ServerApp", {}).setdefault("jpserver_extensions", {})["sim.course.lab_styles"] = True
+    write_atomic(config_path, (json.dumps(config, indent=2) + "\n").encode())
     return path
 
 
