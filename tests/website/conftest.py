@@ -31,13 +31,18 @@ def site() -> Path:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 # A fontconfig that hides every font with Chinese, Japanese or Korean glyphs, as on a learner's or
@@ -73,11 +78,8 @@ def no_cjk_env(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser_without_cjk(no_cjk_env):
+def browser_without_cjk(playwright, no_cjk_env):
     """Chromium that sees no system CJK font."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=no_cjk_env)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=no_cjk_env)
+    yield browser
+    browser.close()

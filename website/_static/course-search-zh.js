@@ -6,8 +6,8 @@
    index's terms and title terms). A single character that is no word of the index is dropped, as
    the index dropped it (Sphinx keeps Chinese words of two characters or more). */
 (() => {
-  const HAN = /[\u3400-\u9fff\uf900-\ufaff]/u;
-  const RUNS = /[\u3400-\u9fff\uf900-\ufaff]+|[^\u3400-\u9fff\uf900-\ufaff]+/gu;
+  const HAN = /[\u{3400}-\u{9fff}\u{f900}-\u{faff}]/u;
+  const RUNS = /[\u{3400}-\u{9fff}\u{f900}-\u{faff}]+|[^\u{3400}-\u{9fff}\u{f900}-\u{faff}]+/gu;
   const sphinxSplit = (query) => query
     .split(/[^\p{Letter}\p{Number}_\p{Emoji_Presentation}]+/gu)
     .filter((term) => term);
