@@ -42,6 +42,7 @@ html_css_files = ["course.css"] + (["course-extra.css"] if EXTRA_FONT.exists() e
 # spaces into the words the index holds (course-search-zh.js).
 html_js_files = ["course.js"] + (["course-search-zh.js"] if lang == "zh" else [])
 html_favicon = "_static/favicon.svg"
+html_scaled_image_link = False      # course.js enlarges a figure in place rather than opening the PNG
 # Strings of the theme that Sphinx's catalogues lack (website/locales, copied beside the sources).
 locale_dirs = ["locales"]
 html_show_sphinx = False               # no English "Made with" line under a Chinese page

@@ -52,6 +52,8 @@ def test_chinese_in_code_outputs_and_messages_is_drawn_with_the_course_font(site
         visit.go(path.as_uri())
         visit.page.evaluate("document.fonts.ready")
         for item in fonts_of_chinese_text(visit.page, "article pre, article pre *, article code, article .admonition p"):
+            if not item["fonts"]:
+                continue   # not drawn (a collapsed solution's label); tofu would name a font
             checked += item["cjk"]
             if item["course"] < item["cjk"]:
                 problems.append(f"{path.name}: {item['text']!r}: {item['course']} of {item['cjk']} from the "
@@ -72,7 +74,7 @@ CHINESE_PHRASES = {
 
 def search(visit, site: Path, lang: str, query: str) -> list[str]:
     visit.go((site / lang / "search.html").as_uri() + "?q=" + query)
-    visit.page.wait_for_function("() => window.Search && Search._index && Search._pulse_status === -1"
+    visit.page.wait_for_function("() => typeof Search !== 'undefined' && Search._index && Search._pulse_status === -1"
                                  " && document.querySelector('#search-results .search-summary')", timeout=30000)
     hits = visit.page.locator("#search-results ul.search li a").evaluate_all("as => as.map(a => a.href)")
     return [unquote(urlsplit(h).path) for h in hits]
@@ -120,7 +122,7 @@ def test_the_theme_speaks_the_page_language(site, browser, lang):
             e => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('data-tooltip')]),
         ...[...document.querySelectorAll('svg title, .visually-hidden, .skip-to-content')].map(e => e.textContent),
     ].filter(Boolean).map(s => s.trim())""")
-    english = sorted({s for s in labels for e in ENGLISH_LABELS if s.startswith(e)})
+    english = sorted({s for s in labels for e in ENGLISH_LABELS if s == e or (e.endswith(" of") and s.startswith(e))})
     assert not english, english
     visit.close()
 
@@ -128,7 +130,7 @@ def test_the_theme_speaks_the_page_language(site, browser, lang):
 @pytest.mark.parametrize("lang", ["en", "zh", "pt"])
 def test_code_blocks_have_a_copy_button_in_the_page_language(site, browser, lang):
     """sphinx-copybutton on every code cell, the run box and the solutions; not on outputs."""
-    tooltip = {"en": "Copy to clipboard", "zh": "复制到剪贴板", "pt": "Copiar para a área de transferência"}[lang]
+    tooltip = {"en": "Copy", "zh": "复制", "pt": "Copiar"}[lang]
     for page in ("lessons/02_allreduce_step_by_step.html", "exercises/11_choose_plan.html"):
         visit = Visit(browser, (site / lang / page).as_uri())
         counts = visit.page.evaluate("""() => ({

@@ -16,7 +16,7 @@
 
   const indexWords = () => {
     if (words) return words;
-    const index = (window.Search && Search._index) || {};
+    const index = (typeof Search !== "undefined" && Search._index) || {};   // Sphinx's const
     words = new Set([...Object.keys(index.terms || {}), ...Object.keys(index.titleterms || {})]
       .filter((w) => HAN.test(w)));
     words.forEach((w) => { longest = Math.max(longest, w.length); });

@@ -10,7 +10,8 @@
   };
   const [ENLARGE, CLOSE] = WORDS[document.documentElement.lang] || WORDS.en;
 
-  const usualWidth = (img) => Number(img.getAttribute("width")) || img.naturalWidth;
+  // The size a figure is drawn at (MyST-NB writes IPython's width into its style), half its pixels.
+  const usualWidth = (img) => parseFloat(img.style.width) || Number(img.getAttribute("width")) || img.naturalWidth;
 
   const close = () => {
     document.querySelectorAll(".course-zoom").forEach((box) => box.remove());
@@ -64,7 +65,7 @@
       img.setAttribute("role", "button");
       img.title = ENLARGE;
       img.setAttribute("aria-label", img.alt ? `${ENLARGE}: ${img.alt}` : ENLARGE);
-      img.addEventListener("click", () => open(img));
+      img.addEventListener("click", (e) => { e.preventDefault(); open(img); });
       img.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(img); }
       });
