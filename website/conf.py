@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.website import HTML_LANG, SPHINX_LANGUAGE  # noqa: E402
+from tools.website import HTML_LANG, SOURCES, SPHINX_LANGUAGE  # noqa: E402
 from tools.website.font import EXTRA_FONT  # noqa: E402
 from tools.website.search import jieba_dictionary  # noqa: E402
 from tools.website.words import word  # noqa: E402
@@ -44,7 +44,9 @@ html_js_files = ["course.js"] + (["course-search-zh.js"] if lang == "zh" else []
 html_favicon = "_static/favicon.svg"
 html_scaled_image_link = False      # course.js enlarges a figure in place rather than opening the PNG
 # Strings of the theme that Sphinx's catalogues lack (website/locales, copied beside the sources).
-locale_dirs = ["locales"]
+# An absolute path: Sphinx looks for a sphinx.js catalogue (the search page's strings) relative to
+# the working directory, not to the sources.
+locale_dirs = [str(SOURCES / lang / "locales")]
 html_show_sphinx = False               # no English "Made with" line under a Chinese page
 html_show_copyright = False
 html_copy_source = False

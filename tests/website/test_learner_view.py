@@ -74,8 +74,11 @@ CHINESE_PHRASES = {
 
 def search(visit, site: Path, lang: str, query: str) -> list[str]:
     visit.go((site / lang / "search.html").as_uri() + "?q=" + query)
-    visit.page.wait_for_function("() => typeof Search !== 'undefined' && Search._index && Search._pulse_status === -1"
-                                 " && document.querySelector('#search-results .search-summary')", timeout=30000)
+    # Finished when the summary states a count (before that it says "Searching", with no digit).
+    visit.page.wait_for_function("() => typeof Search !== 'undefined' && Search._index && /[0-9]/.test("
+                                 "(document.querySelector('#search-results .search-summary') || {}).innerText || '')",
+                                 timeout=30000)
+    visit.page.wait_for_timeout(500)   # the hits are listed a few milliseconds apart
     hits = visit.page.locator("#search-results ul.search li a").evaluate_all("as => as.map(a => a.href)")
     return [unquote(urlsplit(h).path) for h in hits]
 
@@ -204,7 +207,7 @@ def test_no_figure_is_shown_twice(site, browser, lesson):
 def test_the_home_tables_fit_a_phone(site, browser, lang):
     visit = Visit(browser, (site / lang / "index.html").as_uri(), viewport=PHONE)
     tables = visit.page.evaluate("""() => [...document.querySelectorAll('article table')].map(t => {
-        const box = t.parentElement;
+        const box = t.closest('.table-wrapper') || t;
         return {right: t.getBoundingClientRect().right, width: innerWidth,
                 overflow: box.scrollWidth - box.clientWidth, wide: t.scrollWidth - t.clientWidth}; })""")
     assert len(tables) >= 2

@@ -1,6 +1,7 @@
 /* Figures enlarge on a click or tap. A figure is a PNG with twice its pixels, which the page shows
-   at most at its usual size (and a phone at a third of it); clicked, it opens over the page at up
-   to twice that size, never below it, in a box the reader scrolls or pans. A click, a tap or
+   at most at its usual size (and a phone at a third of it); clicked, it opens over the page at its
+   usual size or up to a third larger where the screen has room (still 1.5 image pixels per CSS
+   pixel), in a box the reader scrolls or pans. A click, a tap or
    Escape closes it. */
 (() => {
   const WORDS = {
@@ -29,7 +30,7 @@
     big.src = img.currentSrc || img.src;
     big.alt = img.alt || "";
     const usual = usualWidth(img);
-    big.style.width = Math.max(usual, Math.min(window.innerWidth - 32, 2 * usual)) + "px";
+    big.style.width = Math.max(usual, Math.min(window.innerWidth - 32, (4 / 3) * usual)) + "px";
     box.appendChild(big);
     box.addEventListener("click", close);
     document.body.appendChild(box);
