@@ -52,10 +52,11 @@ def run_box(lang: str, notebook: str, solution: str | None = None) -> str:
     """The "run this lesson" admonition: the README's commands, then the notebook's path; for an
     exercise, the notebook to fill in first and then where its worked solution is."""
     title, opener = ("run_exercise_title", "run_exercise_open") if solution else ("run_title", "run_open")
-    extra = f" {word(lang, 'run_exercise_solution')} `{solution}`." if solution else ""
+    stop = "。" if lang == "zh" else "."
+    extra = f" {word(lang, 'run_exercise_solution')} `{solution}`{stop}" if solution else ""
     return (f"````{{admonition}} {word(lang, title)}\n:class: course-run\n\n"
             f"{word(lang, 'run_text')}\n\n```bash\n{quick_start(lang)}\n```\n\n"
-            f"{word(lang, opener)} `{notebook}`.{extra}\n````")
+            f"{word(lang, opener)} `{notebook}`{stop}{extra}\n````")
 
 
 def markdown(text: str) -> nbformat.NotebookNode:
