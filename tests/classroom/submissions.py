@@ -1,0 +1,148 @@
+"""Synthetic student submissions for the grading round trip (tests/classroom/test_grading.py).
+
+Each is the source of the exercise's answer cell, as a student would hand it in. A wrong answer
+names the hint (a catalogue key) the checker gives for that mistake: the mistakes are the ones each
+checker recognises, most of them the checker's own mistaken functions, imported by the answer cell
+under the exercise's name. The broken kinds are the same for every exercise, built from the stub.
+"""
+from __future__ import annotations
+
+import re
+
+EX = "sim.course.exercises"
+
+
+def _imported(module: str, mistake: str, name: str) -> str:
+    return f"from {EX}.{module} import {mistake} as {name}"
+
+
+def _each(module: str, name: str, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    return [(mistake.strip("_"), _imported(module, mistake, name), hint) for mistake, hint in pairs]
+
+
+_TRANSFER = "def transfer_time(machine, src, dst, nbytes):\n    hops = machine.route(src, dst)\n" \
+            "    lat = sum(l.latency for l, _ in hops)\n    slow = min(l.bandwidth for l, _ in hops)\n"
+_TF_CONFIG = ("import json\n"
+              "def write_tf_configs(workers, chief=None, port=12345):\n"
+              "    from sim.course.exercises.lesson06_tf_config import reference\n")
+
+# exercise -> [(label, answer cell, hint key the checker must give)]
+WRONG: dict[str, list[tuple[str, str, str]]] = {
+    "00_data_parallel_gradient": _each("lesson00_data_parallel", "data_parallel_gradient", [
+        ("_mean_of_means", "exercises.hint_mean_of_means"),
+        ("_sum_without_mean", "exercises.hint_sum_not_mean"),
+        ("_per_replica_divisor", "exercises.hint_per_replica_divisor"),
+    ]),
+    "01_transfer_time": [
+        ("no_latency", _TRANSFER + "    return nbytes / slow", "lesson01.hint_no_latency"),
+        ("one_latency", _TRANSFER + "    return hops[0][0].latency + nbytes / slow", "lesson01.hint_one_latency"),
+        ("store_forward", _TRANSFER + "    return lat + sum(nbytes / l.bandwidth for l, _ in hops)",
+         "lesson01.hint_store_forward"),
+        ("not_bottleneck", _TRANSFER + "    return lat + nbytes / max(l.bandwidth for l, _ in hops)",
+         "lesson01.hint_not_bottleneck"),
+        ("bits", _TRANSFER + "    return lat + 8 * nbytes / slow", "lesson01.hint_bits"),
+    ],
+    "02_choose_algorithm": [
+        ("unknown", "def choose_algorithm(p, nbytes, alpha, beta):\n    return 'nccl'",
+         "collectives.ex_hint_unknown_choice"),
+        ("power_of_two", "def choose_algorithm(p, nbytes, alpha, beta):\n"
+                         "    if p & (p - 1):\n        return 'halving_doubling'\n"
+                         "    names = ['reduce_to_one', 'ring', 'binomial_tree', 'halving_doubling']\n"
+                         "    return min(names, key=lambda n: closed_form(n, p, nbytes, alpha, beta))",
+         "collectives.ex_hint_power_of_two"),
+        ("slower", "def choose_algorithm(p, nbytes, alpha, beta):\n    return 'reduce_to_one'",
+         "collectives.ex_hint_slower"),
+    ],
+    "02_ring_allreduce": [
+        ("not_a_list", "def ring_allreduce(arrays):\n    return sum(arrays)", "collectives.ex_hint_list"),
+        ("count", "def ring_allreduce(arrays):\n    return [sum(arrays)]", "collectives.ex_hint_count"),
+        ("no_allgather", "import numpy as np\ndef ring_allreduce(arrays):\n"
+         "    return [sum(arrays)] + [np.array(a, copy=True) for a in arrays[1:]]",
+         "collectives.ex_hint_allgather"),
+    ],
+    "03_custom_loop_loss": [
+        (f"{data}_{reg}", "from sim.course.exercises.lesson03_custom_loop_loss import _mistake\n"
+                          f"compute_loss = _mistake({data!r}, {reg!r})", hint)
+        for (data, reg), hint in [(("local_mean", "scaled"), "lesson03.hint_local_mean"),
+                                  (("positional", "scaled"), "lesson03.hint_positional"),
+                                  (("over_replicas", "scaled"), "lesson03.hint_over_replicas"),
+                                  (("global", "unscaled"), "lesson03.hint_reg_unscaled"),
+                                  (("global", "missing"), "lesson03.hint_reg_missing"),
+                                  (("default_global", "scaled"), "lesson03.hint_default_global")]
+    ],
+    "04_batch_split": _each("lesson04_batch_split", "per_replica_batch_sizes", [
+        ("_even_split", "lesson04.hint_even_split"),
+        ("_no_empty_replicas", "lesson04.hint_no_empty"),
+        ("_no_partial_batch", "lesson04.hint_no_partial"),
+        ("_balanced_everywhere", "lesson04.hint_balanced_for_data"),
+        ("_ceil_everywhere", "lesson04.hint_legacy_for_off"),
+        ("_balanced_per_batch", "lesson04.hint_off_per_batch"),
+    ]),
+    "05_bytes_per_step": _each("lesson05_bytes_per_step", "bytes_per_gpu", [
+        ("_in_parameters", "lesson05.ex_hint_parameters_not_bytes"),
+        ("_ring_one_pass", "lesson05.ex_hint_ring_one_pass"),
+        ("_whole_buffer", "lesson05.ex_hint_ring_whole_buffer"),
+        ("_send_to_everyone", "lesson05.ex_hint_send_to_everyone"),
+        ("_all_gpus_together", "lesson05.ex_hint_all_gpus"),
+        ("_no_variable_reads", "lesson05.ex_hint_central_reads"),
+        ("_cpu_even_with_one_gpu", "lesson05.ex_hint_central_one_gpu"),
+    ]),
+    "06_tf_config": [
+        ("one_text", _TF_CONFIG + "    return '\\n'.join(reference(workers, chief, port))",
+         "lesson06.ex_hint_list"),
+        ("dicts", _TF_CONFIG + "    return [json.loads(x) for x in reference(workers, chief, port)]",
+         "lesson06.ex_hint_dict"),
+        ("task_order", _TF_CONFIG + "    return reference(workers, chief, port)[::-1]",
+         "lesson06.ex_hint_task_order"),
+    ],
+    "07_predict_shards": [
+        ("not_a_list", "def shard_rows(kind, shape, bytes_per_element, **params):\n    return 'two'",
+         "lesson07.ex_shards_hint_list"),
+        ("order", "from sim.course.exercises.lesson07_shards import reference\n"
+                  "def shard_rows(kind, shape, bytes_per_element, **params):\n"
+                  "    return sorted(reference(kind, shape, bytes_per_element, **params))",
+         "lesson07.ex_shards_hint_order"),
+        ("one_shard", "def shard_rows(kind, shape, bytes_per_element, **params):\n    return [shape[0]]",
+         "lesson07.ex_shards_hint_count"),
+    ],
+    "07_stable_learning_rate": [
+        ("too_high", "def largest_stable_lr(workers, staleness_aware):\n    return 2.0",
+         "lesson07.ex_lr_hint_high"),
+        ("too_low", "def largest_stable_lr(workers, staleness_aware):\n    return 0.01",
+         "lesson07.ex_lr_hint_low"),
+    ],
+    "08_batch_and_learning_rate": _each("lesson08_scaled_lr", "global_batch_and_learning_rate", [
+        ("_only_workers", "lesson08.hint_only_workers"),
+        ("_only_gpus", "lesson08.hint_only_gpus"),
+        ("_inverted_ratio", "lesson08.hint_inverted_ratio"),
+    ]),
+    "08_critical_batch": _each("lesson08_noise_scale", "critical_batch_size", [
+        ("_mean_of_ratios", "lesson08.hint_mean_of_ratios"),
+        ("_swapped_sizes", "lesson08.hint_swapped_sizes"),
+        ("_big_norm_as_true_gradient", "lesson08.hint_big_is_not_true"),
+        ("_no_batch_weights", "lesson08.hint_no_batch_weights"),
+    ]),
+    "09_fastest_cluster": [
+        ("unknown", "def fastest_within_budget(model, options, samples, budget):\n    return 'the big one'",
+         "scale.ex_hint_unknown"),
+        ("none", "def fastest_within_budget(model, options, samples, budget):\n    return None",
+         "scale.ex_hint_none"),
+    ],
+    "11_choose_plan": [
+        ("unknown", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
+                    "    return 'the big one'", "plan.ex_hint_unknown"),
+        ("none", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
+                 "    return None", "plan.ex_hint_none"),
+    ],
+}
+
+
+def broken(stub: str) -> dict[str, str]:
+    """The broken answers, made from the release's stub cell (the function's own signature)."""
+    body = re.compile(r"^(\s*)raise NotImplementedError\(\)\s*$", re.M)
+    return {
+        "exception": body.sub(r"\1return 1 / 0", stub),
+        "syntax_error": body.sub(r"\1return (", stub),
+        "infinite_loop": body.sub(r"\1while True:\n\1    pass", stub),
+        "empty": stub,
+    }
