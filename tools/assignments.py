@@ -7,9 +7,10 @@ Each exercise source (exercises/src/NN_topic.py) becomes the nbgrader *source* n
 assignment, named after it (``ex01_transfer_time``), in each language. The exercise's own
 ``### BEGIN SOLUTION`` regions are nbgrader's markers already; the build adds nbgrader's cell
 metadata (what is the answer, what is graded, what is locked). The checker cell becomes the
-autograded test cell: the visible part runs the checker without answers (a wrong case is named,
-the expected value is not), the hidden part runs the same checker as the course runs it, so the
-expected values reach the student only in the feedback, after grading. nbgrader's
+autograded test cell. Its hidden part runs the checker as the course runs it, whose verdict names
+the expected value of a wrong case; the student meets it only in the feedback, after grading. Its
+visible part, all the release shows, runs the same checker without answers (a wrong case is named,
+the expected value is not), so a student can check their work without being handed the answer. nbgrader's
 ``generate_assignment`` then writes the *release* version the students get. Nothing here depends on
 the machine it ran on: the folders hold no absolute paths (nbgrader's database stays outside, in a
 temporary folder), so the output can be copied to a JupyterHub as it is.
@@ -74,14 +75,16 @@ def _is_check_call(source: str) -> bool:
 
 
 def graded_test_source(check_source: str) -> str:
-    """The autograded cell: the checker without answers, then (hidden) the checker as taught."""
+    """The autograded cell: (hidden) the checker as taught, whose verdict names the expected
+    values, so they reach the student in the feedback after grading; then, visible in the
+    release, the same checker without answers, for the student to check their work."""
     return "\n".join([
-        "from sim.course.exercises.checker import without_answers",
-        "with without_answers():",
-        *("    " + line for line in check_source.splitlines()),
         HIDE_BEGIN,
         check_source,
         HIDE_END,
+        "from sim.course.exercises.checker import without_answers",
+        "with without_answers():",
+        *("    " + line for line in check_source.splitlines()),
     ])
 
 

@@ -13,9 +13,9 @@ import nbformat
 
 SOURCE_KEY = "slide"           # the cell metadata key a source sets: "figure" or "demo"
 ROLES = ("figure", "demo")
-# RISE's settings for every lesson: a 1280x720 projector, long cells scroll rather than overflow.
-RISE = {"width": 1280, "height": 720, "scroll": True, "transition": "none",
-        "start_slideshow_at": "beginning"}
+# RISE's settings for every lesson: long cells scroll rather than overflow (RISE's default size is
+# what a 1280x720 projector shows legibly: seen in Chromium; a smaller deck size cut code cells off).
+RISE = {"scroll": True, "transition": "none", "start_slideshow_at": "beginning"}
 
 
 class SlideError(ValueError):
