@@ -2,7 +2,7 @@
 
 As TensorFlow 2.21 has it (tensorflow/python/distribute/cluster_resolver/slurm_cluster_resolver.py):
 ``SLURM_PROCID`` is this task's rank; ``SLURM_STEP_NUM_TASKS``, ``SLURM_STEP_NODELIST`` (a host
-list such as ``n[01-02],m5``) and ``SLURM_STEP_TASKS_PER_NODE`` (such as ``4(x2),1``) give the
+list such as ``n[01-02],m5``, numbers as wide as the range's first) and ``SLURM_STEP_TASKS_PER_NODE`` (such as ``4(x2),1``) give the
 rest when the arguments leave them out. Nodes are taken in sorted order of their names (as
 strings: ``n10`` before ``n9``), each node's tasks on ports ``port_base``, ``port_base + 1``...
 and GPUs ``0..gpus_per_task-1``, ``gpus_per_task..``; ranks fill the jobs in sorted order of the
@@ -39,14 +39,16 @@ def _split_at_top_level_commas(hostlist):
 
 
 def _range_values(expression):
-    """'3-5,7' -> 3, 4, 5, 7 (the numbers lose their leading zeros, as in TensorFlow)."""
+    """'3-5,7' -> '3', '4', '5', '7'; '08-10' -> '08', '09', '10' (as wide as the first)."""
     for item in expression.split(","):
         bounds = item.split("-")
         if len(bounds) == 1:
             bounds = bounds * 2
         else:
             assert len(bounds) == 2
-        yield from range(int(bounds[0]), int(bounds[1]) + 1)
+        width = len(bounds[0])
+        for i in range(int(bounds[0]), int(bounds[1]) + 1):
+            yield str(i).zfill(width)
 
 
 def expand_hostlist(hostlist):
@@ -62,7 +64,7 @@ def expand_hostlist(hostlist):
             if match.group(3) is None:
                 hosts.append(prefix)
             else:
-                hosts.extend(prefix + str(i) for i in _range_values(match.group(3)))
+                hosts.extend(prefix + i for i in _range_values(match.group(3)))
     except Exception as e:
         raise ValueError(f'Invalid hostlist format "{hostlist}": {e}') from None
     return hosts
@@ -131,7 +133,7 @@ class SlurmClusterResolver(ClusterResolver):
         self.rpc_layer = rpc_layer
         self._gpu_allocation, self._cluster_allocation = [], {}
         if most_on_a_node * gpus_per_task > gpus_per_node:
-            raise RuntimeError("Requested more GPUs per node then available.")
+            raise RuntimeError("Requested more GPUs per node than available.")
         requested = sum(self._jobs.values())
         if requested != assigned:
             raise RuntimeError(f"Requested {requested} tasks but only {assigned} were assigned.")
