@@ -59,6 +59,7 @@ class _Tools:
             with open(path, "w") as f:
                 f.write(f'#!/bin/sh\nexec {shlex.quote(os.path.abspath(python))} "$@"\n')
             os.chmod(path, 0o755)
+        self.secret = secrets.token_hex(16)     # these tasks' fabric only (engine "sim")
         self.shim = None
         if engine == "sim":
             self.shim = os.path.join(root, "shim")
@@ -66,12 +67,12 @@ class _Tools:
             with open(os.path.join(self.shim, "tensorflow", "__init__.py"), "w") as f:
                 f.write(_SHIM)
 
-    def env(self, base=None):
-        env = dict(os.environ if base is None else base)
+    def env(self, extra=None):
+        env = dict(os.environ, **(extra or {}))
         env["PATH"] = self.bin + os.pathsep + env.get("PATH", "")
         if self.shim:
             env["PYTHONPATH"] = os.pathsep.join(p for p in (self.shim, env.get("PYTHONPATH")) if p)
-        env.setdefault("SIM_CLUSTER_SECRET", secrets.token_hex(16))    # these tasks only
+        env.setdefault("SIM_CLUSTER_SECRET", self.secret)
         for var in ("SIM_LAUNCH_FABRIC", "SIM_LAUNCH_SECRET", "TF_CONFIG"):
             env.pop(var, None)
         return env
@@ -80,7 +81,7 @@ class _Tools:
         self.dir.cleanup()
 
 
-def _consecutive_free_ports(count):
+def consecutive_free_ports(count):
     """A port base with ``count`` ports after it free now (asked of the system, not guessed)."""
     for _ in range(50):
         base = free_ports(1)[0]
@@ -105,20 +106,20 @@ def _all_free(ports):
             s.close()
 
 
-def sbatch(path, python=sys.executable, engine="sim", timeout=600, echo=True):
+def sbatch(path, python=sys.executable, engine="sim", timeout=600, echo=True, env=None):
     """Run the sbatch script at ``path`` here; returns (exit status, [(task, line)])."""
     text = open(path).read()
     found = directives(text)
     ntasks = int(found.get("nodes", 1)) * int(found.get("ntasks-per-node", 1))
     tools = _Tools(python, engine)
     try:
-        env = tools.env()
+        env = tools.env(env)
         env.update(SLURM_JOB_ID="1", SLURM_JOB_NAME=found.get("job-name", "job"),
                    SLURM_JOB_NODELIST="localhost", SLURM_NODELIST="localhost",
                    SLURM_JOB_NUM_NODES="1", SLURM_NNODES="1", SLURM_NTASKS=str(ntasks),
                    SLURM_NPROCS=str(ntasks), SLURM_NTASKS_PER_NODE=str(ntasks),
                    SLURM_TASKS_PER_NODE=str(ntasks), SLURM_SUBMIT_DIR=os.path.dirname(os.path.abspath(path)),
-                   PORT_BASE=str(_consecutive_free_ports(ntasks)), SIM_LOCAL_TIMEOUT=str(timeout))
+                   PORT_BASE=str(consecutive_free_ports(ntasks)), SIM_LOCAL_TIMEOUT=str(timeout))
         gpus = int(found.get("gpus-per-node", 0)) * int(found.get("nodes", 1))
         if gpus:
             env["CUDA_VISIBLE_DEVICES"] = ",".join(str(g) for g in range(gpus))
@@ -154,14 +155,17 @@ def ssh_main(argv):
     if host != "localhost" and not host.startswith("127."):
         print(f"ssh stand-in: {host} is not this machine; use localhost or 127.0.0.x", file=sys.stderr)
         return 255
-    os.execvp("bash", ["bash", "-c", command])
+    # Each line whole, as one write: the nodes' outputs share the caller's terminal.
+    status, _ = local_tasks.run_group([(["bash", "-c", command], dict(os.environ))], label=False,
+                                      timeout=float(os.environ.get("SIM_LOCAL_TIMEOUT", 600)))
+    return status
 
 
-def ssh_script(path, python=sys.executable, engine="sim", timeout=600, echo=True):
+def ssh_script(path, python=sys.executable, engine="sim", timeout=600, echo=True, env=None):
     """Run start_on_nodes.sh here; returns (exit status, [(task, line)])."""
     tools = _Tools(python, engine)
     try:
-        env = dict(tools.env(), SIM_LOCAL_TIMEOUT=str(timeout))
+        env = dict(tools.env(env), SIM_LOCAL_TIMEOUT=str(timeout))
         return local_tasks.run_group([(["bash", os.path.abspath(path)], env)],
                                      cwd=os.path.dirname(os.path.abspath(path)), timeout=timeout,
                                      echo=echo, label=False)
@@ -169,16 +173,27 @@ def ssh_script(path, python=sys.executable, engine="sim", timeout=600, echo=True
         tools.close()
 
 
-def tf_configs(configs, command, cwd, python=sys.executable, engine="sim", timeout=600, echo=True):
+def tf_configs(configs, command, cwd, python=sys.executable, engine="sim", timeout=600, echo=True,
+               env=None):
     """Run ``command`` (argv, its first word "python3" or "python") once per TF_CONFIG text."""
     tools = _Tools(python, engine)
     try:
-        tasks = [(list(command), dict(tools.env(), TF_CONFIG=config)) for config in configs]
+        tasks = [(list(command), dict(tools.env(env), TF_CONFIG=config)) for config in configs]
         for argv, env in tasks:
             argv[0] = os.path.join(tools.bin, os.path.basename(argv[0]))
         return local_tasks.run_group(tasks, cwd=cwd, timeout=timeout, echo=echo)
     finally:
         tools.close()
+
+
+def task_lines(lines):
+    """{task number: [its lines]} from a run's lines labelled ``k: `` (srun's tasks)."""
+    out = {}
+    for _, line in lines:
+        label, sep, text = line.partition(": ")
+        if sep and label.isdigit():
+            out.setdefault(int(label), []).append(text)
+    return out
 
 
 def loopback_configs(configs):
