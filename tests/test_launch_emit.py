@@ -155,3 +155,10 @@ def test_the_ssh_commands_train_here(job):
 
 def test_the_ssh_stand_in_refuses_other_machines(capsys):
     assert local_cluster.ssh_main(["-n", "10.1.10.58", "true"]) == 255
+
+
+def test_emit_may_come_after_other_options(job, capsys):
+    assert cli.main(["--nodes", "3", "--emit", "slurm", "train.py"]) == 0
+    assert local_cluster.directives((job / "train.sbatch").read_text())["nodes"] == "3"
+    assert cli.main(["--emit=ssh", "--hosts", "a,b", "train.py"]) == 0
+    assert "wrote " in capsys.readouterr().out

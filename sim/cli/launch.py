@@ -106,13 +106,14 @@ def main(argv=None) -> int:
 
 def _emit_argv(argv):
     """The words after ``--emit`` (moved to the front), or None when there is no ``--emit``."""
-    for i, arg in enumerate(argv):
-        if not arg.startswith("-"):
-            return None
-        name, eq, value = arg.partition("=")
+    from sim.launch.emit_options import OPTIONS
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        name, eq, value = argv[i].partition("=")
         if name == "--emit":
             kind = [value] if eq else argv[i + 1:i + 2]
             return kind + argv[:i] + argv[i + 1 + (not eq):]
+        i += 2 if (name in OPTIONS or name in _VALUED) and not eq else 1
     return None
 
 
@@ -139,6 +140,7 @@ def _main(argv):
         return _emit(words)
     if not argv or argv[0] in ("-h", "--help"):
         print(t("launch.usage"))
+        print(t("emit.usage"))
         print(t("cli_limits.launch_limits", most=limits.LAUNCH_MAX_TASKS))
         return 0 if argv else 2
     from sim.launch.launch_options import check_options
