@@ -148,6 +148,13 @@ for path in emit.emit(ssh_args):
     print(Path(path).read_text())
 
 # %% [markdown] lang="en"
+# Line by line: `set -euo pipefail` stops the script at the first error; each
+# `ssh -n HOST '...' & pids+=($!)` runs one node's command there (`-n`: no input from this
+# terminal; `&`: in the background, so every node starts at once) and keeps its process number;
+# the `'"'"'` inside a command is how a single quote is written inside single quotes, so the
+# node's shell receives the tutorial's line exactly; the last line waits for each node and
+# fails if one failed.
+#
 # It works, and it is all on you: the addresses, a free port on every node, starting every node
 # at once, and stopping the others when one fails. A scheduler does those for you.
 #
@@ -157,6 +164,8 @@ for path in emit.emit(ssh_args):
 # long) and the scheduler starts your job when they are free. `--emit slurm` writes two files:
 
 # %% [markdown] lang="zh"
+# 逐行来看：`set -euo pipefail` 让脚本在第一个错误处停下；每一行 `ssh -n HOST '...' & pids+=($!)` 在对应的节点上运行该节点的命令（`-n`：不从这个终端读取输入；`&`：在后台运行，所以所有节点同时启动），并记下它的进程号；命令里的 `'"'"'` 是在单引号中写一个单引号的方法，这样节点上的 shell 收到的正是教程里的那一行；最后一行等待每个节点结束，只要有一个失败，脚本就失败。
+#
 # 这样做行得通，但一切都要你自己来：地址、每个节点上空闲的端口、同时启动所有节点，以及某个节点失败时停掉其他节点。作业调度器会替你做这些事。
 #
 # ## 2. Slurm：逐行讲解 sbatch 脚本
@@ -164,6 +173,13 @@ for path in emit.emit(ssh_args):
 # 在 Slurm 集群上，你申请一份**资源分配**（多少个节点、每个节点多少块 GPU、用多长时间），资源空闲时调度器就启动你的作业。`--emit slurm` 写出两个文件：
 
 # %% [markdown] lang="pt"
+# Linha por linha: `set -euo pipefail` para o script no primeiro erro; cada
+# `ssh -n HOST '...' & pids+=($!)` executa lá o comando de um nó (`-n`: sem entrada vinda deste
+# terminal; `&`: em segundo plano, para que todos os nós comecem juntos) e guarda o número do
+# processo; o `'"'"'` dentro de um comando é o jeito de escrever uma aspa simples dentro de aspas
+# simples, para que o shell do nó receba exatamente a linha do tutorial; a última linha espera
+# por cada nó e falha se algum falhou.
+#
 # Funciona, e fica tudo por sua conta: os endereços, uma porta livre em cada nó, iniciar todos os
 # nós ao mesmo tempo e parar os outros quando um falha. Um escalonador faz isso por você.
 #
@@ -335,6 +351,22 @@ manifest_path = emit.emit(k8s_args)[0]
 print(Path(manifest_path).read_text())
 
 # %% [markdown] lang="en"
+# The manifest, line by line:
+#
+# - `apiVersion: kubeflow.org/v1`, `kind: TFJob`: a kind of resource the training operator adds to
+#   Kubernetes (its CustomResourceDefinition); `kubectl apply -f train-tfjob.yaml` hands it over;
+# - `metadata`: the job's `name` and `namespace`, which also name its pods and their services;
+# - `runPolicy`: `cleanPodPolicy: None` keeps the finished pods (and their logs), `backoffLimit: 3`
+#   is how many restarts the job may have before it is marked failed;
+# - `tfReplicaSpecs`: `Chief` and `Worker`, each with its number of `replicas` (pods) and the pod
+#   to run;
+# - in the pod, the container: its `image` (TensorFlow's own, `-gpu` for GPUs, or an image of your
+#   own with the code in it), its `command` (the same `python3 train.py`), the port named
+#   `tfjob-port`, its `workingDir`, and `resources` (`nvidia.com/gpu: 4` asks for 4 GPUs per pod,
+#   with CPU cores and memory);
+# - `volumeMounts` and `volumes`: the PersistentVolumeClaim `training`, mounted at `/train` in every
+#   pod, holds the script, the backups and the checkpoints.
+#
 # What makes a pod the chief is the `Chief` entry under `tfReplicaSpecs`: without it, worker 0
 # is the chief. `restartPolicy: ExitCode` asks the operator to start a pod again when it was
 # killed by a signal (exit status 128 and above: preemption, a lost node) and to fail the job on
@@ -344,9 +376,35 @@ print(Path(manifest_path).read_text())
 # `tfjob-port`:
 
 # %% [markdown] lang="zh"
+# 逐行看这个清单：
+#
+# - `apiVersion: kubeflow.org/v1`、`kind: TFJob`：training operator 给 Kubernetes 增加的一种资源（它的 CustomResourceDefinition）；用 `kubectl apply -f train-tfjob.yaml` 把它交给集群；
+# - `metadata`：作业的 `name` 和 `namespace`，它们也用来命名作业的 Pod 及其服务；
+# - `runPolicy`：`cleanPodPolicy: None` 保留已结束的 Pod（以及它们的日志），`backoffLimit: 3` 是作业被标记为失败之前允许重启的次数；
+# - `tfReplicaSpecs`：`Chief` 和 `Worker`，各自写明 `replicas`（Pod 的数量）和要运行的 Pod；
+# - Pod 里的容器：它的 `image`（TensorFlow 官方镜像，用 GPU 时是 `-gpu` 版本，也可以是装有你的代码的自有镜像）、`command`（同样是 `python3 train.py`）、名为 `tfjob-port` 的端口、`workingDir`，以及 `resources`（`nvidia.com/gpu: 4` 表示每个 Pod 申请 4 块 GPU，另外还有 CPU 核和内存）；
+# - `volumeMounts` 和 `volumes`：名为 `training` 的 PersistentVolumeClaim 挂载到每个 Pod 的 `/train`，脚本、备份和检查点都放在那里。
+#
 # 让一个 Pod 成为 chief 的是 `tfReplicaSpecs` 下的 `Chief` 这一项：没有它，worker 0 就是 chief。`restartPolicy: ExitCode` 要求 operator 在 Pod 被信号杀死时（退出状态 128 及以上：抢占、丢失节点）重新启动它，而在脚本本身出错时让作业失败。容器必须命名为 `tensorflow`：operator 就是把 `TF_CONFIG` 放进这个容器，它根据清单本身写出 `TF_CONFIG`（见其源码中的 `genTFConfigJSONStr`）：每个任务的地址是其 Pod 的服务名 `<job>-<type>-<index>.<namespace>.svc`，端口是名为 `tfjob-port` 的那个：
 
 # %% [markdown] lang="pt"
+# O manifesto, linha por linha:
+#
+# - `apiVersion: kubeflow.org/v1`, `kind: TFJob`: um tipo de recurso que o training operator
+#   acrescenta ao Kubernetes (a sua CustomResourceDefinition); `kubectl apply -f train-tfjob.yaml`
+#   o entrega ao cluster;
+# - `metadata`: o `name` e o `namespace` do job, que também dão nome aos seus pods e serviços;
+# - `runPolicy`: `cleanPodPolicy: None` mantém os pods que terminaram (e os seus logs),
+#   `backoffLimit: 3` é quantos reinícios o job pode ter antes de ser marcado como falho;
+# - `tfReplicaSpecs`: `Chief` e `Worker`, cada um com o seu número de `replicas` (pods) e o pod a
+#   executar;
+# - no pod, o contêiner: a sua `image` (a do próprio TensorFlow, `-gpu` para GPUs, ou uma imagem
+#   sua com o código dentro), o seu `command` (o mesmo `python3 train.py`), a porta chamada
+#   `tfjob-port`, o `workingDir` e os `resources` (`nvidia.com/gpu: 4` pede 4 GPUs por pod, além de
+#   núcleos de CPU e memória);
+# - `volumeMounts` e `volumes`: o PersistentVolumeClaim `training`, montado em `/train` em todos os
+#   pods, guarda o script, os backups e os checkpoints.
+#
 # O que faz de um pod o chefe é a entrada `Chief` em `tfReplicaSpecs`: sem ela, o worker 0 é o
 # chefe. `restartPolicy: ExitCode` pede ao operator que inicie de novo um pod morto por um sinal
 # (status de saída 128 ou mais: preempção, nó perdido) e que faça o job falhar quando o erro for
