@@ -134,6 +134,27 @@ WRONG: dict[str, list[tuple[str, str, str]]] = {
         ("none", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
                  "    return None", "plan.ex_hint_none"),
     ],
+    "12_slurm_task": [
+        (label, "import json\n"
+                "def slurm_tf_config(nodes, gpus_per_node, rank, port_base=8888):\n"
+                "    from sim.course.exercises.lesson12_slurm_task import reference\n"
+                f"    right = reference(nodes, gpus_per_node, rank, port_base)\n    {body}", hint)
+        for label, body, hint in [
+            ("json_text", "return json.dumps(right)", "lesson12.ex_hint_dict"),
+            ("cluster_only", "return right['cluster']", "lesson12.ex_hint_parts"),
+            ("job_name", "return {**right, 'cluster': {'workers': right['cluster']['worker']}}",
+             "lesson12.ex_hint_jobs"),
+            ("one_task_per_node", "return {**right, 'cluster': {'worker': right['cluster']['worker'][::gpus_per_node]}}",
+             "lesson12.ex_hint_count"),
+            ("nodes_unsorted", "w = right['cluster']['worker']\n"
+                               "    return {**right, 'cluster': {'worker': w[gpus_per_node:] + w[:gpus_per_node]}}",
+             "lesson12.ex_hint_node_order"),
+            ("one_port", "return {**right, 'cluster': {'worker': [a.rpartition(':')[0] + f':{port_base}' "
+                         "for a in right['cluster']['worker']]}}", "lesson12.ex_hint_ports"),
+            ("local_index", "return {**right, 'task': {'type': 'worker', 'index': rank % gpus_per_node}}",
+             "lesson12.ex_hint_index"),
+        ]
+    ],
 }
 
 
