@@ -45,6 +45,7 @@ POINTS = {
     "08_critical_batch": 5,
     "09_fastest_cluster": 5,
     "11_choose_plan": 5,
+    "12_slurm_task": 5,
 }
 # How long one cell of a student's notebook may run when graded: an infinite loop ends here.
 CELL_TIMEOUT_S = 60
