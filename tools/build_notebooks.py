@@ -266,8 +266,7 @@ def write(out: Output, run: bool) -> None:
     nb = out.notebook
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
-        nb = keep_outputs(committed, nb)      # same code cells: keep what they printed
-        if nb == committed:
+        if (nb := keep_outputs(committed, nb)) == committed:     # same code cells: keep their outputs
             return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
