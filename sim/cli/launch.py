@@ -128,7 +128,7 @@ def _main(argv):
             if forked.available():          # a fresh process: import sim.tf once, fork the tasks
                 forked.preload()
                 opts["fork"] = True
-        result = launch(**opts)
+        result = launch(**opts, stop_orphans=subreaper.stop_orphans if adopted else None)
     finally:
         if adopted:
             with stop_signals.held():
