@@ -19,6 +19,21 @@ NOTICE_SECONDS = 10.0      # SIM_LAUNCH_NOTICE_SECONDS overrides it
 REPEAT_SECONDS = 60.0
 
 
+def notice_seconds() -> float:
+    """NOTICE_SECONDS, or SIM_LAUNCH_NOTICE_SECONDS when set: a positive number of seconds, else
+    a ValueError naming the variable (checked before any task starts)."""
+    text = os.environ.get("SIM_LAUNCH_NOTICE_SECONDS")
+    if not text:
+        return NOTICE_SECONDS
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise ValueError(t("launch.bad_notice", value=text))
+    return value
+
+
 def hung(fabric, running):
     """``(task name, where in words or None)``: the task the others wait for, or else the first
     still running."""
@@ -45,7 +60,7 @@ class Watch:
     def __init__(self, fabric, running, say, timeout=None, notice=None):
         self._fabric, self._running, self._say = fabric, running, say
         if notice is None:
-            notice = float(os.environ.get("SIM_LAUNCH_NOTICE_SECONDS") or NOTICE_SECONDS)
+            notice = notice_seconds()
         self._timeout, self._notice = timeout, notice
         self._seen = None
         self._quiet_since = time.monotonic()
