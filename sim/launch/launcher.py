@@ -112,12 +112,13 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     secret = secrets.token_bytes(32)
     from sim.launch import forked
     fork = fork and engine == "sim" and forked.available()
-    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker),
-                     start=not fork)        # a forked task must not inherit a running thread
-              if engine == "sim" else _NoFabric(group))
-    runner = "sim.launch.task" if engine == "sim" else "sim.launch.tf_task"
     echo = sys.stdout if echo is True else (echo or None)
     lock = threading.Lock()
+    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker),
+                     start=not fork,        # a forked task must not inherit a running thread
+                     say=lambda text: _say(echo, lock, text))      # a refused peer, named
+              if engine == "sim" else _NoFabric(group))
+    runner = "sim.launch.task" if engine == "sim" else "sim.launch.tf_task"
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from sim.i18n import get_language
     base_env = dict(os.environ, SIM_LANG=get_language())     # the tasks speak the course language

@@ -13,25 +13,10 @@ import os
 import time
 
 from sim.i18n import t
-from sim.fabric.messages import task_label
+from sim.fabric.messages import notice_seconds, task_label  # noqa: F401 (launch_options's)
 
 NOTICE_SECONDS = 10.0      # SIM_LAUNCH_NOTICE_SECONDS overrides it
 REPEAT_SECONDS = 60.0
-
-
-def notice_seconds() -> float:
-    """NOTICE_SECONDS, or SIM_LAUNCH_NOTICE_SECONDS when set: a positive number of seconds, else
-    a ValueError naming the variable (checked before any task starts)."""
-    text = os.environ.get("SIM_LAUNCH_NOTICE_SECONDS")
-    if not text:
-        return NOTICE_SECONDS
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < float("inf"):
-        raise ValueError(t("launch.bad_notice", value=text))
-    return value
 
 
 def hung(fabric, running):
@@ -60,7 +45,7 @@ class Watch:
     def __init__(self, fabric, running, say, timeout=None, notice=None):
         self._fabric, self._running, self._say = fabric, running, say
         if notice is None:
-            notice = notice_seconds()
+            notice = notice_seconds(NOTICE_SECONDS)
         self._timeout, self._notice = timeout, notice
         self._seen = None
         self._quiet_since = time.monotonic()
