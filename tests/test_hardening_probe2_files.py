@@ -285,3 +285,36 @@ def test_a_sound_saved_model_still_loads(saved):
     loaded = tf.saved_model.load("sm")
     out = loaded.signatures["serving_default"](tf.ones((1, 4)))
     assert list(out) == ["out"]
+
+
+# ------------------------------------------------------------------ F12: what a damaged .h5 is called
+
+def _damaged_h5(tmp_path, edit):
+    m = _model()
+    m.fit(np.ones((4, 4), np.float32), np.ones((4, 2), np.float32), verbose=0)
+    path = tmp_path / "m.h5"
+    m.save(str(path))
+    with h5py.File(path, "r+") as f:
+        edit(f)
+    return str(path)
+
+
+def test_f12_a_damaged_training_config_is_called_damaged(tmp_path, keras_mode):
+    path = _damaged_h5(tmp_path, lambda f: f.attrs.__setitem__(
+        "training_config", f.attrs["training_config"][:-5]))
+    with pytest.raises(json.JSONDecodeError) as e:
+        tf.keras.models.load_model(path)
+    assert "The training_config inside" in str(e.value) and path in str(e.value)
+    assert "do not fit this model" not in str(e.value)
+
+
+def test_f12_a_damaged_optimizer_weight_name_is_called_damaged(tmp_path, keras_mode):
+    def rename(f):
+        g = f["optimizer_weights"]
+        names = [n.decode() if isinstance(n, bytes) else str(n) for n in g.attrs["weight_names"]]
+        g.attrs["weight_names"] = names[:-1] + [names[-1][:-1] + "X"]
+    path = _damaged_h5(tmp_path, rename)
+    with pytest.raises(KeyError) as e:
+        tf.keras.models.load_model(path)
+    assert "is damaged: its optimizer_weights cannot be read" in str(e.value)
+    assert "do not fit this model" not in str(e.value)

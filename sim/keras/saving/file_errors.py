@@ -62,10 +62,25 @@ def refused(path, keras_text):
     return ValueError(_text(keras_text, "file_refused", path=path))
 
 
+def explained(error):
+    """``error`` already names its file and what is wrong: mismatch() passes it through."""
+    error._sim_explained = True
+    return error
+
+
+def damaged_part(path, part, error):
+    """A part of the file that cannot be read (an optimizer weight its names list lacks...):
+    Keras's class and text, then the course's line saying the file is damaged, not the model."""
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return explained(type(error)(_text(text, "file_damaged", path=path, part=part)))
+
+
 def mismatch(path, error):
     """A file whose weights do not fit the model: ValueError, or (tf-keras reading a file
     without the groups it expects) KeyError, as Keras raises them. A file refused for what it
     is (h5_guard.py) says so instead."""
+    if getattr(error, "_sim_explained", False):
+        return error
     if isinstance(error, ValueError) and any(mark in str(error) for mark in REFUSED):
         return refused(path, str(error))
     if isinstance(error, KeyError):
