@@ -47,7 +47,11 @@ def child(parent, name):
     for part in str(name).split("/"):
         if not part:
             raise ValueError(f"Invalid path in H5 file: {name}")
-        if part not in current:
+        try:
+            present = part in current
+        except (RuntimeError, OSError, TypeError) as e:   # a damaged B-tree or link table
+            raise ValueError(f"Invalid H5 file: cannot look up {name!r} ({e})") from None
+        if not present:
             raise KeyError(name)
         link = _link_class(current, part)
         if link in _LINKS:

@@ -97,6 +97,8 @@ def load_weights_from(model, path, members, skip_mismatch=False) -> None:
         raise file_errors.not_hdf5(f"{path}/{WEIGHTS}", e) from None
     except (ValueError, KeyError) as e:
         raise file_errors.mismatch(path, e) from None
+    except RuntimeError as e:                   # h5py's own, on a damaged file
+        raise file_errors.not_hdf5(f"{path}/{WEIGHTS}", OSError(str(e))) from None
 
 
 def load_model(filepath, custom_objects=None, compile=True):
