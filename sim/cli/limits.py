@@ -112,6 +112,7 @@ def check_plan(args) -> None:
                 in_range(flag, v, 1, high)
     if args.s_min is not None:
         in_range("--s-min", args.s_min, 1, PLAN_MAX_STEPS)
+    if args.b_crit is not None:
         in_range("--b-crit", args.b_crit, 1, PLAN_MAX_BATCH)
     rows = math.prod(len(v) for v in lists.values())
     nodes = rows // len(args.nodes) * sum(args.nodes)
