@@ -83,7 +83,7 @@ def test_a_secret_file_others_can_read_is_refused(tmp_path, monkeypatch):
         cluster_secret.read()
     path.chmod(0o600)
     from_file = cluster_secret.read()
-    monkeypatch.setenv(cluster_secret.ENV_SECRET, "not so secret, but long")     # the variable comes first
+    monkeypatch.setenv(cluster_secret.ENV_SECRET, "not so secret, from a file")     # the variable comes first
     assert len(from_file) == 32 and cluster_secret.read() == from_file
 
 
