@@ -27,7 +27,8 @@ LAUNCH_MAX_GPUS = MAX_GPUS_PER_WORKER  # --gpus-per-worker (sim/launch/launch_op
 PLAN_MAX_NODES = 1024                # each --nodes entry (and --ps)
 PLAN_MAX_GPUS = 16                   # each --gpus entry
 PLAN_MAX_CANDIDATES = 1000           # rows of the grid: machines x nodes x networks x ...
-PLAN_MAX_NODE_SUM = 1024             # nodes summed over the grid: a 64-node PS candidate takes ~10 s
+PLAN_MAX_NODE_SUM = 1024             # nodes summed over the grid's parameter-server rows: a
+                                     # 64-node PS candidate takes ~10 s, a collective one far less
 PLAN_MAX_STEPS = 1e12                # --s-min
 PLAN_MAX_BATCH = 2**24               # --b-crit, --base-batch
 PLOT_FORMATS = (".png", ".svg", ".pdf")
@@ -115,7 +116,8 @@ def check_plan(args) -> None:
     if args.b_crit is not None:
         in_range("--b-crit", args.b_crit, 1, PLAN_MAX_BATCH)
     rows = math.prod(len(v) for v in lists.values())
-    nodes = rows // len(args.nodes) * sum(args.nodes)
+    ps_rows = sum(1 for s in args.strategies if str(s).startswith("ps"))   # the costly ones
+    nodes = rows // len(args.nodes) // len(args.strategies) * ps_rows * sum(args.nodes)
     if rows > PLAN_MAX_CANDIDATES or nodes > PLAN_MAX_NODE_SUM:
         raise ValueError(t("cli_limits.plan_too_big", rows=rows, nodes=nodes,
                            most_rows=PLAN_MAX_CANDIDATES, most_nodes=PLAN_MAX_NODE_SUM))
