@@ -15,6 +15,7 @@ from sim.engine import device as _device
 from sim.engine.device import _state as _device_state
 from sim.engine import dtypes
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.python_values import _check_fits, _has_bool, _holds_float64
 from sim.engine.shape import TensorShape
 
 
@@ -196,29 +197,6 @@ def _autopack(value, dtype):
     """A list holding tensors (ops._autopacking_helper): every element in the first one's dtype."""
     return np.array([_autopack(x, dtype) if isinstance(x, (list, tuple))
                      else convert_to_tensor(x, dtype)._v for x in value])
-
-
-def _holds_float64(value):
-    if isinstance(value, (list, tuple)):
-        return any(_holds_float64(x) for x in value)
-    return isinstance(value, (np.ndarray, np.float64)) and value.dtype == np.float64
-
-
-def _has_bool(value):
-    """A Python sequence mixing bools with numbers (TensorFlow refuses it)."""
-    if isinstance(value, (list, tuple)):
-        return any(_has_bool(x) for x in value)
-    return isinstance(value, (bool, np.bool_))
-
-
-def _check_fits(value, dtype):
-    """A Python value asked for ``dtype`` must be one of its kind: no float (1.5 or 2.0) becomes
-    an integer or a bool, no int a bool (TensorFlow's PySeqToTFE_TensorHandle)."""
-    if not (dtype.is_integer or dtype.is_bool):
-        return
-    natural = np.asarray(value).dtype.kind
-    if natural == "f" or (dtype.is_bool and natural in "iu"):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
 
 
 def _encode(s):

@@ -252,6 +252,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         dt = max((t.dtype for t in ts), key=lambda d: _RANGE_ORDER.index(d.name))
     npd = dt.as_numpy_dtype
     lo, hi, step = (np.asarray(t._v).astype(npd)[()] for t in ts)
+    if step == 0 or (step > 0 and lo > hi) or (step < 0 and lo < hi):
+        need = "delta != 0" if step == 0 else \
+            f"start <= limit when delta > 0: {lo}/{hi}" if step > 0 else \
+            f"start >= limit when delta < 0: {lo}/{hi}"
+        raise InvalidArgumentError(f"Requires {need} [Op:Range]")
     return out(np.arange(lo, hi, step, dtype=npd), (), None, 0)
 
 
@@ -259,8 +264,8 @@ def linspace(start, stop, num, name=None, axis=0):
     """``tf.linspace`` (math_ops.linspace_nd): ``stop`` takes ``start``'s dtype; integer bounds
     give float64 values (the step is an integer true division)."""
     s = tensor(start)
-    conversion.allowed(s, conversion.SIGNED, "LinSpace")
     e = tensor(stop, s.dtype)
+    conversion.allowed(s, conversion.SIGNED, "LinSpace")
     dt = s.dtype if s.dtype.is_floating else dtypes.float64
     return out(np.linspace(s._v, e._v, int(num), axis=axis).astype(dt.as_numpy_dtype),
                (), None, 0)

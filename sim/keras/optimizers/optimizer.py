@@ -270,8 +270,8 @@ class Optimizer:
         """Per-step scalars shared by all variables (Adam's bias corrections)."""
 
     def _apply_one(self, var, grad, lr):
-        if self.weight_decay:
-            var.assign_sub(var * (self.weight_decay * lr))
+        if self.weight_decay:   # variable - variable * wd * lr, in the variable's dtype
+            var.assign_sub(var * self.weight_decay * lr)
         self._update_step(var, grad, lr, self._slots[id(var)])
 
     def _update_step(self, var, grad, lr, slots):
