@@ -31,6 +31,7 @@ from sim.engine.tensor import Tensor, constant, convert_to_tensor, is_tensor  # 
 from sim.engine.variable import (Variable, VariableAggregation,  # noqa: F401
                                  VariableSynchronization, name_scope, variable_creator_scope)
 from sim.engine.device import device  # noqa: F401
+from sim.engine.module import Module  # noqa: F401
 from sim.tf._lazy import module_getattr as _module_getattr
 from sim.tf._print import print  # noqa: F401,A004
 

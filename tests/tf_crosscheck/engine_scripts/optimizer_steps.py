@@ -1,7 +1,7 @@
 """200 steps of each optimizer under MirroredStrategy with 4 replicas, the weights printed as JSON.
 
 Run unchanged on both engines (test_optimizer_steps.py). A small tanh regression: its variables
-are made in the strategy's scope, each step runs on 4 replicas (a global batch of 16 from a fixed
+are made in the strategy's scope, each step (a tf.function) runs on 4 replicas (a global batch of 16 from a fixed
 NumPy draw) and applies the summed gradients with the optimizer. Prints, per optimizer, the
 weights after steps 1, 10, 50 and 200 and the last loss.
 """
@@ -16,7 +16,8 @@ import sim.tf as tf
 STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 REPLICAS = 4
 
-if tf.__name__ == "tensorflow":   # the real one: four logical CPUs make four replicas
+REAL_TF = "tensorflow" in sys.modules   # sim.tf is TensorFlow itself under sim.launch.tf_task
+if REAL_TF:   # the real one: four logical CPUs make four replicas
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * REPLICAS)
     DEVICES = [f"/cpu:{i}" for i in range(REPLICAS)]
@@ -69,13 +70,15 @@ def run(make):
         opt.apply_gradients(zip(grads, [w, b]))
         return loss
 
+    @tf.function
+    def train(batch):
+        per_replica = strategy.run(step, args=batch)
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+
+    dataset = tf.data.Dataset.from_tensor_slices((X.reshape(-1, 3), Y.reshape(-1, 2))).batch(16)
     out = {}
-    for i in range(STEPS):
-        xs = [X[i, 4 * r:4 * r + 4] for r in range(REPLICAS)]
-        ys = [Y[i, 4 * r:4 * r + 4] for r in range(REPLICAS)]
-        x, y = strategy.experimental_distribute_values_from_function(
-            lambda ctx: (xs[ctx.replica_id_in_sync_group], ys[ctx.replica_id_in_sync_group]))
-        loss = strategy.reduce("SUM", strategy.run(step, args=(x, y)), axis=None)
+    for i, batch in enumerate(strategy.experimental_distribute_dataset(dataset)):
+        loss = train(batch)
         if i + 1 in (1, 10, 50, STEPS):
             out[f"step{i + 1}"] = [w.numpy().tolist(), b.numpy().tolist()]
     out["loss"] = float(loss)

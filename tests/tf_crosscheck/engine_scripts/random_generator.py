@@ -7,12 +7,14 @@ TensorFlow's CPU kernels refuse), the stateless ops, and under MirroredStrategy 
 replica draws.
 """
 import json
+import sys
 
 import numpy as np
 
 import sim.tf as tf
 
-if tf.__name__ == "tensorflow":   # two logical CPUs for the strategy at the end
+REAL_TF = "tensorflow" in sys.modules   # sim.tf is TensorFlow itself under sim.launch.tf_task
+if REAL_TF:   # two logical CPUs for the strategy at the end
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
 out = {}
@@ -58,7 +60,7 @@ rec("stateless_uniform_int", lambda: tf.random.stateless_uniform([3], seed=[3, 4
 rec("stateless_trunc", lambda: tf.random.stateless_truncated_normal([5], seed=[5, 6]))
 rec("big_seed", lambda: tf.random.Generator.from_seed(2**70 + 5).state)
 rec("neg_seed", lambda: tf.random.Generator.from_seed(-1).state)
-devices = ["/cpu:0", "/cpu:1"] if tf.__name__ == "tensorflow" else ["/gpu:0", "/gpu:1"]
+devices = ["/cpu:0", "/cpu:1"] if REAL_TF else ["/gpu:0", "/gpu:1"]
 strat = tf.distribute.MirroredStrategy(devices)
 with strat.scope():
     gm = tf.random.Generator.from_seed(1)
