@@ -8,13 +8,12 @@ same update. Subclasses write only ``_update_step(var, grad, lr, slots)`` with t
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 import sim.tf as tf
 
 from sim.keras import _errors, backend, divergence, distribute_utils as du
-from sim.keras.optimizers import rate, schedules, utils
+from sim.keras.optimizers import checkpoint_names, rate, schedules, utils
 from sim.keras.version import keras_major
 from sim.keras.optimizers.empty_gradients import filter_empty_gradients
 from sim.keras.optimizers.keras2_arguments import keras2_arguments
@@ -153,6 +152,9 @@ class Optimizer:
             rate_variable = [self.learning_rate]
         return _VariablesList([self.iterations] + rate_variable + list(self._slot_vars))
 
+    def _checkpoint_dependencies(self):
+        return checkpoint_names.dependencies(self)
+
     def get_weights(self):
         return [np.asarray(backend.get_value(v)) for v in self.variables]
 
@@ -201,8 +203,7 @@ class Optimizer:
         else:                     # one variable's slots after another
             self._slot_vars.extend(slots[k] for slots in built for k in self._slot_names)
 
-    _slots_by_kind = False            # RMSprop (and every legacy optimizer) lists its slots kind
-                                      # by kind
+    _slots_by_kind = False            # RMSprop (and every legacy optimizer) lists its slots by kind
     _keras3_slot_names: dict = {}     # sim's slot name -> Keras 3's, where they differ
     _tf_keras_slot_names: dict = {}   # ... -> tf-keras's
     _legacy_slot_names: dict = {}     # ... -> optimizer_v2's
