@@ -60,6 +60,8 @@ def run(make):
         w = tf.Variable(W0, name="w")
         b = tf.Variable(np.zeros(2, np.float32), name="b")
         opt = make()
+        if hasattr(opt, "build"):   # slots made in the scope, not inside the tf.function
+            opt.build([w, b])
 
     def step(x, y):
         with tf.GradientTape() as tape:
