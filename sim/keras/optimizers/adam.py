@@ -23,26 +23,25 @@ class Adam(Optimizer):
         self.epsilon = float(epsilon)
         self.amsgrad = bool(amsgrad)
         self._slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
-        self._powers = (np.float32(1), np.float32(1))
+        self._step = 1
 
     def _prepare_step(self, t):
-        step = np.float32(t)
-        self._powers = (np.power(np.float32(self.beta_1), step),
-                        np.power(np.float32(self.beta_2), step))
+        self._step = t
 
-    def _one_minus(self, beta):
-        if self._legacy:    # the fused kernel: T(1) - beta1() in float32
-            return np.float32(1) - np.float32(beta)
+    def _one_minus(self, beta, dt):
+        if self._legacy:    # the fused kernel: T(1) - beta1() in the variable's type
+            return dt.type(1) - dt.type(beta)
         return 1.0 - beta   # Python's float, converted to float32 by the multiply
 
     def _update_step(self, var, grad, lr, slots):
         m, v = slots["m"], slots["v"]
         dt = np.dtype(var.dtype.name) if var.dtype.name != "bfloat16" else np.float32
-        b1_power, b2_power = (p.astype(dt) for p in self._powers)
+        step = dt.type(self._step)   # beta ** (iterations + 1), cast to the variable's dtype
+        b1_power, b2_power = np.power(dt.type(self.beta_1), step), np.power(dt.type(self.beta_2), step)
         one = dt.type(1)
         alpha = dt.type(lr) * np.sqrt(one - b2_power) / (one - b1_power)
-        m.assign_add((grad - m) * self._one_minus(self.beta_1))
-        v.assign_add((tf.square(grad) - v) * self._one_minus(self.beta_2))
+        m.assign_add((grad - m) * self._one_minus(self.beta_1, dt))
+        v.assign_add((tf.square(grad) - v) * self._one_minus(self.beta_2, dt))
         denom_v = v
         if self.amsgrad:
             vhat = slots["vhat"]
