@@ -50,11 +50,12 @@ def match(values, op):
     """The tensors a generated op gets for inputs that share one dtype attribute."""
     values = list(values)
     if _fast(values):
-        dt = next((read(v).dtype for v in values if type(v) is Tensor or is_variable(v)), None)
+        values = [read(v) if is_variable(v) else v for v in values]   # each variable read once
+        dt = next((v.dtype for v in values if type(v) is Tensor), None)
         out = []
         for v in values:
-            if type(v) is Tensor or is_variable(v):
-                out.append(read(v))
+            if type(v) is Tensor:
+                out.append(v)
             else:
                 t = convert_to_tensor(v, dt)
                 dt = t.dtype if dt is None else dt

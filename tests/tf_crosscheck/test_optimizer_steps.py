@@ -6,9 +6,12 @@ with momentum, Nesterov and weight decay; Adam, AMSGrad and Adam under an Expone
 schedule; RMSprop plain and centered with momentum; Adagrad; under tf-keras the legacy ones too)
 and prints the weights after steps 1, 10, 50 and 200. Each must agree with TensorFlow's, run
 under the same Keras (Keras 3, and tf-keras with TF_USE_LEGACY_KERAS=1). Tolerance: the engines
-sum the 4 replicas' gradients in different orders, so single float32 roundings differ and
-compound; measured after 200 SGD steps 1.1e-7 relative, RTOL = 2e-6 leaves room for Adam's
-division by sqrt(v) (a float64 step size would differ by ~1e-4 after 200 steps).
+round some float32 results differently (TensorFlow's Eigen tanh is a rational approximation, the
+replicas' sums run in different orders), and the differences compound; measured (Keras 3, 4
+logical CPUs on both): after 200 steps 1e-7 relative for SGD, Adam and Adagrad, 3.4e-6 for
+RMSprop; up to 2.4e-6 on the way (step 10). RTOL = 5e-6. Centered RMSprop with momentum divides by
+sqrt(ms - mg^2), a difference that cancels, so the roundings grow: 4.2e-5 relative at step 200,
+judged at 1e-4. A float64 step size (what sim's Adam had) is off by far more after 200 steps.
 """
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SCRIPT = HERE / "engine_scripts" / "optimizer_steps.py"
-RTOL, ATOL = 2e-6, 1e-7
+RTOL, ATOL = 5e-6, 1e-7
+RTOL_BY_CONFIG = {"rmsprop_momentum_centered": 1e-4}
 
 pytest.importorskip("tensorflow")
 
@@ -53,7 +57,7 @@ def test_200_steps_of_each_optimizer_on_4_replicas(legacy):
         for step in ("step1", "step10", "step50", "step200"):
             a = np.concatenate([np.ravel(x) for x in r[step]])
             b = np.concatenate([np.ravel(x) for x in g[step]])
-            if not np.allclose(b, a, rtol=RTOL, atol=ATOL):
+            if not np.allclose(b, a, rtol=RTOL_BY_CONFIG.get(name, RTOL), atol=ATOL):
                 worst = float(np.max(np.abs(a - b) / np.maximum(np.abs(a), ATOL)))
                 problems.append(f"{name} {step}: worst relative difference {worst:.3g}")
     assert not problems, "\n".join(problems)

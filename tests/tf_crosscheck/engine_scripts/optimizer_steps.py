@@ -16,13 +16,11 @@ import sim.tf as tf
 STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 REPLICAS = 4
 
-REAL_TF = "tensorflow" in sys.modules   # sim.tf is TensorFlow itself under sim.launch.tf_task
-if REAL_TF:   # the real one: four logical CPUs make four replicas
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * REPLICAS)
-    DEVICES = [f"/cpu:{i}" for i in range(REPLICAS)]
-else:
-    DEVICES = [f"/gpu:{i}" for i in range(REPLICAS)]
+# Four logical CPUs make the four replicas on both engines, so both reduce the gradients as
+# TensorFlow does on CPUs (ReductionToOneDevice: one sum, in replica order).
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * REPLICAS)
+DEVICES = [f"/cpu:{i}" for i in range(REPLICAS)]
 
 O = tf.keras.optimizers
 legacy = os.environ.get("TF_USE_LEGACY_KERAS") == "1"
