@@ -17,8 +17,9 @@ from sim.keras.optimizers import checkpoint_names, rate, schedules, utils
 from sim.keras.version import keras_major
 from sim.keras.optimizers.empty_gradients import filter_empty_gradients
 from sim.keras.optimizers.keras2_arguments import keras2_arguments
-from sim.keras.optimizers.slot_names import slot_variable_name
+from sim.keras.optimizers.slot_names import SLOT_SCOPE_TEXT as _SLOT_SCOPE_TEXT, slot_variable_name
 from sim.keras.weight_names import as_keras3
+from sim.storage import deferred_restore
 
 
 class _VariablesList(list):
@@ -26,14 +27,6 @@ class _VariablesList(list):
 
     def __call__(self):
         return self
-
-
-_SLOT_SCOPE_TEXT = (
-    "Trying to create optimizer slot variable under the scope for tf.distribute.Strategy ({}), "
-    "which is different from the scope used for the original variable ({}). Make sure the slot "
-    "variables are created under the same strategy scope. This may happen if you're restoring "
-    "from a checkpoint outside the scope."
-)
 
 
 class Optimizer:
@@ -202,6 +195,8 @@ class Optimizer:
             self._slot_vars.extend(slots[k] for k in self._slot_names for slots in built)
         else:                     # one variable's slots after another
             self._slot_vars.extend(slots[k] for slots in built for k in self._slot_names)
+        if built:   # a checkpoint restored before the slots existed gives them their values
+            deferred_restore.apply_pending()
 
     _slots_by_kind = False            # RMSprop (and every legacy optimizer) lists its slots by kind
     _keras3_slot_names: dict = {}     # sim's slot name -> Keras 3's, where they differ
