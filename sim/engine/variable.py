@@ -93,6 +93,9 @@ def _bind(*args, **kwargs):
 class Variable(metaclass=_VariableMeta):
     """A mutable tensor-like value that training updates (``tf.Variable``)."""
 
+    __array_priority__ = 100
+    __array_ufunc__ = None  # NumPy defers to the reflected operators, as for a Tensor
+
     _keras_path = None   # set when Keras 3 made it (a layer's or metric's weight): its repr then
 
 
@@ -105,11 +108,10 @@ class Variable(metaclass=_VariableMeta):
             raise ValueError("initial_value must be specified.")
         if callable(initial_value):
             initial_value = initial_value()
-        value = convert_to_tensor(initial_value, dtype=None if isinstance(initial_value, Tensor)
-                                  else dtype)
-        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
-            from sim.engine.ops.math import cast
-            value = cast(value, dtype)
+        try:
+            value = convert_to_tensor(initial_value, dtype=dtype)
+        except ValueError as e:
+            raise ValueError(f"initial_value: {e}") from None
         if trainable is None:
             trainable = synchronization != VariableSynchronization.ON_READ
         self._value = np.array(value._v)
@@ -152,7 +154,7 @@ class Variable(metaclass=_VariableMeta):
 
     # -- writing --------------------------------------------------------------------------
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        new = convert_to_tensor(value, dtype=None)._v
+        new = convert_to_tensor(value, dtype=self._dtype)._v
         if new.shape != self._value.shape:
             from sim.i18n import t
             raise ValueError(
@@ -174,7 +176,7 @@ class Variable(metaclass=_VariableMeta):
         return self._update(delta, np.subtract)
 
     def _update(self, delta, ufunc):
-        d = convert_to_tensor(delta)._v
+        d = convert_to_tensor(delta, dtype=self._dtype)._v
         try:
             new = np.asarray(ufunc(self._value, d), dtype=self._value.dtype)
         except ValueError:      # NumPy cannot broadcast the shapes at all

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine import conversion
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.ops import _tgrad
 from sim.engine.ops._core import binary, out, unbroadcast
+from sim.engine.tensor import Tensor
 
 
 def _t(m):
@@ -15,7 +17,8 @@ def _t(m):
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """C = op(A) @ op(B). Gradients: dA = g @ B^T, dB = A^T @ g (then undo the transposes)."""
-    x, y = binary(a, b, "MatMul")
+    x, y = (a, b) if type(a) is Tensor and type(b) is Tensor and a._v.dtype == b._v.dtype \
+        else conversion.hinted(a, b, "MatMul")
     av, bv = x._v, y._v
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     if av.ndim < 2 or bv.ndim < 2:

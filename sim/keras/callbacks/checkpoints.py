@@ -14,6 +14,7 @@ import numpy as np
 
 from sim.keras import distribute_utils as du, saving
 from sim.keras.callbacks.base import Callback, _strategy
+from sim.keras.version import keras_major
 
 # ---------------------------------------------------------------- distributed file utils (§10.3)
 
@@ -52,6 +53,8 @@ class ModelCheckpoint(Callback):
             raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are 'epoch' "
                              "or int")
         self.save_freq = save_freq
+        if keras_major() == 3:   # keras/src/callbacks/model_checkpoint.py checks the path first
+            _keras3_filepath(self.filepath, save_weights_only)
         self._chief_worker_only = False
         self._batches_seen = 0
         self._current_epoch = 0
@@ -115,6 +118,16 @@ class ModelCheckpoint(Callback):
             self.model.save(target, overwrite=True)
         self.last_saved_path = target
         remove_temp_dirpath(os.path.dirname(path), strategy)
+
+
+def _keras3_filepath(filepath, save_weights_only):
+    if save_weights_only and not filepath.endswith(".weights.h5"):
+        raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the filepath "
+                         "provided must end in `.weights.h5` (Keras weights format). Received: "
+                         f"filepath={filepath}")
+    if not save_weights_only and not filepath.endswith((".keras", ".h5")):
+        raise ValueError(f"The filepath provided must end in `.keras` (Keras model format). "
+                         f"Received: filepath={filepath}")
 
 
 # ---------------------------------------------------------------- BackupAndRestore (§10.1, T29)
