@@ -8,7 +8,7 @@ import unicodedata
 
 from sim.i18n import number, t
 
-WIDTHS = (3, 5, 20, 18, 7, 10, 8, 11, 8, 2)
+WIDTHS = (2, 4, 19, 17, 7, 9, 8, 13, 7, 1)
 LEFT = (2, 3)
 MARKS = {"published": "", "interpolated": "", "extrapolated": "*", "not reached": "!"}
 
@@ -67,8 +67,9 @@ def sources(plan) -> str:
     src = plan.curve
     step = {r.step.source for r in plan.rows} or {"simulated"}
     if hasattr(src, "points"):
-        first = t("plan.source_recipe", name=src.name, optimizer=src.optimizer, target=src.target,
-                  cite=src.cite, low=src.points[0].batch, high=src.largest)
+        first = t("plan.source_recipe", name=src.name, optimizer=t(f"plan.opt_{src.name}"),
+                  target=t(f"plan.target_{src.name}"), cite=t(f"plan.cite_{src.name}"),
+                  low=src.points[0].batch, high=src.largest)
     else:
         first = t("plan.source_steps", source=t(f"plan.source_{src.source}"), target=src.target,
                   cite=src.cite or "-", s_min=src.s_min, b_crit=src.b_crit,
