@@ -24,13 +24,13 @@ class StepTime:
 
 
 @lru_cache(maxsize=256)
-def _cluster(machine: str, nodes: int, network):
+def _cluster(machine, nodes: int, network):
     from sim.scaleout.sweep import cluster_of
     return cluster_of(machine, nodes, network)
 
 
 @lru_cache(maxsize=1024)
-def _communicator(machine: str, nodes: int, network, gpus: int, strategy: str, ps: int):
+def _communicator(machine, nodes: int, network, gpus: int, strategy: str, ps: int):
     from sim.scaleout import Communicator
     from sim.scaleout.ranks import ring_ranks
     m = _cluster(machine, nodes, network)
@@ -38,15 +38,18 @@ def _communicator(machine: str, nodes: int, network, gpus: int, strategy: str, p
 
 
 @lru_cache(maxsize=4096)
-def _step(model: str, c: Candidate) -> StepTime:
+def _step(model: str, c: Candidate, precision: str) -> StepTime:
     from sim.scaleout import simulate_step
     strategy, sync = STRATEGIES[c.strategy]
     m, comm = _communicator(c.machine, c.nodes, c.network, c.gpus, strategy, c.ps)
     step = simulate_step(model, m, comm.ranks, strategy, c.batch_per_device, ps=c.ps, sync=sync,
-                         communicator=comm)
+                         communicator=comm, precision=precision)
     return StepTime(step.step_time, step.compute, step.communication, "simulated")
 
 
-def model_step(model: str, c: Candidate) -> StepTime:
-    """The simulated step of ``model`` (a ``sim.workloads`` name) on candidate ``c``."""
-    return _step(model, c)
+def model_step(model: str, c: Candidate, precision: str | None = None) -> StepTime:
+    """The simulated step of ``model`` (a ``sim.workloads`` name) on candidate ``c``, its compute
+    by the roofline at ``precision`` (``sim.workloads.roofline.PRECISIONS``; default TensorFlow's,
+    ``tf32``). ``c.machine`` is a preset name or a machine file's ``sim.hardware.NodeSpec``."""
+    from sim.workloads.roofline import DEFAULT_PRECISION, check_precision
+    return _step(model, c, check_precision(precision or DEFAULT_PRECISION))
