@@ -48,7 +48,8 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
 
     nodes = check_nodes(nodes)
     if isinstance(node, NodeSpec):               # a learner's machine file
-        net = network_of(network or node.network or "hdr-ib")
+        own = node.network is not None and network in (None, node.network.name)
+        net = node.network if own else network_of(network or "hdr-ib")
         return _assemble(node.build(**node_options), node.name, nodes, net, name)
     if node in ALIASES:
         node, default = ALIASES[node]

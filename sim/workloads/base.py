@@ -60,7 +60,7 @@ class Workload:
     """A model's layers in forward order and what the per-sample numbers mean."""
 
     name: str
-    family: str                   # key of sim.workloads.throughput.ACHIEVED (per device)
+    family: str                   # the model family (resnet, vgg, transformer...)
     layers: tuple
     sample: str                   # what one sample is ("224x224 image", "sequence of 128 tokens")
     source: str                   # where the architecture comes from
