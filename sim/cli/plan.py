@@ -104,6 +104,11 @@ def parser() -> argparse.ArgumentParser:
                     help="backup workers of ps-sync (TF1 SyncReplicasOptimizer, history): "
                          "the first N of N + b gradients are used each step")
     ap.add_argument("--machines", type=_names("--machines", "dgx1-p100,big-basin"), default=["dgx1-p100"], help=", ".join(MACHINE_NODES))
+    from sim.workloads.roofline import DEFAULT_PRECISION, PRECISIONS
+    ap.add_argument("--machine-file", default=None, metavar="FILE.toml",
+                    help="your own node and network (docs/machine_files.md); replaces --machines")
+    ap.add_argument("--precision", default=DEFAULT_PRECISION, metavar="|".join(PRECISIONS),
+                    help=f"the Keras policy steps compute in (default {DEFAULT_PRECISION})")
     ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16])
     ap.add_argument("--networks", type=_names("--networks", "10gbe,edr-ib"), default=[None], help=", ".join(network_names()))
     ap.add_argument("--gpus", type=_counts("--gpus"), default=[None], help="GPUs used per node")
@@ -137,10 +142,15 @@ def check_arguments(args) -> None:
     from sim.hardware.networks import network
     from sim.plan.candidates import check_strategy
     from sim.plan.recipes import RECIPES
+    from sim.hardware import read_machine_file
     from sim.workloads import workload
+    from sim.workloads.roofline import check_precision
     workload(args.model)
+    check_precision(args.precision)
+    if args.machine_file is not None:
+        args.machines = [read_machine_file(args.machine_file)]
     for m in args.machines:
-        if m not in MACHINE_NODES:
+        if isinstance(m, str) and m not in MACHINE_NODES:
             raise ValueError(t("plan.bad_machine", name=m, known=", ".join(MACHINE_NODES)))
     for n in args.networks:
         if n is not None:
@@ -175,7 +185,7 @@ def rows_json(rows) -> list:
     out = []
     for r in rows:
         c = r.candidate
-        out.append({"machine": c.machine, "nodes": c.nodes, "network": c.network, "gpus": c.gpus,
+        out.append({"machine": str(c.machine), "nodes": c.nodes, "network": c.network, "gpus": c.gpus,
                     "devices": c.devices, "strategy": c.strategy, "tf_strategy": c.tf_name, "ps": c.ps,
                     "backups": c.backups, "update_batch": c.update_batch,
                     "batch_per_device": c.batch_per_device, "learning_rate": r.learning_rate,
@@ -192,11 +202,12 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
         check_arguments(args)
-        from sim.plan import Plan, grid, make_plan
+        from sim.plan import Plan, grid, make_plan, model_step
         from sim.plan.table import render
         candidates = grid(args.machines, args.nodes, args.networks, args.gpus, args.strategies,
                           args.batch_per_device, args.ps, args.backups)
-        plan = make_plan(args.model, curve_of(args), candidates, args.price, args.rank, args.epochs)
+        step_of = lambda c: model_step(args.model, c, args.precision)  # noqa: E731
+        plan = make_plan(step_of, curve_of(args), candidates, args.price, args.rank, args.epochs)
     except ValueError as err:
         print(t("plan.cli_error", message=err), file=sys.stderr)
         return 2

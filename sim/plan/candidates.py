@@ -115,7 +115,7 @@ def grid(machines=("dgx1-p100",), nodes=(1, 2, 4), networks=(None,), gpus=(None,
     ``backups``: backup workers of ``ps-sync`` candidates (others take 0);
     ``networks=(None,)``: the node's own (``DEFAULT_NETWORK``). A single-node candidate is listed
     once whatever the networks (it uses none)."""
-    from sim.hardware import preset
+    from sim.hardware import NodeSpec, preset
     from sim.hardware.node_clusters import DEFAULT_NETWORK
     out, seen = [], set()
     for machine, n, net, g, s, b, p, k in itertools.product(machines, nodes, networks, gpus, strategies,
@@ -123,12 +123,12 @@ def grid(machines=("dgx1-p100",), nodes=(1, 2, 4), networks=(None,), gpus=(None,
         check_strategy(s)
         if s in ONE_NODE_ONLY and n > 1:
             continue
-        per_node = len(preset(machine).gpus)
+        per_node = machine.count if isinstance(machine, NodeSpec) else len(preset(machine).gpus)
         g = per_node if g is None else _whole(g, "gpus")
         if g > per_node:
             raise ValueError(t("plan.too_many_gpus", gpus=g, machine=machine, most=per_node))
         p = (_whole(n, "nodes") if p is None else _whole(p, "ps")) if s.startswith("ps") else 1
-        net = None if n == 1 else (net or DEFAULT_NETWORK.get(machine))
+        net = None if n == 1 else (net or _own_network(machine, DEFAULT_NETWORK))
         k = k if s == "ps-sync" else 0
         if isinstance(k, bool) or not isinstance(k, int) or k < 0 or k >= _whole(n, "nodes") * g:
             raise ValueError(t("plan.bad_backups", value=k, devices=n * g))
@@ -137,3 +137,10 @@ def grid(machines=("dgx1-p100",), nodes=(1, 2, 4), networks=(None,), gpus=(None,
             seen.add(c)
             out.append(c)
     return out
+
+
+def _own_network(machine, defaults: dict):
+    """The network a node ships with: a preset's, or a machine file's ``[network]`` (by name)."""
+    if isinstance(machine, str):
+        return defaults.get(machine)
+    return machine.network.name if machine.network is not None else "hdr-ib"

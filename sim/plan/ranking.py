@@ -122,6 +122,6 @@ def make_plan(workload, source, candidates, price, rank_by: str = "time",
     if isinstance(source, str):
         from .recipes import recipe
         source = recipe(source)
-    step_of = (lambda c: model_step(workload, c, stragglers)) if isinstance(workload, str) else workload
+    step_of = (lambda c: model_step(workload, c, stragglers=stragglers)) if isinstance(workload, str) else workload
     rows = [plan_row(c, source, step_of(c), price, epochs) for c in candidates]
     return Plan(rank(rows, rank_by), source, rank_by, epochs)

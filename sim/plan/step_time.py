@@ -32,13 +32,13 @@ class StepTime:
 
 
 @lru_cache(maxsize=256)
-def _cluster(machine: str, nodes: int, network):
+def _cluster(machine, nodes: int, network):
     from sim.scaleout.sweep import cluster_of
     return cluster_of(machine, nodes, network)
 
 
 @lru_cache(maxsize=1024)
-def _communicator(machine: str, nodes: int, network, gpus: int, strategy: str, ps: int):
+def _communicator(machine, nodes: int, network, gpus: int, strategy: str, ps: int):
     from sim.scaleout import Communicator
     from sim.scaleout.ranks import ring_ranks
     m = _cluster(machine, nodes, network)
@@ -46,12 +46,12 @@ def _communicator(machine: str, nodes: int, network, gpus: int, strategy: str, p
 
 
 @lru_cache(maxsize=4096)
-def _step(model: str, c: Candidate) -> StepTime:
+def _step(model: str, c: Candidate, precision: str) -> StepTime:
     from sim.scaleout import simulate_step
     strategy, sync = STRATEGIES[c.strategy]
     m, comm = _communicator(c.machine, c.nodes, c.network, c.gpus, strategy, c.ps)
     step = simulate_step(model, m, comm.ranks, strategy, c.batch_per_device, ps=c.ps, sync=sync,
-                         communicator=comm)
+                         communicator=comm, precision=precision)
     seconds = step.step_time
     if c.strategy == "ps-sync" and c.nodes > 1:
         seconds = max(seconds, _ps_closed_form(model, c, step))
@@ -69,10 +69,13 @@ def _ps_closed_form(model: str, c: Candidate, step) -> float:
                    net.latency).step_seconds
 
 
-def model_step(model: str, c: Candidate, stragglers=None) -> StepTime:
+def model_step(model: str, c: Candidate, precision: str | None = None, stragglers=None) -> StepTime:
     """The simulated step of ``model`` (a ``sim.workloads`` name) on candidate ``c``, its compute
-    stretched by ``stragglers`` (a ``sim.des.ComputeTime`` of mean about 1, or None)."""
-    step = _step(model, c)
+    by the roofline at ``precision`` (``sim.workloads.roofline.PRECISIONS``; default TensorFlow's,
+    ``tf32``), stretched by ``stragglers`` (a ``sim.des.ComputeTime`` of mean about 1, or None).
+    ``c.machine`` is a preset name or a machine file's ``sim.hardware.NodeSpec``."""
+    from sim.workloads.roofline import DEFAULT_PRECISION, check_precision
+    step = _step(model, c, check_precision(precision or DEFAULT_PRECISION))
     if stragglers is None:
         return step
     from .stragglers import async_factor, sync_factor
