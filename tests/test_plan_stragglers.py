@@ -31,6 +31,6 @@ def test_backups_rescue_the_rare_straggler_and_enter_the_plan():
     from sim.plan import model_step
     c = Candidate("dgx1-p100", 1, None, 8, "ps-sync", 64, 1, 2)
     base = model_step("resnet50", c)
-    slow = model_step("resnet50", c, MIXTURE)
+    slow = model_step("resnet50", c, stragglers=MIXTURE)
     assert slow.seconds == pytest.approx(base.seconds + base.compute * (sync_factor(MIXTURE, 6, 2) - 1))
     assert c.workers == 6 and c.update_batch == 6 * 64
