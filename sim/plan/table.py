@@ -26,6 +26,14 @@ def line(values) -> str:
     return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, WIDTHS))).rstrip()
 
 
+def text_table(header, rows, widths, left=()) -> str:
+    """Any small table for a lesson: cells padded by display width (a CJK character is two
+    columns), so a translated header stands over its column in every language."""
+    def one(values):
+        return " ".join(_cell(str(v), w, left=i in left) for i, (v, w) in enumerate(zip(values, widths))).rstrip()
+    return "\n".join([one(header)] + [one(r) for r in rows])
+
+
 def duration(seconds: float) -> str:
     """``1 h 05 min``, ``12.0 min``, ``3.2 s``, ``0.80 ms``; ``never`` when the target is not reached."""
     if not math.isfinite(seconds):

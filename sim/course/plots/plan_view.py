@@ -86,7 +86,7 @@ def draw_view(view: dict):
     return fig
 
 
-def plan_widget():
+def plan_widget(recipe: str = "mlperf-lars"):
     """Budget, deadline and recipe controls that redraw both pictures (the figure is drawn once,
     under them)."""
     import ipywidgets as W
@@ -99,17 +99,17 @@ def plan_widget():
                                description=t("plan.demo_budget"), style=style, layout=layout)
     deadline = W.SelectionSlider(options=[(number(v, "g"), v) for v in (0.5, 1, 2, 3, 4, 6, 8, 12, 24)],
                                  value=6, description=t("plan.demo_deadline"), style=style, layout=layout)
-    recipe = W.Dropdown(options=list(RECIPES), value="goyal-sgd", description=t("plan.demo_recipe"),
+    chooser = W.Dropdown(options=list(RECIPES), value=recipe, description=t("plan.demo_recipe"),
                         style=style, layout=W.Layout(width="300px"))
     out = W.Output()
 
     def redraw(*_):
         with out:
             out.clear_output(wait=True)
-            draw_view(plan_view(budget.value, deadline.value, recipe.value))
+            draw_view(plan_view(budget.value, deadline.value, chooser.value))
             plt.show()
 
-    for w in (budget, deadline, recipe):
+    for w in (budget, deadline, chooser):
         w.observe(redraw, names="value")
     redraw()
-    return W.VBox([W.HBox([budget, deadline, recipe]), out])
+    return W.VBox([W.HBox([budget, deadline, chooser]), out])
