@@ -13,7 +13,13 @@ lab = subprocess.Popen([str(ROOT / ".venv/bin/jupyter"), "lab", "--no-browser", 
                         f"--ServerApp.root_dir={ROOT}", "--allow-root"],
                        stdout=open(OUT / "lab.log", "w"), stderr=subprocess.STDOUT)
 try:
-    time.sleep(12)
+    for _ in range(180):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(1)
+    time.sleep(3)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium",
                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
@@ -31,12 +37,19 @@ try:
             n = outputs.count()
             for i in range(n):
                 el = outputs.nth(i)
-                el.scroll_into_view_if_needed()
+                try:
+                    el.scroll_into_view_if_needed(timeout=5000)
+                except Exception:
+                    continue
                 time.sleep(0.5)
                 page.screenshot(path=str(OUT / f"l11-{lang}-out{i:02d}.png"))
             images = page.locator(".jp-OutputArea-output img")
             for i in range(images.count()):
-                images.nth(i).scroll_into_view_if_needed(); time.sleep(0.5)
+                try:
+                    images.nth(i).scroll_into_view_if_needed(timeout=5000)
+                except Exception:
+                    continue
+                time.sleep(0.5)
                 page.screenshot(path=str(OUT / f"l11-{lang}-img{i}.png"))
             # widths: does any pre overflow its box?
             over = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output pre')]

@@ -38,7 +38,7 @@ def draw_view(view: dict):
     from sim.course.plots import setup_fonts
     setup_fonts()
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained",
-                                      gridspec_kw={"width_ratios": [1.25, 1]})
+                                      gridspec_kw={"width_ratios": [1, 1.1]})
     rows = [r for r in view["plan"].rows if r.reaches]
     for strategy, color in COLORS.items():
         mine = [r for r in rows if r.candidate.strategy == strategy]
@@ -65,18 +65,18 @@ def draw_view(view: dict):
     left.set_ylabel(t("plan.demo_axis_cost"), fontsize=13)
     left.tick_params(labelsize=12)
     left.legend(fontsize=12, loc="upper left", bbox_to_anchor=(0, -0.14), ncol=2, frameon=False)
-    left.set_title(t("plan.demo_title", budget=view["budget"], hours=view["deadline"],
-                     recipe=view["recipe"]), fontsize=13)
+    fig.suptitle(t("plan.demo_title", budget=view["budget"], hours=view["deadline"],
+                   recipe=view["recipe"]), fontsize=13)
     top = view["fits"][:6]
     if top:
         right.barh(range(len(top))[::-1], [r.hours for r in top],
                    color=[COLORS[r.candidate.strategy] for r in top])
         longest = max(r.hours for r in top)
-        for i, r in zip(range(len(top))[::-1], top):
-            right.text(r.hours + 0.02 * longest, i, t("plan.demo_bar_value", hours=r.hours, cost=r.cost),
-                       va="center", fontsize=12)
-        right.set_yticks(list(range(len(top))[::-1]), [_name(r) for r in top], fontsize=12)
-        right.set_xlim(0, longest * 1.45)
+        for i, r in zip(range(len(top))[::-1], top):      # past the bar's end, never over it
+            right.text(r.hours + 0.03 * longest, i, _name(r) + "   " +
+                       t("plan.demo_bar_value", hours=r.hours, cost=r.cost), va="center", fontsize=12)
+        right.set_yticks([])
+        right.set_xlim(0, longest * 4.6)
         right.set_xlabel(t("plan.demo_axis_hours"), fontsize=13)
         right.tick_params(labelsize=12)
         right.set_title(t("plan.demo_fits", n=len(view["fits"]), total=len(rows)), fontsize=13)
