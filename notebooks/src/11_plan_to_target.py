@@ -229,8 +229,8 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 # %% [markdown] lang="pt"
 # O plano mais rápido usa todas as 256 GPUs em InfiniBand com a MultiWorkerMirroredStrategy e 32
 # imagens por GPU, um lote global de 8.192: 38 minutos por 324. Nenhum plano usa 64 imagens por
-# GPU em 256 GPUs: esse lote, 16.384, passa do limite da receita. O plano mais barato é um
-# servidor durante 18,8 horas, por 300, com servidores de parâmetros assíncronos: em uma máquina,
+# GPU em 256 GPUs: esse lote, 16.384, passa do limite da receita. O plano mais barato é um único
+# nó durante 18,8 horas, por 300, com servidores de parâmetros assíncronos: em uma máquina,
 # oito workers são poucos demais para a defasagem custar alguma coisa (seção 3). Cada número da
 # tabela é o produto de duas colunas, e as linhas de fonte dizem quanto confiar em cada uma: os
 # passos são as épocas de execuções publicadas, e o tempo do passo, uma simulação que a lição 09
@@ -568,7 +568,7 @@ print(render(small))
 # prediction is set beside the median run:
 
 # %% [markdown] lang="zh"
-# 小模型的一步全是固定开销（启动几个操作、一次很小的全归约），所以第二台工作站只增加了 10 Gb 以太网这一跳：方案留在一台机器上，并选用仍然能收敛的最大批次。现在来闭环：用 `python -m sim launch` 启动方案的最佳方案和最差方案（能达到目标的方案中最慢的那个），两者都在 MultiWorkerMirroredStrategy 下训练，直到损失降到初始值的 1%。方案的步数是七条数据流的中位数，所以最佳方案也在七条数据流上运行，再把预测放在中位数运行的旁边：
+# 小模型的一步全是固定开销（启动几个操作、一次很小的全归约），所以第二台工作站只增加了 10 Gb 以太网这一跳：方案留在一台机器上，并选用仍然能收敛的最大批次。现在来闭环：用 `python -m sim launch` 启动方案的最佳方案和较差方案（能达到目标的方案中最慢的那个），两者都在 MultiWorkerMirroredStrategy 下训练，直到损失降到初始值的 1%。方案的步数是七条数据流的中位数，所以最佳方案也在七条数据流上运行，再把预测放在中位数运行的旁边：
 
 # %% [markdown] lang="pt"
 # O passo de um modelo minúsculo é só custo fixo (lançar algumas operações, um all-reduce
