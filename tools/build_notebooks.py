@@ -10,19 +10,16 @@ Sources are jupytext py:percent files: ``notebooks/src/NN_topic.py`` (lessons) a
 cells carry none and are shared by the three languages. For each language the generator keeps
 that language's markdown and every code cell, and puts first a code cell that calls
 ``sim.setup("<lang>")``; the metadata's ``course`` entry says which source it was generated from
-(no maintainers' note in the learner's view). Exercises give a student version (solution regions between
-``### BEGIN SOLUTION`` / ``### END SOLUTION`` replaced by a stub) and a solution version.
+(no maintainers' note in the learner's view). Exercises give a student version (``### BEGIN/END
+SOLUTION`` regions replaced by a stub) and a solution version.
 Each language also gets a home notebook, ``notebooks/<lang>/index.ipynb``, linking every lesson.
 
-Execution (``--execute``, tools/notebook_execution.py) runs lessons and solutions with nbclient, then drops images (git stays
-small; nbval ignores them anyway; a cell tagged ``keep-image`` keeps its image, e.g. the animated
-GIF of lesson 02 that must play from the committed notebook) and timing metadata, so what is
-committed is deterministic.
+Execution (``--execute``, tools/notebook_execution.py) runs lessons and solutions with nbclient,
+then drops images (a cell tagged ``keep-image`` keeps its image, e.g. lesson 02's animated GIF)
+and timing metadata, so what is committed is small and deterministic.
 
-Every notebook carries the ``kernelspec`` and ``language_info`` that JupyterLab writes when it opens
-the notebook with this environment's ``python3`` kernel (JupyterLab copies the kernel's spec and its
-kernel_info reply into the metadata and marks the notebook modified only when they differ), so a
-committed notebook opens clean.
+Every notebook carries the ``kernelspec`` and ``language_info`` JupyterLab writes for this
+environment's ``python3`` kernel, so a committed notebook opens clean (not marked modified).
 """
 from __future__ import annotations
 
@@ -40,6 +37,7 @@ from tools.course_maps import (HOME_TEXT, MAP_END, MAP_START, READMES, course_ma
 from tools.notebook_execution import KEEP_IMAGE_TAG, WIDGET_VIEW, coalesce_streams, execute  # noqa: F401
 from tools.notebook_metadata import _cell_id, kernel_metadata, notebook_metadata  # noqa: F401
 from tools import claims as lesson_claims  # claims follow the numbers (docs/claims.md)
+from tools.slides import RISE, drop_slide_keys, mark_slides, slides_of
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh", "pt")
@@ -156,6 +154,11 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
         cells.append(new)
     for i, cell in enumerate(cells):
         cell.id = _cell_id(key, str(i))
+    if rel_source.startswith("notebooks/src/"):
+        mark_slides(cells, rel_source)            # a lesson is also a slideshow (tools/slides.py)
+        nb.metadata["rise"] = copy.deepcopy(RISE)
+    else:
+        drop_slide_keys(cells)
     nb.cells = cells
     return nb
 
@@ -225,6 +228,8 @@ def drifted(outputs: list[Output]) -> list[str]:
         if inputs_of(committed) != inputs_of(out.notebook):
             problems.append(f"{shown}: differs from its source "
                             "(edit the source in notebooks/src or exercises/src, then `make notebooks`)")
+        elif slides_of(committed) != slides_of(out.notebook):
+            problems.append(f"{shown}: its slides differ from what its source marks (run `make notebooks`)")
         elif committed.metadata != out.notebook.metadata:
             problems.append(f"{shown}: its metadata differ from what JupyterLab writes when it opens "
                             "the notebook, so it would open modified (run `make notebooks`)")
@@ -260,13 +265,8 @@ def write(out: Output, run: bool) -> None:
     claims_at = lesson_claims.pending_claims(nb)      # judged while it runs, never written
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
-        if inputs_of(committed) == inputs_of(nb):
-            if committed.metadata == nb.metadata:
-                return
-            committed.metadata = nb.metadata      # keep the outputs, refresh the metadata
-            nb = committed
-        else:
-            nb = keep_outputs(committed, nb)
+        if (nb := keep_outputs(committed, nb)) == committed:     # same code cells: keep their outputs
+            return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
         nb, verdicts = execute(nb, out.path.parent, claims_at=claims_at)

@@ -242,7 +242,7 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 # **Um cluster maior só ajuda até onde a receita vai.** O tempo e o custo até a meta em função do
 # número de GPUs, com 64 imagens por GPU em InfiniBand, para as duas receitas:
 
-# %%
+# %% slide="figure"
 NODES = (1, 2, 4, 8, 16, 32, 64)
 by_recipe = {}
 for recipe in (goyal, lars):
@@ -702,7 +702,7 @@ demo = plan_view(budget=500, deadline_hours=6, recipe="goyal-sgd")
 draw_view(demo)
 plt.show()
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 plan_widget(recipe="mlperf-lars")
 
 # %% [markdown] lang="en"

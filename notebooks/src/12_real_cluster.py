@@ -247,7 +247,7 @@ for path in emit.emit(slurm_args):
 # `4(x2)`). Eis o que ele dá a cada uma das 8 tarefas, calculado pelo `sim.tf` (o curso confere
 # isso com o resolver do TensorFlow 2.21 nos mesmos ambientes):
 
-# %%
+# %% slide="figure"
 allocation = {"SLURM_STEP_NUM_TASKS": 8, "SLURM_STEP_NODELIST": "n[01-02]",
               "SLURM_STEP_TASKS_PER_NODE": "4(x2)", "CUDA_VISIBLE_DEVICES": "0,1,2,3"}
 for rank in range(8):
@@ -299,7 +299,7 @@ print(json.dumps(cluster.as_dict()))
 # job de verdade dá (`SLURM_PROCID`, `SLURM_STEP_NODELIST`, `SLURM_STEP_TASKS_PER_NODE`...); o
 # arquivo é o de cima, sem edição. Aqui, 2 nós com uma tarefa cada, ou seja, 2 workers:
 
-# %%
+# %% slide="demo"
 emit.emit(["slurm", "--nodes", "2", "--name", "demo", "train.py", "backup_demo"])
 status, lines = local_cluster.sbatch("demo.sbatch", echo=False)
 print(t("lesson12.status", code=status))
