@@ -10,19 +10,16 @@ Sources are jupytext py:percent files: ``notebooks/src/NN_topic.py`` (lessons) a
 cells carry none and are shared by the three languages. For each language the generator keeps
 that language's markdown and every code cell, and puts first a code cell that calls
 ``sim.setup("<lang>")``; the metadata's ``course`` entry says which source it was generated from
-(no maintainers' note in the learner's view). Exercises give a student version (solution regions between
-``### BEGIN SOLUTION`` / ``### END SOLUTION`` replaced by a stub) and a solution version.
+(no maintainers' note in the learner's view). Exercises give a student version (``### BEGIN/END
+SOLUTION`` regions replaced by a stub) and a solution version.
 Each language also gets a home notebook, ``notebooks/<lang>/index.ipynb``, linking every lesson.
 
-Execution (``--execute``, tools/notebook_execution.py) runs lessons and solutions with nbclient, then drops images (git stays
-small; nbval ignores them anyway; a cell tagged ``keep-image`` keeps its image, e.g. the animated
-GIF of lesson 02 that must play from the committed notebook) and timing metadata, so what is
-committed is deterministic.
+Execution (``--execute``, tools/notebook_execution.py) runs lessons and solutions with nbclient,
+then drops images (a cell tagged ``keep-image`` keeps its image, e.g. lesson 02's animated GIF)
+and timing metadata, so what is committed is small and deterministic.
 
-Every notebook carries the ``kernelspec`` and ``language_info`` that JupyterLab writes when it opens
-the notebook with this environment's ``python3`` kernel (JupyterLab copies the kernel's spec and its
-kernel_info reply into the metadata and marks the notebook modified only when they differ), so a
-committed notebook opens clean.
+Every notebook carries the ``kernelspec`` and ``language_info`` JupyterLab writes for this
+environment's ``python3`` kernel, so a committed notebook opens clean (not marked modified).
 """
 from __future__ import annotations
 
@@ -39,6 +36,7 @@ from tools.course_maps import (HOME_TEXT, MAP_END, MAP_START, READMES, course_ma
                                home_notebook, readme_with_map, title_of)
 from tools.notebook_execution import KEEP_IMAGE_TAG, WIDGET_VIEW, coalesce_streams, execute  # noqa: F401
 from tools.notebook_metadata import _cell_id, kernel_metadata, notebook_metadata  # noqa: F401
+from tools import claims as lesson_claims  # claims follow the numbers (docs/claims.md)
 from tools.slides import RISE, drop_slide_keys, mark_slides, slides_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,8 +100,7 @@ def check_source(nb: nbformat.NotebookNode, path: Path) -> None:
 
 
 def _clean_metadata(cell: nbformat.NotebookNode) -> dict:
-    meta = {k: v for k, v in cell.metadata.items() if k != "lang"}
-    return meta
+    return {k: v for k, v in cell.metadata.items() if k != "lang"}
 
 
 def strip_solutions(source: str, lang: str) -> str:
@@ -127,8 +124,7 @@ def strip_solutions(source: str, lang: str) -> str:
 
 
 def keep_solutions(source: str) -> str:
-    return "\n".join(l for l in source.splitlines()
-                     if l.strip() not in (SOLUTION_BEGIN, SOLUTION_END))
+    return "\n".join(l for l in source.splitlines() if l.strip() not in (SOLUTION_BEGIN, SOLUTION_END))
 
 
 def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
@@ -138,6 +134,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
     nb.metadata = notebook_metadata({"language": lang, "source": rel_source, "variant": variant,
                                      "generated": GENERATED_NOTE.format(source=rel_source)})
     key = f"{rel_source}/{lang}/{variant}"
+    defined = lesson_claims.definitions(src, rel_source)     # hidden from the learner, judged on run
     setup = nbformat.v4.new_code_cell(f'import sim\nsim.setup("{lang}")')
     cells = [setup]
     for cell in src.cells:
@@ -146,6 +143,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
             continue
         new = copy.deepcopy(cell)
         new.metadata = _clean_metadata(cell)
+        lesson_claims.hold(new, defined)
         if new.cell_type == "code":
             if variant == "student":
                 new.source = strip_solutions(new.source, lang)
@@ -263,14 +261,16 @@ def keep_outputs(committed: nbformat.NotebookNode, nb: nbformat.NotebookNode) ->
 def write(out: Output, run: bool) -> None:
     """Write one notebook; without ``run`` an up-to-date notebook keeps its executed outputs."""
     out.path.parent.mkdir(parents=True, exist_ok=True)
-    nb = out.notebook
+    nb = copy.deepcopy(out.notebook)
+    claims_at = lesson_claims.pending_claims(nb)      # judged while it runs, never written
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
         if (nb := keep_outputs(committed, nb)) == committed:     # same code cells: keep their outputs
             return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
-        nb = execute(nb, out.path.parent)
+        nb, verdicts = execute(nb, out.path.parent, claims_at=claims_at)
+        lesson_claims.record(out.path, verdicts)
     tmp = out.path.with_suffix(".ipynb.tmp")
     nbformat.write(nb, tmp)
     tmp.replace(out.path)

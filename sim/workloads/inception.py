@@ -94,11 +94,11 @@ def inception_v3(image: int = 299, classes: int = 1000) -> Workload:
     aux = conv_out(s, 5, 3)                               # 5x5 average pool, stride 3
     b.conv("AuxLogits.conv0", c, 128, 1, aux)
     b.conv("AuxLogits.conv1", 128, 768, 5, conv_out(aux, 5))
-    b.dense("AuxLogits.fc", 768, classes)
+    b.dense("AuxLogits.fc", 768, classes, after=("softmax",))
     c, s = _d(b, "Mixed_7a", c, s)
     for name in ("Mixed_7b", "Mixed_7c"):
         c = _e(b, name, c, s)
-    b.dense("fc", c, classes)
+    b.dense("fc", c, classes, after=("softmax",))
     return Workload("inception_v3", "inception", tuple(b.layers), f"{image}x{image} image",
                     "Szegedy et al. CVPR 2016; torchvision inception.py",
                     {"params": 27_161_264, "flops": 2 * 5.71e9,

@@ -38,7 +38,7 @@ def resnet(depth: int, image: int = 224, classes: int = 1000) -> Workload:
             if stride != 1 or cin != width * EXPANSION:
                 b.conv(name + ".downsample", cin, width * EXPANSION, 1, out)
             cin, size = width * EXPANSION, out
-    b.dense("fc", cin, classes)
+    b.dense("fc", cin, classes, after=("softmax",))
     params, macs = PUBLISHED[depth]
     return Workload(f"resnet{depth}", "resnet", tuple(b.layers), f"{image}x{image} image",
                     "He et al. CVPR 2016 Table 1; torchvision resnet.py (v1.5)",
