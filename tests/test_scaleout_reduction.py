@@ -12,9 +12,11 @@ from sim.scaleout.sweep import cluster_of
 
 def test_each_strategy_defaults_to_its_framework():
     assert reduction.resolve("nccl") == reduction.Reduction("after-backward", None)
-    assert reduction.resolve("ring").when == reduction.resolve("central-storage").when == "after-backward"
+    assert reduction.resolve("ring").when == "after-backward"
+    # CentralStorageStrategy: one reduce to the CPU per tensor, each as soon as it exists (E7)
+    assert reduction.resolve("central-storage") == reduction.Reduction("per-pack", 0.0)
     assert reduction.resolve("nccl", bucket_mb=16) == reduction.Reduction("per-pack", 16)   # bytes_per_pack
-    assert reduction.resolve("central-storage", bucket_mb=16).when == "after-backward"
+    assert reduction.resolve("central-storage", overlap=False).when == "after-backward"
     assert reduction.resolve("parameter-server") == reduction.Reduction("per-pack", 0.0)
     assert reduction.resolve("horovod") == reduction.Reduction("horovod-cycle", 128.0, 1.0)
     assert reduction.resolve("horovod", overlap=False).when == "after-backward"
