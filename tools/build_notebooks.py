@@ -39,6 +39,7 @@ from tools.course_maps import (HOME_TEXT, MAP_END, MAP_START, READMES, course_ma
                                home_notebook, readme_with_map, title_of)
 from tools.notebook_execution import KEEP_IMAGE_TAG, WIDGET_VIEW, coalesce_streams, execute  # noqa: F401
 from tools.notebook_metadata import _cell_id, kernel_metadata, notebook_metadata  # noqa: F401
+from tools import claims as lesson_claims  # claims follow the numbers (docs/claims.md)
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh", "pt")
@@ -101,8 +102,7 @@ def check_source(nb: nbformat.NotebookNode, path: Path) -> None:
 
 
 def _clean_metadata(cell: nbformat.NotebookNode) -> dict:
-    meta = {k: v for k, v in cell.metadata.items() if k != "lang"}
-    return meta
+    return {k: v for k, v in cell.metadata.items() if k != "lang"}
 
 
 def strip_solutions(source: str, lang: str) -> str:
@@ -126,8 +126,7 @@ def strip_solutions(source: str, lang: str) -> str:
 
 
 def keep_solutions(source: str) -> str:
-    return "\n".join(l for l in source.splitlines()
-                     if l.strip() not in (SOLUTION_BEGIN, SOLUTION_END))
+    return "\n".join(l for l in source.splitlines() if l.strip() not in (SOLUTION_BEGIN, SOLUTION_END))
 
 
 def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
@@ -137,6 +136,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
     nb.metadata = notebook_metadata({"language": lang, "source": rel_source, "variant": variant,
                                      "generated": GENERATED_NOTE.format(source=rel_source)})
     key = f"{rel_source}/{lang}/{variant}"
+    defined = lesson_claims.definitions(src, rel_source)     # hidden from the learner, judged on run
     setup = nbformat.v4.new_code_cell(f'import sim\nsim.setup("{lang}")')
     cells = [setup]
     for cell in src.cells:
@@ -145,6 +145,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
             continue
         new = copy.deepcopy(cell)
         new.metadata = _clean_metadata(cell)
+        lesson_claims.hold(new, defined)
         if new.cell_type == "code":
             if variant == "student":
                 new.source = strip_solutions(new.source, lang)
@@ -255,7 +256,8 @@ def keep_outputs(committed: nbformat.NotebookNode, nb: nbformat.NotebookNode) ->
 def write(out: Output, run: bool) -> None:
     """Write one notebook; without ``run`` an up-to-date notebook keeps its executed outputs."""
     out.path.parent.mkdir(parents=True, exist_ok=True)
-    nb = out.notebook
+    nb = copy.deepcopy(out.notebook)
+    claims_at = lesson_claims.pending_claims(nb)      # judged while it runs, never written
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
         if inputs_of(committed) == inputs_of(nb):
@@ -267,7 +269,8 @@ def write(out: Output, run: bool) -> None:
             nb = keep_outputs(committed, nb)
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
-        nb = execute(nb, out.path.parent)
+        nb, verdicts = execute(nb, out.path.parent, claims_at=claims_at)
+        lesson_claims.record(out.path, verdicts)
     tmp = out.path.with_suffix(".ipynb.tmp")
     nbformat.write(nb, tmp)
     tmp.replace(out.path)

@@ -7,6 +7,7 @@ state is not saved); streams are joined (how a kernel splits them depends on tim
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import nbformat
@@ -35,14 +36,24 @@ def coalesce_streams(outputs: list) -> list:
     return joined
 
 
-def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbformat.NotebookNode:
-    """Run a notebook, then keep only deterministic text outputs."""
+def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600,
+            claims_at: dict | None = None) -> tuple[nbformat.NotebookNode, list[dict]]:
+    """Run a notebook, then keep only deterministic text outputs; judge its claims on the way
+    (``claims_at``: {index of a cell: claims to judge before it runs}, from tools/claims.py)."""
     from nbclient import NotebookClient
 
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(cwd)}}, record_timing=False,
                             allow_errors=False)
-    client.execute()
+    claims_at = claims_at or {}
+    verdicts: list[dict] = []
+    client.reset_execution_trackers()
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells + [None]):
+            if index in claims_at:
+                verdicts += _judge(client, claims_at[index], index)
+            if cell is not None:
+                client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -57,4 +68,24 @@ def execute(nb: nbformat.NotebookNode, cwd: Path, timeout: int = 600) -> nbforma
             output.get("metadata", {}).clear() if "metadata" in output else None
     nb.metadata.pop("widgets", None)
     nb.metadata.update(copy.deepcopy(kernel_metadata()))
-    return nb
+    return nb, verdicts
+
+
+def _judge(client, claims: list, index: int) -> list[dict]:
+    """Evaluate claims in the running kernel, unseen: no cell, no history, no execution count."""
+    from tools.claims import judge_snippet
+
+    probe = nbformat.v4.new_code_cell(judge_snippet(claims))
+    at = min(index, len(client.nb.cells) - 1)
+    held = client.nb.cells[at]                      # nbclient writes the probe over cell ``at``
+    try:
+        client.execute_cell(probe, at, store_history=False)
+    finally:
+        client.nb.cells[at] = held
+        client.code_cells_executed -= 1
+    text = "".join("".join(o.get("text", "")) for o in probe.outputs if o.get("output_type") == "stream")
+    line = next((l for l in text.splitlines() if l.startswith("CLAIMS ")), None)
+    if line is None:
+        return [{"id": i, "expression": e, "ok": False, "detail": "not evaluated: " + text[-300:]}
+                for i, e in claims]
+    return json.loads(line[len("CLAIMS "):])

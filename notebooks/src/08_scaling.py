@@ -463,13 +463,14 @@ for k in (4, 16, 64):
 # steps at rate 0.1. The square-root rule helps, the linear rule comes closest to the baseline,
 # and at `k = 64` even linear falls clearly behind: the breakdown Goyal et al. saw beyond a
 # batch of 8k on ImageNet.
+# <!-- claim e2_rules: holds(all(e2.test_loss[k, "sqrt"] < e2.test_loss[k, "none"] for k in (4, 16, 64)), "sqrt below none at every k") & holds(all(abs(e2.test_loss[k, "linear"] - e2.baseline) < abs(e2.test_loss[k, "sqrt"] - e2.baseline) for k in (4, 16, 64)), "linear closest to the baseline at every k") & above(e2.test_loss[64, "linear"], e2.baseline, by=0.05) -->
 #
 # Now warmup (E3, 30 epochs): batch 2048 at the linearly scaled rate 6.4, with and without a
 # 5-epoch warmup from 0.1, and batch 4096 at 12.8 with warmup. The plot shows the first 50
 # steps.
 
 # %% [markdown] lang="zh"
-# 不缩放时，大批次的步数根本不够：在 `k = 64` 时，10 个周期只有 40 步，学习率还是 0.1。平方根规则有帮助，线性规则最接近基准；而在 `k = 64` 时，连线性规则也明显落后：这正是 Goyal 等人在 ImageNet 上批次超过 8k 后看到的断崖式下降。
+# 不缩放时，大批次的步数根本不够：在 `k = 64` 时，10 个周期只有 40 步，学习率还是 0.1。平方根规则有帮助，线性规则最接近基准；而在 `k = 64` 时，连线性规则也明显落后：这正是 Goyal 等人在 ImageNet 上批次超过 8k 后看到的断崖式下降。<!-- claim e2_rules -->
 #
 # 接下来看预热（E3，30 个周期）：批次 2048、按线性规则缩放到学习率 6.4，分别带或不带从 0.1 开始的 5 个周期预热；再加上带预热的批次 4096、学习率 12.8。图中是前 50 步。
 
@@ -478,6 +479,7 @@ for k in (4, 16, 64):
 # 40 passos com taxa 0,1. A regra da raiz quadrada ajuda, a linear chega mais perto da base, e com
 # `k = 64` até a linear fica claramente para trás: a degradação que Goyal et al. constataram acima de um
 # lote de 8k no ImageNet.
+# <!-- claim e2_rules -->
 #
 # Agora o aquecimento (E3, 30 épocas): lote 2048 com a taxa escalonada linearmente 6,4, com e sem
 # 5 épocas de aquecimento a partir de 0,1, e lote 4096 com 12,8 e aquecimento. O gráfico mostra os
@@ -500,20 +502,40 @@ for (batch, warm), run in sorted(e3.items()):
 # Without warmup the second step already multiplies the loss several times over: the first
 # huge steps push many hidden ReLU units into a region where they never fire again (**dead**
 # units, a third of them here), and the network finishes with less capacity and a worse loss.
-# With warmup the loss falls from the first step, no unit dies, and the run lands close to the
-# baseline. At 4096 the same warmup is not enough: warmup helps a large batch start, it cannot
-# make every batch size work.
+# <!-- claim no_warmup_spike: above(peak_over_start(e3[2048, False].train_loss.mean(axis=0), 2), 4) -->
+# <!-- claim no_warmup_dead: about(e3[2048, False].dead_fraction.mean(), 1 / 3, abs=0.05) & above(e3[2048, False].test_loss.mean(), e3[2048, True].test_loss.mean()) -->
+#
+# Warmup does not make the start smooth: the loss falls for three steps, then, as the rate keeps
+# climbing towards 6.4, it rises to about twice its start by step 5 before it settles. That spike
+# is far smaller than the one without warmup, no unit dies, and the run ends between the two:
+# better than without warmup, still behind the baseline. At 4096 the same warmup is not enough
+# (its loss ends worse than batch 2048's without warmup): warmup helps a large batch start, it
+# cannot make every batch size work.
+#
+# <!-- claim warmup_dips_then_spikes: falls(e3[2048, True].train_loss.mean(axis=0), 3) & between(peak_over_start(e3[2048, True].train_loss.mean(axis=0), 8), 1.7, 2.5) & holds(int(np.argmax(e3[2048, True].train_loss.mean(axis=0)[:50])) == 5, "the peak is at step 5") -->
+# <!-- claim warmup_smaller_spike: below(peak_over_start(e3[2048, True].train_loss.mean(axis=0), 50), peak_over_start(e3[2048, False].train_loss.mean(axis=0), 50)) & holds(e3[2048, True].dead_fraction.mean() == 0, "no dead unit with warmup") -->
+# <!-- claim warmup_between: below(e3[2048, True].test_loss.mean(), e3[2048, False].test_loss.mean()) & above(e3[2048, True].test_loss.mean(), e3[32, False].test_loss.mean()) -->
+# <!-- claim warmup_4096_not_enough: above(e3[4096, True].test_loss.mean(), e3[2048, False].test_loss.mean()) -->
 
 # %% [markdown] lang="zh"
-# 没有预热时，第二步就让损失变为原来的好几倍：最初那几个巨大的步子把许多隐藏层 ReLU 单元推到了再也不会被激活的区域（**死亡**单元，这里大约占三分之一），网络最后的容量变小，损失也更差。有了预热，损失从第一步起就在下降，没有单元死亡，结果接近基准。在 4096 时，同样的预热就不够了：预热能帮助大批次顺利起步，却不能让每一种批次大小都行得通。
+# 没有预热时，第二步就让损失变为原来的好几倍：最初那几个巨大的步子把许多隐藏层 ReLU 单元推到了再也不会被激活的区域（**死亡**单元，这里大约占三分之一），网络最后的容量变小，损失也更差。<!-- claim no_warmup_spike --><!-- claim no_warmup_dead -->
+#
+# 预热并不能让起步一帆风顺：损失先下降三步，然后随着学习率继续向 6.4 攀升，到第 5 步时升到起点的两倍左右，之后才稳定下来。这个尖峰比没有预热时小得多，也没有单元死亡，最终结果介于两者之间：比不预热好，但仍不及基准。在 4096 时，同样的预热就不够了（它最后的损失比不预热的批次 2048 还差）：预热能帮助大批次起步，却不能让每一种批次大小都行得通。<!-- claim warmup_dips_then_spikes --><!-- claim warmup_smaller_spike --><!-- claim warmup_between --><!-- claim warmup_4096_not_enough -->
 
 # %% [markdown] lang="pt"
 # Sem aquecimento, o segundo passo já multiplica a perda várias vezes: os primeiros passos enormes
 # empurram muitas unidades ReLU ocultas para uma região onde elas nunca mais disparam (unidades
-# **mortas**, um terço delas aqui), e a rede termina com menos capacidade e uma perda pior. Com
-# aquecimento a perda cai desde o primeiro passo, nenhuma unidade morre, e o treinamento chega
-# perto da base. Com 4096 o mesmo aquecimento não basta: ele ajuda um lote grande a começar, mas
-# não faz todo tamanho de lote funcionar.
+# **mortas**, um terço delas aqui), e a rede termina com menos capacidade e uma perda pior.
+# <!-- claim no_warmup_spike --><!-- claim no_warmup_dead -->
+#
+# O aquecimento não deixa o começo suave: a perda cai por três passos e depois, enquanto a taxa
+# continua subindo rumo a 6,4, sobe até cerca do dobro do valor inicial no passo 5, antes de se
+# estabilizar. Esse pico é bem menor que o do treinamento sem aquecimento, nenhuma unidade morre, e
+# o resultado fica entre os dois: melhor que sem aquecimento, ainda atrás da base. Com 4096 o mesmo
+# aquecimento não basta (a perda final fica pior que a do lote 2048 sem aquecimento): ele ajuda um
+# lote grande a começar, mas não faz todo tamanho de lote funcionar.
+# <!-- claim warmup_dips_then_spikes --><!-- claim warmup_smaller_spike --><!-- claim warmup_between -->
+# <!-- claim warmup_4096_not_enough -->
 
 # %% [markdown] lang="en"
 # ## 7. Time to target: where more GPUs stop paying
@@ -594,20 +616,27 @@ for i, n in enumerate(result.replicas):
 # %%
 from sim.scaling.rule_demo import rule_curves
 
+curves = {(batch, rule): rule_curves(batch, rule) for batch in (64, 512) for rule in ("none", "sqrt", "linear")}
 fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), sharey=True, layout="constrained")
 for row, batch in zip(axes, (64, 512)):
     for ax, rule in zip(row, ("none", "sqrt", "linear")):
-        scaling_plots.rule_demo(ax, rule_curves(batch, rule))
+        scaling_plots.rule_demo(ax, curves[batch, rule])
 plt.show()
 
 # %% tags=["nbval-ignore-output"]
 scaling_plots.rule_demo_widget()
 
 # %% [markdown] lang="en"
-# Not scaling the rate is safe but wastes the batch: the curve per step is barely better than the base.
-# The linear rule is fastest while the rate stays below the stability limit (batch 64: rate 2,
-# on the edge) and blows up beyond it (batch 512: rate 16). The square-root rule lands between
-# the two. Try batch 1024 with the square-root rule: it diverges too.
+# Here not scaling the rate wins: the same rate 0.25 on a bigger batch averages away more of the
+# gradient noise, so at batch 64 the loss ends far below the base's (and lower still at 512). The
+# linear rule's rate 2 at batch 64 sits on the stability limit: its loss never settles and ends
+# higher than it was at step 10; at batch 512 (rate 16) it blows up within a few steps. The
+# square-root rule converges at batch 64 (rate 0.71), but at 512 its rate is 2 and it climbs again
+# by the end. Try batch 1024 with the square-root rule: it diverges. On this problem a bigger
+# batch needs no bigger rate; the rule to scale by is the one the stability limit allows.
+# <!-- claim demo_none_wins: below(curves[64, "none"].scaled[-1], curves[64, "none"].base[-1], by=0.5) & below(curves[512, "none"].scaled[-1], curves[64, "none"].scaled[-1]) & below(curves[64, "none"].scaled[-1], curves[64, "sqrt"].scaled[-1]) -->
+# <!-- claim demo_linear_edge: holds(curves[64, "linear"].diverged_at is None, "batch 64 linear does not diverge") & above(curves[64, "linear"].scaled[-1], curves[64, "linear"].scaled[10]) & holds(curves[512, "linear"].diverged_at is not None and curves[512, "linear"].diverged_at < 10, "batch 512 linear blows up within 10 steps") -->
+# <!-- claim demo_sqrt: below(curves[64, "sqrt"].scaled[-1], curves[64, "sqrt"].base[-1]) & above(curves[512, "sqrt"].scaled[-1], curves[512, "sqrt"].scaled[50]) & holds(rule_curves(1024, "sqrt").diverged_at is not None, "batch 1024 sqrt diverges") -->
 #
 # ## Summary
 #
@@ -622,7 +651,7 @@ scaling_plots.rule_demo_widget()
 # and to estimate the critical batch size from measured gradient norms.
 
 # %% [markdown] lang="zh"
-# 不缩放是安全的，但浪费了大批次：按步数看，曲线几乎不比基准好。线性规则在学习率低于稳定性上限时最快（批次 64：学习率 2，正好在边缘），一旦超过就会发散（批次 512：学习率 16）。平方根规则介于两者之间。试试批次 1024 配平方根规则：它也会发散。
+# 在这里，不缩放学习率反而最好：同样的学习率 0.25 配上更大的批次，能平均掉更多的梯度噪声，所以在批次 64 时，损失最后远低于基准（批次 512 时还要更低）。线性规则在批次 64 时的学习率 2 正好处在稳定性上限上：损失始终稳定不下来，最后比第 10 步时还高；在批次 512（学习率 16）时，几步之内就发散了。平方根规则在批次 64（学习率 0.71）时能收敛，但在 512 时学习率为 2，到最后损失又升了上去。试试批次 1024 配平方根规则：它会发散。在这个问题上，更大的批次并不需要更大的学习率；该按哪条规则缩放，要看稳定性上限允许什么。<!-- claim demo_none_wins --><!-- claim demo_linear_edge --><!-- claim demo_sqrt -->
 #
 # ## 小结
 #
@@ -633,10 +662,15 @@ scaling_plots.rule_demo_widget()
 # 练习要求你为一个给定的集群计算各条规则下的全局批次大小和缩放后的学习率，并根据测得的梯度范数估计临界批次大小。
 
 # %% [markdown] lang="pt"
-# Não escalonar é seguro, mas desperdiça o lote: a curva por passo é pouco melhor que a base. A
-# regra linear é a mais rápida enquanto a taxa fica abaixo do limite de estabilidade (lote 64: taxa
-# 2, no limite) e explode além dele (lote 512: taxa 16). A regra da raiz quadrada fica entre as
-# duas. Experimente o lote 1024 com a regra da raiz quadrada: o treinamento também diverge.
+# Aqui não escalonar a taxa é o que dá certo: a mesma taxa 0,25 com um lote maior elimina, pela
+# média, mais ruído do gradiente, então com o lote 64 a perda termina bem abaixo da base (e mais baixa
+# ainda com 512). A taxa 2 da regra linear com o lote 64 fica no limite de estabilidade: a perda
+# nunca se estabiliza e termina mais alta do que estava no passo 10; com o lote 512 (taxa 16) ela
+# explode em poucos passos. A regra da raiz quadrada converge com o lote 64 (taxa 0,71), mas com 512
+# a taxa é 2 e a perda volta a subir no fim. Experimente o lote 1024 com a regra da raiz quadrada: o
+# treinamento diverge. Neste problema, um lote maior não pede uma taxa maior; a regra a seguir é a
+# que o limite de estabilidade permite.
+# <!-- claim demo_none_wins --><!-- claim demo_linear_edge --><!-- claim demo_sqrt -->
 #
 # ## Resumo
 #
