@@ -21,6 +21,18 @@ import test_crosscheck as base  # noqa: E402
 from scenarios_precision import ALONE  # noqa: E402
 
 PAIRS = {"tf": "sim", "tf-keras2": "sim-keras2"}
+# Where float16/bfloat16 results are compared within ulps of their dtype instead of float32
+# rounding, and why (measured on TF 2.21, CPU; everything else in these scenarios is exact):
+HALF_RTOL = {
+    "mp_half_numerics": (2e-2, "TensorFlow's CPU softmax of float16/bfloat16 (Eigen's own exp) "
+                               "and its float16 Sum (adds in float16, in Eigen's order) differ from "
+                               "NumPy's by one ulp of the dtype: 2.4e-4 on float16 softmax values "
+                               "near 0.2, 9.8e-4 on bfloat16's, 7.8e-3 on a float16 sum of 14.8"),
+    "mp_fit_mirrored": (2e-3, "Keras 3's Dense adds its bias with AddV2, whose float16 gradient "
+                              "is TensorFlow's float16 Sum (one ulp apart from NumPy's, above): "
+                              "measured 2.6e-4 relative on a bias after 8 steps"),
+    "mp_custom_loop_mirrored": (2e-3, "as mp_fit_mirrored: the float16 bias gradient's sum"),
+}
 _cache: dict = {}
 
 
@@ -48,5 +60,10 @@ def test_mixed_precision_scenario(framework, name):
     for side, r in (("TensorFlow", ref), ("sim", got)):
         if isinstance(r, dict) and "traceback" in r:
             pytest.fail(f"the scenario itself fails under {side}: {r['traceback']}")
-    diffs = base.compare(ref, got, [name])
+    rtol = HALF_RTOL.get(name, (base.RTOL, ""))[0]
+    saved, base.RTOL = base.RTOL, rtol
+    try:
+        diffs = base.compare(ref, got, [name])
+    finally:
+        base.RTOL = saved
     assert not diffs, f"sim differs from TensorFlow ({framework}):\n" + "\n".join(diffs)
