@@ -56,6 +56,9 @@ TUTORIALS_RUN = {
     # under Keras 3, TensorFlow 2.21's own MWMS fit fails (ValueError converting a PerReplica:
     # measured), so tf-keras
     "multi_worker_with_keras": ({}, [r"History"]),
+    # the mixed precision guide (issue 30): its custom loop calls get_scaled_loss and
+    # get_unscaled_gradients, tf-keras's LossScaleOptimizer API (Keras 3's has scale_loss): tf-keras
+    "mixed_precision": ({}, [r"History"]),
 }
 # cells whose numbers TensorFlow itself does not repeat from run to run: compared as text with
 # the numbers masked. The PS tutorial's custom loop: each worker has its own iterator over the
