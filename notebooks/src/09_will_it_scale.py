@@ -345,7 +345,7 @@ plt.show()
 # estimate; the simulator does the full sum.
 #
 # Curiously, VGG-16's big dense layer is the third layer from the end (`fc6`, before `fc7` and
-# `fc8`), so its gradient is ready almost at once, after two small dense layers, and is sent while
+# `fc8`), so its gradient is ready almost at once, after two smaller dense layers, and is sent while
 # all the convolutions still run backward: without that, VGG-16 would scale even worse. Where the parameters sit in the network matters, not only how many there are.
 #
 # ## 5. The same model on PCIe, NVLink, Ethernet and InfiniBand
@@ -360,7 +360,7 @@ plt.show()
 #
 # BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
 #
-# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个小全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
+# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个较小的全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。重要的不只是参数有多少，还有它们位于网络的什么位置。
 #
 # ## 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上
 #
@@ -382,7 +382,7 @@ plt.show()
 # publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
 #
 # Curiosamente, a grande camada densa da VGG-16 é a antepenúltima (`fc6`, antes de `fc7` e
-# `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas pequenas,
+# `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas menores,
 # e é enviado enquanto todas as convoluções ainda fazem a passagem para trás: sem isso, a
 # VGG-16 escalaria ainda pior. Onde os parâmetros ficam na rede importa, não só quantos são.
 #
@@ -478,7 +478,7 @@ for r in rows:
 # Com servidores de parâmetros (lição 07), cada worker envia seus gradientes às tarefas `ps` e
 # busca de volta os novos pesos. Aqui cada uma das 4 GPUs de um servidor `pascal-pcie-4gpu` é um
 # worker, os servidores se comunicam por RoCE de 25 Gb (a rede do artigo do Horovod), e as
-# variáveis são distribuídas em rodízio entre 1 ou 4 tarefas `ps`, ou uma tarefa por servidor.
+# variáveis são distribuídas em rodízio entre 1 ou 4 tarefas `ps`, ou uma tarefa por nó.
 
 # %%
 NODES = [1, 2, 4, 8, 16]
@@ -538,8 +538,8 @@ plt.show()
 # Em um servidor, as quatro estratégias ficam próximas. Além dele, a eficiência de um número fixo
 # de servidores de parâmetros despenca: cada worker envia seu gradiente inteiro para as mesmas
 # poucas placas de rede, então o tráfego delas cresce com o número de workers, e com uma única
-# tarefa `ps` 64 GPUs ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
-# servidor) espalha esse tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
+# tarefa `ps` 64 GPUs ficam com só 8%. Pôr uma tarefa `ps` em cada nó espalha esse
+# tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
 # dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
 # placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
 # servidores. Então, em um cluster de GPUs, all-reduce; os servidores de parâmetros têm seu lugar
@@ -582,7 +582,7 @@ print(run.stdout)
 
 # %% [markdown] lang="pt"
 # `--json` entrega as mesmas linhas a um programa (aqui: as chaves da última linha), e um erro
-# recebe uma linha que o nomeia, com status de saída 2:
+# produz uma única linha que o descreve, com código de saída 2:
 
 # %%
 run = sim_scale("--model", "inception_v3", "--machine", "dgx1-p100", "--nodes", "1,4", "--json")
@@ -604,7 +604,7 @@ print(run.returncode, run.stderr)
 # cluster para o Perfetto (ui.perfetto.dev) ou o `chrome://tracing`.
 
 # %% [markdown] lang="en"
-# ## 8. Precision: tensor cores and the memory wall
+# ## 8. Precision: loss scaling, tensor cores and the memory wall
 #
 # Every step so far computed in float32 on P100s, which have no tensor cores. TensorFlow on newer
 # GPUs does not stay there. Since TF 2.4 float32 matrix products and convolutions run in **TF32**
@@ -614,21 +614,21 @@ print(run.returncode, run.stderr)
 # while their variables stay float32. `--precision` (and `precision=` in Python) picks one of
 # `float32` (TF32 off), `tf32` (TensorFlow's default), `mixed_float16` and `mixed_bfloat16`.
 #
-# The simulator times each layer by a **roofline**: a convolution or matrix product takes its
-# FLOPs at the precision's peak times the fraction of peak that cuBLAS and cuDNN kernels reached
-# when measured (about 0.6-0.9 on CUDA cores, 0.7 on tensor cores), or its bytes at the memory
-# bandwidth, whichever is longer. Batch norm, activations, bias adds and the optimizer's update
-# only read and write memory. ResNet-50 on one GPU of each generation, 256 images per step:
+# **In numbers: loss scaling.** float16 has 5 exponent bits: nothing below about 6e-8 (its
+# smallest subnormal), nothing above 65504. Small gradients underflow to zero. Keras's
+# `LossScaleOptimizer` (which `compile` adds under `mixed_float16`) multiplies the loss, and so
+# every gradient, by a loss scale before backprop, and divides the float32 gradients by it before
+# applying them. One gradient, on `sim.tf` in float16 as TensorFlow's CPU kernels compute it:
 
 # %% [markdown] lang="zh"
-# ## 8. 精度：张量核心与内存墙
+# ## 8. 精度：损失缩放、张量核心与内存墙
 #
 # 到目前为止，每一步都是在没有张量核心的 P100 上用 float32 计算的。在更新的 GPU 上，TensorFlow 并不停留在 float32：从 TF 2.4 起，在 Ampere 及更新的 GPU 上，float32 的矩阵乘法和卷积默认用张量核心以 **TF32** 计算（`tf.config.experimental.enable_tensor_float_32_execution`）；`tf.keras.mixed_precision.set_global_policy("mixed_float16")` 则让各层以 float16 计算，而变量仍保持 float32。`--precision`（Python 中为 `precision=`）可以选 `float32`（关闭 TF32）、`tf32`（TensorFlow 的默认）、`mixed_float16` 和 `mixed_bfloat16`。
 #
-# 模拟器用**屋顶线模型**为每一层计时：卷积或矩阵乘法的耗时取两者中较长的一个，一是它的 FLOP 数除以（该精度的峰值 × cuBLAS 和 cuDNN 内核实测达到的峰值比例：CUDA 核心上约 0.6～0.9，张量核心上约 0.7），二是它要读写的字节数除以内存带宽。批归一化、激活函数、加偏置和优化器的更新只读写内存。下面是 ResNet-50 在每一代 GPU 中的一个 GPU 上、每步 256 张图像的情况：
+# **数值上：损失缩放。** float16 只有 5 位指数：小于约 6e-8（它最小的次正规数）的数存不下，大于 65504 的也存不下。很小的梯度会下溢成零。Keras 的 `LossScaleOptimizer`（在 `mixed_float16` 下由 `compile` 自动加上）在反向传播之前把损失（因而每个梯度）乘以一个损失缩放因子，在应用之前再把 float32 的梯度除以它。下面是一个梯度在 `sim.tf` 上按 TensorFlow 的 CPU 内核那样以 float16 计算的结果：
 
 # %% [markdown] lang="pt"
-# ## 8. Precisão: tensor cores e a barreira da memória
+# ## 8. Precisão: escala da perda, tensor cores e a barreira da memória
 #
 # Até aqui, todo passo calculou em float32 em P100s, que não têm tensor cores. Em GPUs mais novas o
 # TensorFlow não fica nisso. Desde o TF 2.4, produtos de matrizes e convoluções em float32 rodam
@@ -638,6 +638,77 @@ print(run.returncode, run.stderr)
 # float16 enquanto suas variáveis continuam em float32. `--precision` (e `precision=` em Python)
 # escolhe entre `float32` (TF32 desligado), `tf32` (o padrão do TensorFlow), `mixed_float16` e
 # `mixed_bfloat16`.
+#
+# **Nos números: a escala da perda.** O float16 tem 5 bits de expoente: nada abaixo de cerca de
+# 6e-8 (seu menor subnormal), nada acima de 65504. Gradientes pequenos viram zero (underflow). O
+# `LossScaleOptimizer` do Keras (que o `compile` acrescenta sob `mixed_float16`) multiplica a
+# perda, e portanto todo gradiente, por uma escala antes da retropropagação, e divide os
+# gradientes em float32 por ela antes de aplicá-los. Um gradiente, no `sim.tf` em float16, como os
+# kernels de CPU do TensorFlow calculam:
+
+# %%
+from sim.course.precision_demo import overflow_rescue, underflow_rescue
+
+rescue = underflow_rescue()
+print(t("lesson09.underflow_line", gradient=rescue.gradient, in_float16=rescue.in_float16,
+        scale=rescue.scale, scaled=rescue.scaled_in_float16, unscaled=rescue.unscaled))
+
+# %% [markdown] lang="en"
+# A gradient of 1e-8 is 0 in float16; scaled by 32768 it survives, and it comes back as 1e-8 to
+# within float16's rounding.
+# <!-- claim underflow: holds(rescue.in_float16 == 0.0 and rescue.scaled_in_float16 > 0, "0 in float16, kept when scaled") & about(rescue.unscaled, 1e-8, rel=0.01) -->
+# Too large a scale overflows instead, so the scale is dynamic: it starts at 2^15; a step whose
+# gradients are not all finite is skipped and the scale halved; after 2000 finite steps in a row it
+# doubles. A small model with large targets, trained by a `LossScaleOptimizer` in `mixed_float16`:
+
+# %% [markdown] lang="zh"
+# 1e-8 的梯度在 float16 中变成了 0；乘以 32768 之后它保住了，除回去之后仍是 1e-8（误差在 float16 的舍入之内）。
+# <!-- claim underflow -->
+# 缩放因子太大则会上溢，所以缩放因子是动态的：从 2^15 开始；只要某一步的梯度不全是有限值，就跳过这一步并把缩放因子减半；连续 2000 步梯度都有限，就把它加倍。下面是一个目标值很大的小模型，在 `mixed_float16` 下用 `LossScaleOptimizer` 训练：
+
+# %% [markdown] lang="pt"
+# Um gradiente de 1e-8 vira 0 em float16; multiplicado por 32768 ele sobrevive e volta como 1e-8,
+# dentro do arredondamento do float16.
+# <!-- claim underflow -->
+# Uma escala grande demais estoura (overflow), por isso a escala é dinâmica: começa em 2^15; um
+# passo cujos gradientes não são todos finitos é pulado e a escala cai à metade; depois de 2000
+# passos finitos seguidos ela dobra. Um modelo pequeno com alvos grandes, treinado por um
+# `LossScaleOptimizer` em `mixed_float16`:
+
+# %%
+steps = overflow_rescue(8)
+print(t("lesson09.overflow_header"))
+for st in steps:
+    print(t("lesson09.overflow_row", step=st.step, scale=st.scale,
+            finite=t("lesson09.yes" if st.finite else "lesson09.no"),
+            action=t("lesson09.applied" if st.finite else "lesson09.skipped"), loss=st.loss))
+
+# %% [markdown] lang="en"
+# The first five steps overflow (at 32768 down to 2048): each is skipped and halves the scale. At
+# 1024 the gradients are finite, the step is applied, and the loss falls from there. The weights
+# never saw an inf or a NaN: that is what loss scaling rescues. (The loss itself is computed in
+# float32: the model's last layer has `dtype="float32"`, as TensorFlow's guide advises.)
+# <!-- claim overflow: holds([st.finite for st in steps[:5]] == [False] * 5 and steps[5].finite and steps[5].scale == 1024, "five skipped, the sixth at 1024 applied") & below(steps[-1].loss, steps[5].loss) -->
+#
+# The simulator times each layer by a **roofline**: a convolution or matrix product takes its
+# FLOPs at the precision's peak times the fraction of peak that cuBLAS and cuDNN kernels reached
+# when measured (about 0.6-0.9 on CUDA cores, 0.7 on tensor cores), or its bytes at the memory
+# bandwidth, whichever is longer. Batch norm, activations, bias adds and the optimizer's update
+# only read and write memory. ResNet-50 on one GPU of each generation, 256 images per step:
+
+# %% [markdown] lang="zh"
+# 前五步都上溢了（缩放因子从 32768 一直到 2048）：每一步都被跳过，缩放因子减半。到 1024 时梯度是有限的，这一步被应用，损失从这里开始下降。权重从未见过 inf 或 NaN：这就是损失缩放挽救的东西。（损失本身以 float32 计算：模型的最后一层设了 `dtype="float32"`，正如 TensorFlow 的指南所建议的。）
+# <!-- claim overflow -->
+#
+# 模拟器用**屋顶线模型**为每一层计时：卷积或矩阵乘法的耗时取两者中较长的一个，一是它的 FLOP 数除以（该精度的峰值 × cuBLAS 和 cuDNN 内核实测达到的峰值比例：CUDA 核心上约 0.6～0.9，张量核心上约 0.7），二是它要读写的字节数除以内存带宽。批归一化、激活函数、加偏置和优化器的更新只读写内存。下面是 ResNet-50 在每一代 GPU 中的一个 GPU 上、每步 256 张图像的情况：
+
+# %% [markdown] lang="pt"
+# Os cinco primeiros passos estouram (de 32768 até 2048): cada um é pulado e reduz a escala à
+# metade. Em 1024 os gradientes são finitos, o passo é aplicado e a perda cai a partir daí. Os
+# pesos nunca viram um inf ou um NaN: é isso que a escala da perda salva. (A perda em si é
+# calculada em float32: a última camada do modelo tem `dtype="float32"`, como o guia do
+# TensorFlow recomenda.)
+# <!-- claim overflow -->
 #
 # O simulador cronometra cada camada por um modelo **roofline**: uma convolução ou um produto de
 # matrizes leva o maior de dois tempos: seus FLOPs no pico da precisão vezes a fração do pico que
@@ -969,6 +1040,9 @@ scaling_widget()
 #   than Inception V3 or ResNet-50. Where the big layers sit matters too.
 # - The network between servers decides more than the links inside them; a ring all-reduce's
 #   traffic per GPU does not grow with the cluster, a fixed set of parameter servers' does.
+# - Precision: loss scaling keeps float16's small gradients from vanishing and skips the steps
+#   that overflow; tensor cores speed up the matrix products until the memory-bound work decides
+#   the step (the memory wall), and a faster step has less time to hide the same float32 gradients.
 # - The simulator is a comparison tool, optimistic for all-reduce: real runs also pay for
 #   stragglers, framework overheads and imperfect overlap.
 #
@@ -982,6 +1056,7 @@ scaling_widget()
 # - 桶（张量融合）在延迟和重叠之间权衡：足够大，才能少付几次延迟；足够小，前面的桶才能早点出发。和整个模型一样大的桶会失去重叠。
 # - 每个 FLOP 对应的字节数决定扩展性：相对于每秒的计算量，VGG-16 和 BERT 需要传输的梯度远多于 Inception V3 或 ResNet-50。大的层位于网络的什么位置也很重要。
 # - 服务器之间的网络比服务器内部的链路更有决定性；环形全归约每个 GPU 的流量不随集群变大而增长，固定数量的参数服务器的流量却会增长。
+# - 精度：损失缩放让 float16 中很小的梯度不至于消失，并跳过上溢的步；张量核心让矩阵乘法变快，直到受内存带宽限制的工作决定了一步的时间（内存墙）；而一步越快，能用来掩盖同样多的 float32 梯度的时间就越少。
 # - 模拟器是一个用来比较的工具，对全归约偏乐观：真实的训练还要为掉队者、框架开销和不完美的重叠付出时间。
 #
 # 练习要求你在几个按节点小时计价的集群中，挑出在预算之内训练一个模型最快的那个。
@@ -1001,8 +1076,12 @@ scaling_widget()
 # - A rede entre os servidores decide mais que os enlaces dentro deles; o tráfego por GPU de um
 #   all-reduce em anel não cresce com o cluster, o de um conjunto fixo de servidores de parâmetros
 #   cresce.
+# - Precisão: a escala da perda impede que os gradientes pequenos do float16 sumam e pula os passos
+#   que estouram; os tensor cores aceleram os produtos de matrizes até que o trabalho limitado pela
+#   memória decida o passo (a barreira da memória), e um passo mais rápido tem menos tempo para
+#   esconder os mesmos gradientes em float32.
 # - O simulador é uma ferramenta de comparação, otimista no all-reduce: treinamentos reais também
 #   pagam por retardatários, custos do framework e sobreposição imperfeita.
 #
 # O exercício pede que você escolha, entre alguns clusters com preço por nó-hora, aquele que
-# treina um modelo mais rápido dentro de um orçamento.
+# treina o modelo em menos tempo sem estourar o orçamento.
