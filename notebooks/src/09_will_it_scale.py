@@ -225,10 +225,11 @@ labels = [str(mb) for mb in BUCKET_MB[:-1]] + [t("lesson09.whole_model")]
 
 fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
 print(t("lesson09.bucket_header"))
+bucket_steps = {}                           # network -> step time (ms) per bucket size
 for network in ("10gbe", "edr-ib"):
     cluster = cluster_of("big-basin", 64, network)
     ranks = ring_ranks(cluster)
-    times = []
+    times = bucket_steps[network] = []
     for mb, label in zip(BUCKET_MB, labels):
         s = simulate_step("resnet50", cluster, ranks, bucket_mb=mb)
         times.append(s.step_time * 1e3)
@@ -244,7 +245,9 @@ plt.show()
 
 # %% [markdown] lang="en"
 # On 10 GbE, 54 separate all-reduces pay 54 latencies of a 512-GPU ring: fusing them into a few
-# MB saves about 30 ms a step. Then the curve turns up. A bucket can only be sent once its last
+# MB saves about 57 ms a step.
+# <!-- claim fusion_saves: about(bucket_steps["10gbe"][0] - bucket_steps["10gbe"][2], 57, abs=3) & below(bucket_steps["10gbe"][2], bucket_steps["10gbe"][4]) & below(bucket_steps["10gbe"][4], bucket_steps["10gbe"][5]) & about(bucket_steps["edr-ib"][0], bucket_steps["edr-ib"][2], rel=0.01) & above(bucket_steps["edr-ib"][5], bucket_steps["edr-ib"][2], by=0.05) -->
+# Then the curve turns up. A bucket can only be sent once its last
 # gradient exists, so a 64 MB bucket waits for most of backward, and one bucket as large as the
 # model waits for all of it: no overlap left, and the step is compute plus communication. On
 # InfiniBand the latency is tiny, so small buckets cost almost nothing and only the loss of
@@ -270,7 +273,7 @@ plt.show()
 # nodes, overlap off to see both parts whole:
 
 # %% [markdown] lang="zh"
-# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 30 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而和整个模型一样大的桶要等整个反向传播结束：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
+# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 57 ms。<!-- claim fusion_saves -->之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而和整个模型一样大的桶要等整个反向传播结束：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
 #
 # 梯度*什么时候*归约由框架决定，模拟器中的每种策略都按其框架的源代码来做（`sim/scaleout/reduction.py`）。Keras 的 `Model.fit` 配合 MirroredStrategy 或 MultiWorkerMirroredStrategy 时，会在反向传播**结束之后**把所有梯度打成一个包一次归约（MirroredStrategy 默认的 `CollectiveAllReduce` 走 NCCL，MWMS 也一样，`bytes_per_pack=0`：拼接成一个包，再做一次集合通信）：没有任何重叠，不指定桶大小时，`scale` 和 `python -m sim scale` 给出的就是这种情况。桶大小对应 `CommunicationOptions(bytes_per_pack=...)`：每个包一就绪就发出，本节课第 2 到第 6 部分正是这样做的，它们传入 `bucket_mb` 来展示重叠能带来多少收益。Horovod（`--strategy horovod`）每隔 `HOROVOD_CYCLE_TIME`（1 ms；v0.21 即 2020 年 11 月之前为 5 ms）让各个 rank 协商哪些张量已经就绪，再把就绪的梯度融合（不超过 `HOROVOD_FUSION_THRESHOLD`）后发出。
 #
@@ -280,7 +283,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
-# alguns MB economiza cerca de 30 ms por passo. Depois a curva sobe. Um bucket só pode ser
+# alguns MB economiza cerca de 57 ms por passo. <!-- claim fusion_saves --> Depois a curva sobe. Um bucket só pode ser
 # enviado quando seu último gradiente fica pronto, então um bucket de 64 MB espera a maior parte da passagem para trás, e um bucket do tamanho do modelo espera por ela inteira: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
 # buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
@@ -309,16 +312,19 @@ plt.show()
 MODELS = ["resnet50", "inception_v3", "vgg16", "bert_base"]
 
 print(t("lesson09.models_header"))
+whole_steps = {}                            # model -> its step with overlap off
 for name in MODELS:
     w = workload(name)
-    s = simulate_step(w, two_nodes, gpus, bucket_mb=64, overlap=False)
+    s = whole_steps[name] = simulate_step(w, two_nodes, gpus, bucket_mb=64, overlap=False)
     print(t("lesson09.models_row", model=name, params=w.params / 1e6, gflops=w.flops / 1e9,
             per_flop=w.gradient_bytes / w.flops, compute=s.compute * 1e3,
             comm=s.communication * 1e3, ratio=s.communication / s.compute))
 
 fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+at_8 = {}                                   # model -> efficiency on 8 nodes (64 GPUs)
 for name in MODELS:
     rows = scale(name, "big-basin", nodes=[1, 2, 4, 8, 16, 32], network="25gbe", bucket_mb=64)
+    at_8[name] = rows[3]["efficiency"]
     ax.plot([r["devices"] for r in rows], [r["efficiency"] for r in rows], "o-", label=name)
 ax.set_xscale("log", base=2)
 ax.set_xticks([r["devices"] for r in rows])
@@ -331,18 +337,19 @@ ax.legend()
 plt.show()
 
 # %% [markdown] lang="en"
-# VGG-16 computes for about as long as Inception V3 (about 0.4 s per 64 images on one P100 in
-# TensorFlow's benchmark) but carries five times the parameters: 138 million, 74% of them in one
-# dense layer. It has to move five times the bytes in the same time, so on 25 GbE its
-# communication is larger than its backward pass and no overlap can hide it.
+# VGG-16 computes for about as long as Inception V3 (0.42 and 0.45 s per 64 images on one P100 in
+# TensorFlow's benchmark; the roofline says 0.47 and 0.32 s) but carries five times the
+# parameters: 138 million, 74% of them in one dense layer. It has to move five times the bytes, so
+# on 25 GbE its communication is larger than its backward pass and no overlap can hide it.
 # Inception V3 has the fewest bytes per FLOP of the four and scales best.
+# <!-- claim vgg_outlasts: above(whole_steps["vgg16"].communication, whole_steps["vgg16"].backward) & about(whole_steps["vgg16"].communication / whole_steps["inception_v3"].communication, 5, rel=0.1) & holds(max(at_8, key=at_8.get) == "inception_v3", "Inception V3 scales best") -->
 #
-# BERT-base has the most bytes per FLOP, yet it scales better than VGG-16: what decides is bytes
-# per *second* of compute (the last column). VGG-16 computes faster than its FLOPs suggest (cuDNN
-# computes its 3×3 convolutions with fewer multiplications, the Winograd algorithm, and the
-# measured 154 images/s includes that), while BERT's rate is an assumption, half of the P100's
-# peak, the only number here not from a published measurement. Bytes per FLOP is the quick
-# estimate; the simulator does the full sum.
+# BERT-base has fewer bytes per second of compute than VGG-16 (the last column), yet it scales
+# worst of the four: 82% on 8 nodes against VGG-16's 88%. Its largest tensor, the word embedding
+# (23 million parameters), is its first layer, so its gradient is the last one ready, with no
+# compute left to hide it behind. VGG-16's big dense layer sits the other way round (next
+# paragraph). Bytes per FLOP is the quick estimate; the simulator does the full sum.
+# <!-- claim bert_worst: below(whole_steps["bert_base"].communication / whole_steps["bert_base"].compute, whole_steps["vgg16"].communication / whole_steps["vgg16"].compute) & holds(min(at_8, key=at_8.get) == "bert_base", "BERT scales worst") & about(at_8["bert_base"], 0.82, abs=0.006) & about(at_8["vgg16"], 0.88, abs=0.006) -->
 #
 # Curiously, VGG-16's big dense layer is the third layer from the end (`fc6`, before `fc7` and
 # `fc8`), so its gradient is ready almost at once, after two smaller dense layers, and is sent while
@@ -356,9 +363,9 @@ plt.show()
 # with its four EDR InfiniBand cards. Networks are given by name.
 
 # %% [markdown] lang="zh"
-# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像都需要约 0.4 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要在同样的时间里传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。
+# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像分别需要 0.42 s 和 0.45 s；屋顶线模型给出 0.47 s 和 0.32 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。<!-- claim vgg_outlasts -->
 #
-# BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
+# BERT-base 每秒计算对应的字节数比 VGG-16 少（最后一列），扩展性却是四个模型中最差的：8 个节点上只有 82%，VGG-16 则是 88%。它最大的张量是词嵌入（2300 万个参数），位于第一层，所以它的梯度最后才就绪，后面已经没有计算可以用来掩盖它了。VGG-16 的大全连接层正好相反（见下一段）。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。<!-- claim bert_worst -->
 #
 # 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个较小的全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。重要的不只是参数有多少，还有它们位于网络的什么位置。
 #
@@ -367,19 +374,19 @@ plt.show()
 # 拿要求最高的 VGG-16 来说，只改变链路。在一台服务器内部：4 个 GPU 挂在 PCIe 交换机上（`pascal-pcie-4gpu`），或者通过 NVLink 相连（一台 `dgx1-p100` 中的 4 个 GPU）。在 8 台服务器之间：Big Basin 使用 10、25 或 50 Gb 以太网，或者 EDR InfiniBand（每台一块网卡）；还有配备四块 EDR InfiniBand 网卡的 DGX-1。网络按名称指定。
 
 # %% [markdown] lang="pt"
-# A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (cerca de 0,4 s por 64 imagens em
-# uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais parâmetros: 138 milhões, 74%
-# deles em uma única camada densa. Ela precisa mover cinco vezes mais
-# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que sua passagem para trás e nenhuma
+# A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (0,42 e 0,45 s por 64 imagens em
+# uma P100 no benchmark do TensorFlow; o modelo roofline dá 0,47 e 0,32 s), mas tem cinco vezes
+# mais parâmetros: 138 milhões, 74% deles em uma única camada densa. Ela precisa mover cinco vezes
+# mais bytes, então em 25 GbE sua comunicação é maior que sua passagem para trás e nenhuma
 # sobreposição consegue escondê-la. A Inception V3 tem menos bytes por FLOP que os outros três e
-# escala melhor.
+# escala melhor. <!-- claim vgg_outlasts -->
 #
-# O BERT-base tem mais bytes por FLOP que todos, e mesmo assim escala melhor que a VGG-16: o que
-# decide são os bytes por *segundo* de computação (a última coluna). A VGG-16 calcula mais rápido
-# do que seus FLOPs sugerem (o cuDNN calcula suas convoluções 3×3 com menos multiplicações, pelo
-# algoritmo de Winograd, e as 154 imagens/s medidas já incluem isso), enquanto a velocidade do
-# BERT é uma suposição, metade do pico da P100, o único número aqui que não vem de uma medição
-# publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
+# O BERT-base tem menos bytes por segundo de computação que a VGG-16 (a última coluna) e mesmo
+# assim escala pior que os outros três: 82% em 8 nós, contra 88% da VGG-16. Seu maior tensor, o
+# embedding de palavras (23 milhões de parâmetros), é a primeira camada, então o gradiente dele é
+# o último a ficar pronto, sem mais computação atrás da qual se esconder. A grande camada densa da
+# VGG-16 fica do lado oposto (próximo parágrafo). Bytes por FLOP é a estimativa rápida; o
+# simulador faz a conta completa. <!-- claim bert_worst -->
 #
 # Curiosamente, a grande camada densa da VGG-16 é a antepenúltima (`fc6`, antes de `fc7` e
 # `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas menores,
@@ -400,9 +407,10 @@ CLUSTERS = [  # (node, nodes, network, GPUs used per node)
     ("big-basin", 8, "edr-ib", None), ("dgx1-p100", 8, "edr-ib", None)]
 
 print(t("lesson09.links_header"))
+links = {}                                  # (node, network) -> the row
 for machine, nodes, network, per_node in CLUSTERS:
-    row = scale("vgg16", machine, nodes=[nodes], network=network, bucket_mb=64,
-                gpus=[per_node] if per_node else None)[0]
+    row = links[machine, network] = scale("vgg16", machine, nodes=[nodes], network=network,
+                                          bucket_mb=64, gpus=[per_node] if per_node else None)[0]
     print(t("lesson09.links_row", machine=machine, nodes=nodes, network=network or "-",
             devices=row["devices"], comm=row["communication_ms"], step=row["step_time_ms"],
             efficiency=row["efficiency"]))
@@ -411,14 +419,18 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Inside a server, NVLink all-reduces VGG-16's gradients in two thirds of PCIe's time, and both
 # servers stay near 99% anyway: four GPUs' all-reduce is short enough to hide behind backward.
 # Between servers the network decides. 10 GbE spends almost a second per step communicating and
-# wastes over 60% of the GPUs; 25 GbE keeps 82%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
-# close to 95%; the DGX-1's four cards give each NVLink ring its own way out of the server, and
-# it keeps 98%.
+# wastes more than half of the GPUs; 25 GbE keeps 88%; 50 GbE and EDR InfiniBand (100 Gb/s) both
+# get about 96%. EDR's twice the line rate buys almost nothing here, and that is the simulator's
+# shortcut, not the network: its ring leaves a Big Basin through a GPU whose way to the one card
+# crosses the 6 GB/s link between the two CPU sockets, which caps both networks alike (NCCL's own
+# ring search starts from the GPUs next to the card). The DGX-1's four cards give each NVLink ring
+# its own way out of the server, and it keeps 99%.
+# <!-- claim links: about(links["dgx1-p100", None]["communication_ms"] / links["pascal-pcie-4gpu", None]["communication_ms"], 2 / 3, rel=0.05) & above(links["pascal-pcie-4gpu", None]["efficiency"], 0.98) & above(links["dgx1-p100", None]["efficiency"], 0.98) & between(links["big-basin", "10gbe"]["communication_ms"], 850, 1000) & below(links["big-basin", "10gbe"]["efficiency"], 0.5) & about(links["big-basin", "25gbe"]["efficiency"], 0.88, abs=0.006) & about(links["big-basin", "50gbe"]["efficiency"], 0.96, abs=0.006) & about(links["big-basin", "edr-ib"]["efficiency"], 0.96, abs=0.006) & about(links["dgx1-p100", "edr-ib"]["efficiency"], 0.99, abs=0.006) -->
 #
 # **How many GPUs before ResNet-50 stops scaling on 25 GbE?** Ask the simulator, up to 64 nodes:
 
 # %% [markdown] lang="zh"
-# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 82%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
+# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两种服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了一半以上的 GPU；25 GbE 保持在 88%；50 GbE 和 EDR InfiniBand（100 Gb/s）都在 96% 左右。EDR 的线速高出一倍，在这里却几乎没有带来收益，这是模拟器的简化，而不是网络本身的问题：它的环经由一个 GPU 离开 Big Basin，而这个 GPU 通往唯一那块网卡的路径要穿过两个 CPU 插槽之间 6 GB/s 的链路，两种网络都被它限制住了（NCCL 自己的环搜索会从网卡旁边的 GPU 开始）。DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 99%。<!-- claim links -->
 #
 # **在 25 GbE 上，ResNet-50 加到多少个 GPU 就不再扩展了？** 问问模拟器，一直算到 64 个节点：
 
@@ -426,9 +438,13 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do
 # tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
 # é curto o bastante para se esconder atrás da passagem para trás. Entre servidores, quem decide é a
-# rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
-# a 25 GbE mantém 82%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
-# placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
+# rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais da metade das
+# GPUs; a 25 GbE mantém 88%; a 50 GbE e a InfiniBand EDR (100 Gb/s) ficam em torno de 96%. O dobro
+# da taxa nominal da EDR quase não rende nada aqui, e isso é um atalho do simulador, não da rede:
+# o anel dele sai de um Big Basin por uma GPU cujo caminho até a única placa atravessa o enlace de
+# 6 GB/s entre os dois soquetes de CPU, que limita as duas redes por igual (a busca de anel do
+# próprio NCCL começa pelas GPUs vizinhas da placa). As quatro placas do DGX-1 dão a cada anel
+# NVLink sua própria saída do servidor, e ele mantém 99%. <!-- claim links -->
 #
 # **Com quantas GPUs a ResNet-50 deixa de escalar em 25 GbE?** Pergunte ao simulador, até 64 nós:
 
@@ -441,13 +457,14 @@ for r in rows:
             efficiency=r["efficiency"]))
 
 # %% [markdown] lang="en"
-# It never stops, in the simulator's model. Efficiency drops once, from 99% to 93%, when the ring first
+# It never stops, in the simulator's model. Efficiency drops once, from 99% to 92%, when the ring first
 # leaves the server for the network, and then stays flat up to 512 GPUs. A ring all-reduce makes
 # each GPU send `2(p − 1)/p` times the gradients, which is almost twice the gradients whatever
 # `p` is, so the time spent on bandwidth does not grow with the cluster; only the latency part
 # grows, and 64 MB buckets make it small. What stops a real run is elsewhere: the batch grows
 # with the GPUs until it passes the critical batch size (lesson 08), and the slowest of 512 GPUs
 # sets the pace of every step (stragglers, lesson 07), which this model leaves out.
+# <!-- claim flat_curve: about(rows[0]["efficiency"], 0.99, abs=0.006) & about(rows[1]["efficiency"], 0.92, abs=0.006) & about(rows[-1]["efficiency"], rows[1]["efficiency"], abs=0.01) -->
 #
 # ## 6. Parameter servers or all-reduce?
 #
@@ -457,14 +474,14 @@ for r in rows:
 # spread round robin over 1 or 4 `ps` tasks, or over one task per server.
 
 # %% [markdown] lang="zh"
-# 按这个模拟模型，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模拟模型没有考虑这一点。
+# 按这个模拟模型，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 92%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模拟模型没有考虑这一点。<!-- claim flat_curve -->
 #
 # ## 6. 参数服务器还是全归约？
 #
 # 使用参数服务器时（第 07 课），每个工作进程把梯度推送给 `ps` 任务，再把新的权重拉回来。这里每台 `pascal-pcie-4gpu` 服务器上的 4 个 GPU 各是一个工作进程，服务器之间通过 25 Gb RoCE（Horovod 论文中的网络）通信，变量以轮询方式分布在 1 个或 4 个 `ps` 任务上，或者每台服务器一个任务。
 
 # %% [markdown] lang="pt"
-# Em nosso modelo de simulação, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
+# Em nosso modelo de simulação, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 92%, quando o
 # anel sai do servidor para a rede pela primeira vez, e depois fica estável até 512 GPUs. Um
 # all-reduce em anel faz cada GPU enviar `2(p − 1)/p` vezes os gradientes, quase o dobro dos
 # gradientes seja qual for `p`, então o tempo gasto com largura de banda não cresce com o cluster;
@@ -472,6 +489,7 @@ for r in rows:
 # real parar de escalar está em outro lugar: o lote cresce com as GPUs até passar do tamanho
 # crítico do lote (lição 08), e a mais lenta de 512 GPUs dita o ritmo de cada passo
 # (retardatários, lição 07), algo que o nosso modelo de simulação deixa de fora.
+# <!-- claim flat_curve -->
 #
 # ## 6. Servidores de parâmetros ou all-reduce?
 #
@@ -514,13 +532,14 @@ plt.show()
 # %% [markdown] lang="en"
 # On one server all four strategies are close. Beyond it, a fixed number of parameter servers
 # collapses: every worker sends its whole gradient into the same few network cards, so their
-# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 8%. Adding
+# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 7%. Adding
 # tasks with the servers (one per server) spreads that traffic and holds on much longer, but each
 # GPU still sends its own copy of the gradients over the network. An all-reduce ring crosses the
 # network only between neighbouring servers: each server's card carries about twice the
 # gradients, however many GPUs and servers there are. So on a GPU cluster, all-reduce; parameter
 # servers earn their place elsewhere: asynchronous training, many CPU workers, huge embedding
 # tables that no single device holds (lesson 07).
+# <!-- claim ps_collapse: above(curves["nccl"][0]["efficiency"] - curves["ps=1"][0]["efficiency"], -0.01) & about(curves["ps=1"][-1]["efficiency"], 0.07, abs=0.006) & above(curves["ps=nodes"][-1]["efficiency"], curves["ps=4"][-1]["efficiency"], by=1.0) & above(curves["nccl"][-1]["efficiency"], curves["ps=nodes"][-1]["efficiency"]) -->
 #
 # ## 7. The command line: `python -m sim scale`
 #
@@ -528,7 +547,7 @@ plt.show()
 # (in a terminal, type it after `$`); `SIM_LANG` makes it answer in the course language.
 
 # %% [markdown] lang="zh"
-# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器的效率就急剧下降：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，效率能维持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
+# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器的效率就急剧下降：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 7%。<!-- claim ps_collapse -->让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，效率能维持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
 #
 # ## 7. 命令行：`python -m sim scale`
 #
@@ -538,7 +557,7 @@ plt.show()
 # Em um servidor, as quatro estratégias ficam próximas. Além dele, a eficiência de um número fixo
 # de servidores de parâmetros despenca: cada worker envia seu gradiente inteiro para as mesmas
 # poucas placas de rede, então o tráfego delas cresce com o número de workers, e com uma única
-# tarefa `ps` 64 GPUs ficam com só 8%. Pôr uma tarefa `ps` em cada nó espalha esse
+# tarefa `ps` 64 GPUs ficam com só 7% <!-- claim ps_collapse -->. Pôr uma tarefa `ps` em cada nó espalha esse
 # tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
 # dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
 # placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
