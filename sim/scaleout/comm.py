@@ -89,7 +89,9 @@ class Communicator:
         return self._cache[key]
 
     def cpus(self) -> list:
-        return self.machine.devices_of("CPU")
+        if not hasattr(self, "_cpus"):             # the machine's CPUs, listed once
+            self._cpus = self.machine.devices_of("CPU")
+        return self._cpus
 
     def ps_tasks(self) -> list:
         """The CPU of host ``k % hosts`` for ps task ``k`` (two tasks may share a host's CPU)."""
