@@ -6,7 +6,7 @@ from sim.hardware.machine import Machine
 from sim.workloads import workload
 from sim.workloads.base import Builder, Workload
 from sim.workloads.roofline import (KERNEL_FRACTION, compute_times, layer_seconds, math_dtype,
-                                    update_seconds)
+                                    update_seconds, winograd)
 
 
 def _gpu(spec):
@@ -51,8 +51,20 @@ def test_batch_norm_and_relu_are_memory_bound_passes():
     assert layer.passes == (3 + 2, 4 + 3)
     gpu = _gpu(D.P100_SXM2)
     forward, _, _ = layer_seconds(layer, gpu, "float32", batch=32)
-    conv = 32 * 2 * 64 * 64 * 9 * 56 * 56 / (10.6e12 * KERNEL_FRACTION[("conv", "cuda")])
+    # a 3x3 stride-1 convolution on CUDA cores: Winograd F(2x2, 3x3), 36 / 16 fewer multiplies
+    conv = 32 * 2 * 64 * 64 * 9 * 56 * 56 / (10.6e12 * KERNEL_FRACTION[("conv", "cuda")] * 36 / 16)
     assert forward == pytest.approx(conv + 32 * 64 * 56 * 56 * 4 * 5 / 732e9)
+
+
+def test_winograd_only_for_3x3_stride_1_on_cuda_cores():
+    b = Builder()
+    b.conv("s1", 64, 64, 3, 56)
+    b.conv("s2", 64, 64, 3, 28, stride=2)
+    b.conv("1x1", 64, 64, 1, 56)
+    s1, s2, one = b.layers
+    assert s2.inputs == 64 * 56 * 56 and s1.inputs == 64 * 56 * 56
+    assert winograd(s1, "cuda") == 36 / 16
+    assert winograd(s2, "cuda") == winograd(one, "cuda") == winograd(s1, "tensor") == 1.0
 
 
 def test_precision_falls_back_where_the_hardware_has_no_such_unit():

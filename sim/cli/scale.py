@@ -213,7 +213,8 @@ def main(argv=None) -> int:
     from sim.hardware.node_clusters import DEFAULT_NETWORK
     from sim.scaleout import scale
     own = getattr(args.machine, "network", None)
-    network = args.network or (own.name if own is not None else DEFAULT_NETWORK.get(str(args.machine), "-"))
+    fallback = "hdr-ib" if args.machine_file else DEFAULT_NETWORK.get(str(args.machine), "-")
+    network = args.network or (own.name if own is not None else fallback)
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,

@@ -10,6 +10,7 @@ arrays keep their dtype.
 from __future__ import annotations
 
 import numpy as np
+from ml_dtypes import bfloat16 as _bfloat16
 
 from sim.engine import device as _device
 from sim.engine.device import _state as _device_state
@@ -208,12 +209,9 @@ _as_bytes = np.vectorize(_encode, otypes=[object])   # an array of str/bytes -> 
 
 
 def round_bfloat16(arr):
-    """Round float32 values to the nearest bfloat16 (kept in float32 storage)."""
-    shape = np.shape(arr)
-    a = np.array(arr, dtype=np.float32, order="C").reshape(-1)
-    bits = a.view(np.uint32).astype(np.uint64)
-    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    return bits.astype(np.uint32).view(np.float32).reshape(shape)
+    """Round values to the nearest bfloat16, kept in float32 storage: ml_dtypes' conversion,
+    the library (and rounding: to nearest, ties to even; NaN and inf kept) TensorFlow uses."""
+    return np.asarray(arr, dtype=np.float32).astype(_bfloat16).astype(np.float32)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_dtype=None):

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from sim.engine import counting, dtypes, tape
+from sim.engine import autocast, counting, dtypes, tape
 from sim.engine import device as _device
 from sim.engine.shape import TensorShape
 from sim.engine.tensor import Tensor, _Ref, convert_to_tensor
@@ -97,6 +97,8 @@ class Variable(metaclass=_VariableMeta):
     __array_ufunc__ = None  # NumPy defers to the reflected operators, as for a Tensor
 
     _keras_path = None   # set when Keras 3 made it (a layer's or metric's weight): its repr then
+    _autocast = False    # a Keras weight: read in a mixed layer's compute dtype (autocast.py)
+    _dt = None           # as a Tensor's: the tape reads it of every op input
 
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
@@ -134,6 +136,8 @@ class Variable(metaclass=_VariableMeta):
             counting._memory[-1].note_variable(self)
         if tape._state.recording:
             tape.on_variable_read(self, t)
+        if autocast.dtype is not None and self._autocast:
+            return autocast.cast_read(self, t)
         return t
 
     def _engine_variable(self):

@@ -30,7 +30,7 @@ from sim.workloads.roofline import DEFAULT_PRECISION, compute_times
 from . import horovod, reduction
 from .buckets import buckets as make_buckets
 from .comm import Communicator
-from .contention import sm_share, stretch
+from .contention import slowdown, stretch
 from .cpu_variables import forward_with_reads, uses_cpu_variables
 from .mechanisms import mechanisms_of
 
@@ -123,7 +123,9 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
             events.append(TraceEvent("compute", "backward", where, begin, backward_end))
     slowed_end = backward_end
     if contention and policy.overlaps:
-        slowed_end = stretch(forward, backward_end, rows, [sm_share(comm, b) for b, *_ in rows])
+        bound = times.memory_bound / max(sum(times.forward) + sum(times.backward), 1e-30)
+        shares = [slowdown(comm, b, end - start, bound) for b, _, start, end in rows]
+        slowed_end = stretch(forward, backward_end, rows, shares)
         if slowed_end > backward_end:
             events.append(TraceEvent("compute", "slowed by NCCL", where, backward_end, slowed_end))
     for k, (nbytes, _, start, end) in enumerate(rows):

@@ -46,7 +46,8 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
     rows = []
     for n in nodes:
         m = cluster_of(machine, n, network)
-        per_node = sum(1 for d in m.gpus if d.host == m.gpus[0].host)
+        devices = m.gpus                       # one list (m.gpus builds a new one each call)
+        per_node = sum(1 for d in devices if d.host == devices[0].host)
         for g in (gpus or [per_node]):
             if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= per_node:
                 raise ValueError(t("scale.bad_gpus", value=g, most=per_node, machine=m.name))

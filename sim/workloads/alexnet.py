@@ -17,7 +17,7 @@ from .base import Builder, Workload, conv_out
 def alexnet(image: int = 224, classes: int = 1000) -> Workload:
     b = Builder()
     size = conv_out(image, 11, 4, 2)
-    b.conv("conv1", 3, 64, 11, size, bias=True, bn=False)
+    b.conv("conv1", 3, 64, 11, size, bias=True, bn=False, stride=4)
     size = conv_out(size, 3, 2)
     b.conv("conv2", 64, 192, 5, size, bias=True, bn=False)
     size = conv_out(size, 3, 2)

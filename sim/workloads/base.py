@@ -15,7 +15,7 @@ stated once:
   (``op``: conv, matmul, or none for a pure memory-bound layer such as a LayerNorm), how many
   elements it reads and writes per sample (``inputs``, ``outputs``), and how many memory-bound
   passes over its output follow it (``passes``: batch norm 3 forward / 4 backward, an activation
-  2 / 3, a bias add 2 / 1, see ``PASSES``). A strided convolution's input is counted at its output's size.
+  2 / 3, a bias add 2 / 1, see ``PASSES``). A convolution's input is its output's map times the stride squared, with ``cin`` channels.
 """
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ class Layer:
     inputs: float = 0.0               # elements read per sample
     outputs: float = 0.0              # elements written per sample
     passes: tuple = (0, 0)            # memory-bound passes over the output (forward, backward)
+    kernel: tuple = ()                # a convolution's (kh, kw)
+    stride: int = 1
 
     @property
     def gradient_bytes(self) -> int:
@@ -99,12 +101,13 @@ class Builder:
         self.layers: list = []
 
     def add(self, name: str, params: int, macs: float, op: str = "matmul", inputs: float = 0.0,
-            outputs: float = 0.0, passes: tuple = (0, 0)) -> None:
+            outputs: float = 0.0, passes: tuple = (0, 0), kernel: tuple = (), stride: int = 1) -> None:
         self.layers.append(Layer(name, int(params), 2.0 * macs, 4.0 * macs,
-                                 op if macs else "none", float(inputs), float(outputs), passes))
+                                 op if macs else "none", float(inputs), float(outputs), passes,
+                                 tuple(kernel), int(stride)))
 
     def conv(self, name: str, cin: int, cout: int, k, out_hw, bias: bool = False,
-             bn: bool = True) -> None:
+             bn: bool = True, stride: int = 1) -> None:
         """A convolution of kernel ``k`` (int or (kh, kw)) producing an ``out_hw`` map (int or
         (h, w)); ``bn`` folds its batch norm (gamma and beta) into the same layer. Every
         convolution is followed by a ReLU (and by its bias add when it has one)."""
@@ -112,8 +115,8 @@ class Builder:
         oh, ow = (out_hw, out_hw) if isinstance(out_hw, int) else out_hw
         params = cin * cout * kh * kw + (cout if bias else 0) + (2 * cout if bn else 0)
         after = ("batch_norm", "activation") if bn else (("bias",) if bias else ()) + ("activation",)
-        self.add(name, params, cin * cout * kh * kw * oh * ow, "conv", cin * oh * ow,
-                 cout * oh * ow, passes_of(*after))
+        self.add(name, params, cin * cout * kh * kw * oh * ow, "conv", cin * oh * ow * stride ** 2,
+                 cout * oh * ow, passes_of(*after), (kh, kw), stride)
 
     def dense(self, name: str, n_in: int, n_out: int, tokens: int = 1, bias: bool = True,
               after: tuple = ("activation",)) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 from sim.engine import conversion, counting, tape
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.tape import _state as _tape_state
-from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor
+from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor, round_bfloat16
 
 _ndarray = np.ndarray
 
@@ -22,6 +22,8 @@ def out(value, inputs, grad_fns, flops, dtype=None, tgrad=None):
     """Wrap an op's NumPy result in a Tensor; count its cost; let recording tapes record it."""
     if type(value) is not _ndarray:
         value = np.asarray(value)
+    if dtype is not None and value.dtype.kind == "f":   # bfloat16: each result rounded, as TF
+        value = round_bfloat16(value)
     t = Tensor(value, dtype)
     recording = _tape_state.recording
     if counting._active or recording:
