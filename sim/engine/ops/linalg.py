@@ -19,9 +19,10 @@ def _product(A, B, bf16=False):
     """``A @ B`` as TensorFlow's CPU kernels give it (measured on TF 2.21): float16 accumulates in
     float32 and rounds once; bfloat16 (kept in float32) accumulates in float32 and truncates to
     bfloat16 (Eigen's float-to-bfloat16 of the MatMul kernel), where other ops round."""
-    if A.dtype == _F16:
-        return (A.astype(_F32) @ B.astype(_F32)).astype(_F16)
-    v = A @ B
+    with np.errstate(over="ignore", invalid="ignore"):   # inf in, inf/NaN out, silently (TF)
+        if A.dtype == _F16:
+            return (A.astype(_F32) @ B.astype(_F32)).astype(_F16)
+        v = A @ B
     if bf16:
         v = (np.ascontiguousarray(v, _F32).view(np.uint32) & np.uint32(0xFFFF0000)).view(_F32)
     return v
