@@ -39,6 +39,7 @@ from tools.course_maps import (HOME_TEXT, MAP_END, MAP_START, READMES, course_ma
                                home_notebook, readme_with_map, title_of)
 from tools.notebook_execution import KEEP_IMAGE_TAG, WIDGET_VIEW, coalesce_streams, execute  # noqa: F401
 from tools.notebook_metadata import _cell_id, kernel_metadata, notebook_metadata  # noqa: F401
+from tools.slides import RISE, drop_slide_keys, mark_slides
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh", "pt")
@@ -155,6 +156,11 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
         cells.append(new)
     for i, cell in enumerate(cells):
         cell.id = _cell_id(key, str(i))
+    if rel_source.startswith("notebooks/src/"):
+        mark_slides(cells, rel_source)            # a lesson is also a slideshow (tools/slides.py)
+        nb.metadata["rise"] = copy.deepcopy(RISE)
+    else:
+        drop_slide_keys(cells)
     nb.cells = cells
     return nb
 
@@ -212,6 +218,11 @@ def inputs_of(nb: nbformat.NotebookNode) -> list[tuple]:
     return [(c.cell_type, c.source, tuple(c.metadata.get("tags", ()))) for c in nb.cells]
 
 
+def slides_of(nb: nbformat.NotebookNode) -> list:
+    """Each cell's slideshow metadata (it does not change what a cell prints)."""
+    return [c.metadata.get("slideshow") for c in nb.cells]
+
+
 def drifted(outputs: list[Output]) -> list[str]:
     """Committed notebooks whose inputs (or metadata) differ from what their source builds."""
     problems = []
@@ -224,6 +235,8 @@ def drifted(outputs: list[Output]) -> list[str]:
         if inputs_of(committed) != inputs_of(out.notebook):
             problems.append(f"{shown}: differs from its source "
                             "(edit the source in notebooks/src or exercises/src, then `make notebooks`)")
+        elif slides_of(committed) != slides_of(out.notebook):
+            problems.append(f"{shown}: its slides differ from what its source marks (run `make notebooks`)")
         elif committed.metadata != out.notebook.metadata:
             problems.append(f"{shown}: its metadata differ from what JupyterLab writes when it opens "
                             "the notebook, so it would open modified (run `make notebooks`)")
@@ -258,13 +271,9 @@ def write(out: Output, run: bool) -> None:
     nb = out.notebook
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
-        if inputs_of(committed) == inputs_of(nb):
-            if committed.metadata == nb.metadata:
-                return
-            committed.metadata = nb.metadata      # keep the outputs, refresh the metadata
-            nb = committed
-        else:
-            nb = keep_outputs(committed, nb)
+        nb = keep_outputs(committed, nb)      # same code cells: keep what they printed
+        if nb == committed:
+            return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
         nb = execute(nb, out.path.parent)
