@@ -39,7 +39,7 @@ from tools.course_maps import (HOME_TEXT, MAP_END, MAP_START, READMES, course_ma
                                home_notebook, readme_with_map, title_of)
 from tools.notebook_execution import KEEP_IMAGE_TAG, WIDGET_VIEW, coalesce_streams, execute  # noqa: F401
 from tools.notebook_metadata import _cell_id, kernel_metadata, notebook_metadata  # noqa: F401
-from tools.slides import RISE, drop_slide_keys, mark_slides
+from tools.slides import RISE, drop_slide_keys, mark_slides, slides_of
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh", "pt")
@@ -218,11 +218,6 @@ def inputs_of(nb: nbformat.NotebookNode) -> list[tuple]:
     return [(c.cell_type, c.source, tuple(c.metadata.get("tags", ()))) for c in nb.cells]
 
 
-def slides_of(nb: nbformat.NotebookNode) -> list:
-    """Each cell's slideshow metadata (it does not change what a cell prints)."""
-    return [c.metadata.get("slideshow") for c in nb.cells]
-
-
 def drifted(outputs: list[Output]) -> list[str]:
     """Committed notebooks whose inputs (or metadata) differ from what their source builds."""
     problems = []
@@ -271,8 +266,7 @@ def write(out: Output, run: bool) -> None:
     nb = out.notebook
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
-        nb = keep_outputs(committed, nb)      # same code cells: keep what they printed
-        if nb == committed:
+        if (nb := keep_outputs(committed, nb)) == committed:     # same code cells: keep their outputs
             return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)

@@ -56,6 +56,11 @@ def drop_slide_keys(cells: list[nbformat.NotebookNode]) -> None:
         cell.metadata.pop(SOURCE_KEY, None)
 
 
+def slides_of(nb: nbformat.NotebookNode) -> list:
+    """Each cell's slideshow metadata (it does not change what a cell prints; the drift check reads it)."""
+    return [c.metadata.get("slideshow") for c in nb.cells]
+
+
 def slide_roles(nb: nbformat.NotebookNode) -> list[str]:
     """What the slideshow shows, in order: 'title', 'figure', 'demo', 'summary' (for tests)."""
     cells = nb.cells
