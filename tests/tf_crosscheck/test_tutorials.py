@@ -69,7 +69,14 @@ TUTORIALS_RUN = {
 # evaluation of the model it trained (cells 18-19: TF printed 0.9375 and 0.75 in one run, sim 1.0).
 NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19}}
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
-EXPECTED_TO_FAIL: dict = {}
+_MP_FIRST_EPOCH = (
+    "the mixed precision guide's fit, first epoch (6 steps of 8192 under mixed_float16, RMSprop): "
+    "measured sim loss 1.9566 / TF 1.9439 (0.65 %), accuracy 0.4144 / 0.4322, val_accuracy "
+    "0.6272 / 0.5607; every other printed number (fit epochs 2-5, evaluate, the custom loop's 5 "
+    "epochs) within 5e-2, worst 1.4 %. Cause not found yet (suspected: TF's float16 Sum order in "
+    "the batch-8192 gradients, one ulp per op, tests/tf_crosscheck/test_mixed_precision.py)")
+EXPECTED_TO_FAIL: dict = {("mixed_precision", "cells"): _MP_FIRST_EPOCH,
+                          ("mixed_precision", "first"): _MP_FIRST_EPOCH}
 # The PS tutorial's first line is partly TensorFlow's thread timing: its in-process workers run
 # two scheduled functions side by side, overlapping more or less from run to run. Measured, six
 # TensorFlow runs: first-epoch loss 0.5047 to 0.5062 (0.3 %); sim's one-host machine, whose
