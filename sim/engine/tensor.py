@@ -54,8 +54,11 @@ class Tensor:
         return self._dev or _device.default_device_name()
 
     def numpy(self):
-        """The value as a NumPy array (a copy, so the tensor stays immutable)."""
+        """The value as a NumPy array (a copy, so the tensor stays immutable); bfloat16 as
+        ml_dtypes' bfloat16 array, as TensorFlow gives it."""
         v = self._v
+        if self._dt is not None:
+            v = v.astype(_bfloat16)
         return v.copy() if v.ndim else v[()]
 
     def __array__(self, dtype=None, copy=None):
@@ -97,7 +100,7 @@ class Tensor:
     def _numpy_text(self, is_repr):
         v = self._v
         if self._dt is dtypes.bfloat16:
-            v = v.astype(np.float32)
+            v = v.astype(_bfloat16)          # printed as TensorFlow prints it: [1 3.14062]
         if v.ndim == 0:
             x = v[()]
             text = repr(x) if isinstance(x, bytes) else str(x)

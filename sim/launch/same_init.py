@@ -16,7 +16,8 @@ before the script, and on either engine:
    ``keras.datasets.fashion_mnist.load_data()`` the same digits (the machines cannot download
    Fashion-MNIST: a stand-in of the same shapes and dtypes); ``SIM_SAME_START_SAMPLES=N`` keeps
    the first N training images (an N beyond the subset's 6,000 repeats it, for a tutorial whose
-   loop takes more steps than the subset has batches);
+   loop takes more steps than the subset has batches); ``SIM_SAME_START_TEST_SAMPLES=N`` does the
+   same to the 1,000 test images (the mixed precision guide reshapes them to 10,000);
 3. ``Dataset.shuffle`` keeps the order, so both engines see the same batches;
 4. Python's ``random`` and NumPy's global generator are seeded with ``seed``, and an eager
    ``tf.random.uniform`` / ``tf.random.normal`` draws from a NumPy PCG64 stream seeded with
@@ -70,13 +71,20 @@ def install(engine):
 
 def _tiled(load_data, samples):
     def tiled(path="mnist.npz"):
+        import numpy as np
         (x, y), test = load_data(path)
         if samples is not None and samples > len(y):
-            import numpy as np
             index = np.arange(samples) % len(y)
             x, y = x[index], y[index]
+        test_samples = os.environ.get(ENV_TEST_SAMPLES)
+        if test_samples and int(test_samples) != len(test[1]):   # a tutorial reshaping to 10000
+            index = np.arange(int(test_samples)) % len(test[1])
+            test = (test[0][index], test[1][index])
         return (x, y), test
     return tiled
+
+
+ENV_TEST_SAMPLES = "SIM_SAME_START_TEST_SAMPLES"   # the test set repeated (or cut) to N images
 
 
 def _random_module(engine):

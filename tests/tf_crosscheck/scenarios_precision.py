@@ -224,3 +224,27 @@ def mp_tensor_float_32(env):
     cfg.enable_tensor_float_32_execution(True)
     return {"default": first, "after_disable": off, "after_enable": cfg.tensor_float_32_execution_enabled(),
             "same_numbers_on_cpu": a == b, "matmul": a}
+
+
+@scenario
+def mp_overflow_on_one_replica(env):
+    """Replica 1's float16 gradients overflow, replica 0's do not: tf-keras all-reduces first (all
+    skip); Keras 3 asks replica 0's gradients before the all-reduce (loss_scale_rules.py)."""
+    tf = env.tf
+    try:
+        tf.keras.mixed_precision.set_global_policy("mixed_float16")
+        strategy = tf.distribute.MirroredStrategy(env.devices(2))
+        with strategy.scope():
+            model = _mp_model(tf)
+            opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.01),
+                                                              initial_scale=2.0 ** 4)
+        x = np.concatenate([MP_X[:4] / 40.0, MP_X[4:8] * 300.0])   # 4 per replica
+        y = np.concatenate([MP_Y[:4] / 40.0, MP_Y[4:8] * 300.0])
+        ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+        batch = next(iter(strategy.experimental_distribute_dataset(ds)))
+        seen = set()
+        strategy.run(lambda a, b: _scaled_step(tf, opt, model, a, b, seen), args=tuple(batch))
+        weights = model.get_weights()
+        return dict(_lso_state(opt), finite_weights=[bool(np.isfinite(w).all()) for w in weights])
+    finally:
+        _reset(tf)

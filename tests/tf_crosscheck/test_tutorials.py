@@ -62,10 +62,15 @@ TUTORIALS_RUN = {
     "checkpoint@keras3": ({"TF_USE_LEGACY_KERAS": "0"}, [r"CheckpointLoadStatus|RestoreStatus object"]),
     "random_numbers": ({}, []),
     "random_numbers@keras3": ({"TF_USE_LEGACY_KERAS": "0"}, []),
-    # the mixed precision guide (issue 30): its custom loop calls get_scaled_loss and
-    # get_unscaled_gradients, tf-keras's LossScaleOptimizer API (Keras 3's has scale_loss): tf-keras
-    "mixed_precision": ({}, [r"History"]),
 }
+# The mixed precision guide (issue 30): its custom loop calls get_scaled_loss and
+# get_unscaled_gradients, tf-keras's LossScaleOptimizer API (Keras 3's has scale_loss): tf-keras.
+# The guide reshapes MNIST to 60000 and 10000 images: the subset repeated to those sizes.
+# TensorFlow takes about 47 min for it on 2 cores (measured), more than half of CI's time, so it
+# runs only when asked: SIM_SLOW_TUTORIALS=1 make test-tf.
+if os.environ.get("SIM_SLOW_TUTORIALS") == "1":
+    TUTORIALS_RUN["mixed_precision"] = (
+        {"SIM_SAME_START_SAMPLES": "60000", "SIM_SAME_START_TEST_SAMPLES": "10000"}, [r"History"])
 # cells whose numbers TensorFlow itself does not repeat from run to run: compared as text with
 # the numbers masked. The PS tutorial's custom loop: each worker has its own iterator over the
 # data, and which worker takes which scheduled step is TensorFlow's thread timing (measured, three
@@ -81,7 +86,15 @@ _RANDOM_GAPS = (
     "call (prints 2); cells 25-26 save and load a tf.Module's tf.functions as a SavedModel, which "
     "needs TensorFlow's traced graphs (sim raises NotImplementedError saying so)")
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
+_MP_FIRST_EPOCH = (
+    "the mixed precision guide's fit, first epoch (6 steps of 8192 under mixed_float16, RMSprop): "
+    "measured sim loss 1.9566 / TF 1.9439 (0.65 %), accuracy 0.4144 / 0.4322, val_accuracy "
+    "0.6272 / 0.5607; every other printed number (fit epochs 2-5, evaluate, the custom loop's 5 "
+    "epochs) within 5e-2, worst 1.4 %. Cause not found yet (suspected: TF's float16 Sum order in "
+    "the batch-8192 gradients, one ulp per op, tests/tf_crosscheck/test_mixed_precision.py)")
 EXPECTED_TO_FAIL: dict = {
+    ("mixed_precision", "cells"): _MP_FIRST_EPOCH,
+    ("mixed_precision", "first"): _MP_FIRST_EPOCH,
     ("random_numbers", "cells"): _RANDOM_GAPS,
     ("random_numbers@keras3", "cells"): _RANDOM_GAPS,
     ("checkpoint@keras3", "cells"): (
@@ -106,11 +119,16 @@ def _env(**extra):
     return env
 
 
+# TensorFlow on this 2-core CPU takes about 45 s per mixed_float16 step of the mixed precision
+# guide (batch 8192; measured), 60 steps: its run gets more time than the others' 1500 s.
+TIMEOUT = {"mixed_precision": 5400}
+
+
 def run_tutorial(name, engine, cwd, extra):
     script = [str(HERE / "tutorial_cells.py"), str(TUTORIALS / f"{name.split('@')[0]}.py")]
     cmd = [sys.executable] + (script if engine == "sim" else ["-m", "sim.launch.tf_task"] + script)
     p = subprocess.run(cmd, env=_env(**extra), cwd=str(cwd), capture_output=True, text=True,
-                       timeout=1500)
+                       timeout=TIMEOUT.get(name, 1500))
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
     return parse(p.stdout)
 

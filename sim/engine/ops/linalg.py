@@ -17,16 +17,14 @@ def _t(m):
 _F16, _F32 = np.dtype(np.float16), np.float32
 
 
-def _product(A, B, bf16=False):
-    """``A @ B`` as TensorFlow's CPU kernels give it (measured on TF 2.21): float16 accumulates in
-    float32 and rounds once; bfloat16 (kept in float32) accumulates in float32 and truncates to
-    bfloat16 (Eigen's float-to-bfloat16 of the MatMul kernel), where other ops round."""
-    if A.dtype == _F16:
-        return (A.astype(_F32) @ B.astype(_F32)).astype(_F16)
-    v = A @ B
-    if bf16:
-        v = (np.ascontiguousarray(v, _F32).view(np.uint32) & np.uint32(0xFFFF0000)).view(_F32)
-    return v
+def _product(A, B):
+    """``A @ B`` as TensorFlow's CPU kernel gives it (TF 2.21, oneDNN on, its x86 default):
+    float16 accumulates in float32 and rounds once (bfloat16, kept in float32, is rounded by
+    ``out`` the same way)."""
+    with np.errstate(over="ignore", invalid="ignore"):   # inf in, inf/NaN out, silently (TF)
+        if A.dtype == _F16:
+            return (A.astype(_F32) @ B.astype(_F32)).astype(_F16)
+        return A @ B
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
@@ -47,15 +45,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             f"Matrix size-incompatible: In[0]: [{','.join(map(str, A.shape))}], "
             f"In[1]: [{','.join(map(str, B.shape))}] [Op:MatMul] "
             + _fix(av.shape, bv.shape, ta, tb))
-    bf16 = x._dt is not None
-    v = _product(A, B, bf16) if bf16 or A.dtype == _F16 else A @ B
+    half = x._dt is not None or A.dtype == _F16
+    v = _product(A, B) if half else A @ B
 
     def grad_a(g):
-        dA = unbroadcast(_product(g, _t(B), bf16), A.shape)
+        dA = unbroadcast(_product(g, _t(B)) if half else g @ _t(B), A.shape)
         return _t(dA) if ta else dA
 
     def grad_b(g):
-        dB = unbroadcast(_product(_t(A), g, bf16), B.shape)
+        dB = unbroadcast(_product(_t(A), g) if half else _t(A) @ g, B.shape)
         return _t(dB) if tb else dB
     return out(v, (x, y), (grad_a, grad_b), 2 * v.size * A.shape[-1], x._dt,
                _TGRADS[bool(ta), bool(tb)])

@@ -216,14 +216,26 @@ def cast(x, dtype, name=None):
                                   "tf.strings.to_number.")
     if dt.is_integer and a.dtype.kind == "f":
         v = np.trunc(a).astype(dt.as_numpy_dtype)
+    elif dt.size < a.dtype.itemsize and dt.is_floating:
+        with np.errstate(over="ignore"):      # to float16: out of range is inf, as TF, silently
+            v = a.astype(dt.as_numpy_dtype)
     else:
         v = a.astype(dt.as_numpy_dtype)
     if dt is dtypes.bfloat16:
         from sim.engine.tensor import round_bfloat16
         v = round_bfloat16(v)
     both_float = dt.is_floating and a.dtype.kind == "f"
-    return out(v, (x,), ((lambda g: g.astype(a.dtype)) if both_float else None,), v.size,
+    return out(v, (x,), ((lambda g: _float_cast(g, a.dtype)) if both_float else None,), v.size,
                dt if dt is dtypes.bfloat16 else None, _cast_back)
+
+
+def _float_cast(g, dtype):
+    """A gradient cast back to its input's float dtype; past float16's range it is inf, silently
+    (as TensorFlow; what loss scaling looks for)."""
+    if g.dtype.itemsize > dtype.itemsize:
+        with np.errstate(over="ignore"):
+            return g.astype(dtype)
+    return g.astype(dtype)
 
 
 def _cast_back(i, g, inputs, y):

@@ -75,7 +75,11 @@ def softmax(logits, axis=None, name=None):
     x = tensor(logits)
     allowed(x, FLOAT, "Softmax")
     ax = -1 if axis is None else int(axis)
-    v = _softmax_np(x._v, ax)
+    a = x._v
+    if a.dtype == np.float16:   # computed in float32, rounded once (TF 2.21's CPU kernel, oneDNN on)
+        v = _softmax_np(a.astype(np.float32), ax).astype(np.float16)
+    else:
+        v = _softmax_np(a, ax)
     return out(v, (x,), (lambda g: v * (g - (g * v).sum(axis=ax, keepdims=True)),),
                5 * v.size, x._dt, lambda i, g, xs, y: m.multiply(
                    y, m.subtract(g, _reduce.reduce_sum(m.multiply(g, y), ax, keepdims=True))))

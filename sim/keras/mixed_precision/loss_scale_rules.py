@@ -28,7 +28,8 @@ def next_state_tf_keras(scale, counter, finite, growth_steps, multiplier=2.0):
     if not finite:
         return max(np.float32(scale / np.float32(multiplier)), np.float32(1.0)), 0, False
     if counter + 1 >= growth_steps:
-        grown = np.float32(scale * np.float32(multiplier))
+        with np.errstate(over="ignore"):
+            grown = np.float32(scale * np.float32(multiplier))
         return (grown if np.isfinite(grown) else scale), 0, True
     return scale, counter + 1, True
 
