@@ -484,7 +484,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo em uma
-# V100. O que o seu passo custa é o lançamento das operações: 16 operações (passagem para frente,
+# V100. O que o seu passo custa é o lançamento das operações: 16 operações (passagem para a frente,
 # perda, passagem para trás, atualização) a 4 µs cada, os 64 µs em uma GPU. Dividir o lote não
 # economiza nada disso, porque cada réplica lança as mesmas operações sobre a sua fatia menor; só
 # acrescenta um all-reduce, cujas mensagens pagam a latência do PCIe por menos bytes que levem.
@@ -524,7 +524,7 @@ print(number(big.extended.last_step_time * 1e3, ".3f"), "ms")   # sim-only
 # 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次 `NcclAllReduce`（所有梯度打包成一条消息）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的单副本批次、更快的链路）是后面几课的主题。
 
 # %% [markdown] lang="pt"
-# Cada GPU calcula a sua passagem para frente e para trás sobre 2048 exemplos ao mesmo tempo;
+# Cada GPU calcula a sua passagem para a frente e para trás sobre 2048 exemplos ao mesmo tempo;
 # depois todas esperam por um `NcclAllReduce` (todos os gradientes empacotados em uma só mensagem) nos
 # enlaces; depois cada uma aplica a mesma atualização. O all-reduce é a parte que não encolhe: com 8
 # GPUs as contas cairiam pela metade de novo, o all-reduce (e o lançamento de cada operação) não. O que fazer a respeito (sobreposição,

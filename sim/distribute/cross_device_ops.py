@@ -83,11 +83,12 @@ def _check_shapes(arrays, device=None):
         raise addn_shape_error(shapes, device)
     if any(s != shapes[0] for s in shapes):
         from sim.engine.errors import InvalidArgumentError
+        from sim.i18n import join_list
         raise InvalidArgumentError(explain(
             f"Shapes of all inputs must match: values[0].shape = {list(shapes[0])} != "
             f"values[{next(i for i, s in enumerate(shapes) if s != shapes[0])}].shape = "
             f"{list(next(s for s in shapes if s != shapes[0]))} [Op:AddN]",
-            "reduce_shape_mismatch", shapes=", ".join(str(tuple(s)) for s in shapes)))
+            "reduce_shape_mismatch", shapes=join_list(str(tuple(s)) for s in shapes)))
 
 
 def batch_all_reduce_arrays(reduce_op, values, reduce_group, num_replicas):

@@ -43,7 +43,16 @@ def _maybe_symbolic_build(model, handler):
     first = handler.peek_first()
     leaves = tf.nest.flatten(first) if first is not None else []
     if leaves and all(isinstance(v, tf.distribute.DistributedValues) for v in leaves):
-        model.distribute_strategy.reduce("MEAN", first, axis=None)
+        from sim.distribute.errors import explain
+        from sim.engine.errors import InvalidArgumentError
+        try:
+            model.distribute_strategy.reduce("MEAN", first, axis=None)
+        except InvalidArgumentError as error:           # TF's text, then why in fit and the fix
+            from sim.i18n import join_list
+            shapes = join_list(str(tuple(v.shape)) for v in model.distribute_strategy
+                               .experimental_local_results(leaves[0]))
+            raise InvalidArgumentError(explain(str(error).split("\n")[0], "keras3_first_batch",
+                                               shapes=shapes)) from None
 
 
 class Trainer(CompiledState):
