@@ -142,7 +142,7 @@ for batch in default.experimental_distribute_dataset(dataset):
 mirrored = tf.distribute.MirroredStrategy()
 with mirrored.scope():
     for batch in mirrored.experimental_distribute_dataset(dataset):
-        batches = [x.numpy().tolist() for x in mirrored.experimental_local_results(batch)]
+        batches = "[" + ", ".join(number_list(x.numpy(), "g") for x in mirrored.experimental_local_results(batch)) + "]"
         print(t("lesson05.mirrored_run", batches=batches, total=sum_of_squares(batch).numpy()))
 
 # %% [markdown] lang="en"
