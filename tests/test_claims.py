@@ -91,3 +91,8 @@ def test_the_words_say_what_the_numbers_were():
     assert not never_above_start([1.0, 0.5, 2.0]) and "2 × its start" in never_above_start([1.0, 0.5, 2.0]).detail
     assert (falls([3, 2, 1]) & falls([1, 2])).ok is False
     assert isinstance(falls([2, 1]), Check) and bool(falls([2, 1]))
+
+
+def test_stripping_a_claim_keeps_the_paragraphs():
+    text = "One. <!-- claim a -->\n\nTwo.\n<!-- claim b: holds(1) -->\n<!-- claim c -->\nThree."
+    assert claims.strip_claims(text) == "One.\n\nTwo.\nThree."
