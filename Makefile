@@ -19,7 +19,7 @@ NBVAL := -p no:python -p no:cacheprovider --nbval --nbval-current-env \
          --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300 \
          -n auto --dist loadscope
 
-.PHONY: lab test unit nbtest notebooks bench crosscheck test-tf venv clean site site-test
+.PHONY: lab test unit nbtest notebooks bench crosscheck test-tf venv clean site site-test assignments test-classroom
 
 venv: $(STAMP)
 
@@ -71,6 +71,26 @@ site-test: $(SITE_STAMP)
 	    { echo "site-test needs Debian's chromium: sudo apt-get install chromium"; exit 1; }
 	SITE_HTML=$(CURDIR)/build/site/html CHROMIUM=$(CHROMIUM) $(PY) -m pytest -p no:cacheprovider tests/website -v
 
+# A class's assignments (docs/teaching.md): every exercise as an nbgrader source and release notebook
+# in each language, in build/assignments/{en,zh,pt}; no network needed once installed. nbgrader lives
+# in its own venv, so its JupyterLab extensions stay out of the learners' lab.
+CLASSVENV ?= .venv-classroom
+CLASSSTAMP := $(CLASSVENV)/.installed-classroom
+
+$(CLASSSTAMP): pyproject.toml
+	test -x $(CLASSVENV)/bin/python || $(PYTHON) -m venv $(CLASSVENV)
+	$(CLASSVENV)/bin/pip install --quiet --upgrade pip
+	$(CLASSVENV)/bin/pip install --quiet -e '.[classroom]'
+	touch $(CLASSSTAMP)
+
+assignments: $(CLASSSTAMP)
+	$(CLASSVENV)/bin/python -m tools.assignments
+
+# The grading path end to end through nbgrader: synthetic submissions (correct, wrong in each way a
+# checker knows, broken, empty) released, autograded and given feedback; scores and language asserted.
+test-classroom: $(CLASSSTAMP)
+	$(CLASSVENV)/bin/python -m pytest -p no:cacheprovider tests/classroom -v
+
 bench: $(STAMP)
 	@set -e; for f in bench/[!_]*.py; do echo "== $$f"; $(PY) $$f; done
 
@@ -98,4 +118,4 @@ test-tf: $(TFSTAMP)
 crosscheck: test-tf
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) $(CLASSVENV) .pytest_cache build *.egg-info

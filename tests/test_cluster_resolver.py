@@ -171,8 +171,10 @@ def test_resolver_base_is_abstract_and_facade_names_exist():
     with pytest.raises(TypeError):
         tf.distribute.cluster_resolver.ClusterResolver()
     assert issubclass(Resolver, tf.distribute.cluster_resolver.ClusterResolver)
+    assert issubclass(tf.distribute.cluster_resolver.SlurmClusterResolver,
+                      tf.distribute.cluster_resolver.ClusterResolver)
     with pytest.raises(NotImplementedError):
-        tf.distribute.cluster_resolver.SlurmClusterResolver
+        tf.distribute.cluster_resolver.GCEClusterResolver
 
 
 def test_seed_002_worker_configs(monkeypatch):

@@ -40,6 +40,7 @@ from tools.course_maps import (HOME_TEXT, MAP_END, MAP_START, READMES, course_ma
 from tools.notebook_execution import KEEP_IMAGE_TAG, WIDGET_VIEW, coalesce_streams, execute  # noqa: F401
 from tools.notebook_metadata import _cell_id, kernel_metadata, notebook_metadata  # noqa: F401
 from tools import claims as lesson_claims  # claims follow the numbers (docs/claims.md)
+from tools.slides import RISE, drop_slide_keys, mark_slides, slides_of
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "zh", "pt")
@@ -101,10 +102,6 @@ def check_source(nb: nbformat.NotebookNode, path: Path) -> None:
     close_run(len(nb.cells))
 
 
-def _clean_metadata(cell: nbformat.NotebookNode) -> dict:
-    return {k: v for k, v in cell.metadata.items() if k != "lang"}
-
-
 def strip_solutions(source: str, lang: str) -> str:
     """Replace each solution region by the localized stub, keeping its indentation."""
     out: list[str] = []
@@ -144,7 +141,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
         if cell.cell_type == "markdown" and lang_of != lang:
             continue
         new = copy.deepcopy(cell)
-        new.metadata = _clean_metadata(cell)
+        new.metadata = {k: v for k, v in cell.metadata.items() if k != "lang"}
         lesson_claims.hold(new, defined)
         if new.cell_type == "code":
             if variant == "student":
@@ -156,6 +153,11 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
         cells.append(new)
     for i, cell in enumerate(cells):
         cell.id = _cell_id(key, str(i))
+    if rel_source.startswith("notebooks/src/"):
+        mark_slides(cells, rel_source)            # a lesson is also a slideshow (tools/slides.py)
+        nb.metadata["rise"] = copy.deepcopy(RISE)
+    else:
+        drop_slide_keys(cells)
     nb.cells = cells
     return nb
 
@@ -225,6 +227,8 @@ def drifted(outputs: list[Output]) -> list[str]:
         if inputs_of(committed) != inputs_of(out.notebook):
             problems.append(f"{shown}: differs from its source "
                             "(edit the source in notebooks/src or exercises/src, then `make notebooks`)")
+        elif slides_of(committed) != slides_of(out.notebook):
+            problems.append(f"{shown}: its slides differ from what its source marks (run `make notebooks`)")
         elif committed.metadata != out.notebook.metadata:
             problems.append(f"{shown}: its metadata differ from what JupyterLab writes when it opens "
                             "the notebook, so it would open modified (run `make notebooks`)")
@@ -260,13 +264,8 @@ def write(out: Output, run: bool) -> None:
     claims_at = lesson_claims.pending_claims(nb)      # judged while it runs, never written
     if not run and out.path.exists():
         committed = nbformat.read(out.path, as_version=4)
-        if inputs_of(committed) == inputs_of(nb):
-            if committed.metadata == nb.metadata:
-                return
-            committed.metadata = nb.metadata      # keep the outputs, refresh the metadata
-            nb = committed
-        else:
-            nb = keep_outputs(committed, nb)
+        if (nb := keep_outputs(committed, nb)) == committed:     # same code cells: keep their outputs
+            return
     if run and out.execute:
         print(f"executing {out.path.relative_to(ROOT)}", flush=True)
         nb, verdicts = execute(nb, out.path.parent, claims_at=claims_at)

@@ -245,7 +245,7 @@ plt.show()
 #
 # Qual API de treinamento cada uma suporta, segundo o guia do TensorFlow:
 
-# %%
+# %% slide="figure"
 from sim.course import strategy_map
 
 strategy_map.show()

@@ -215,7 +215,7 @@ two_pairs = copies([("/gpu:0", "/gpu:1"), ("/gpu:2", "/gpu:3")])
 for key, run in [("alone", alone), ("three_to_host", to_host), ("two_pairs", two_pairs)]:
     print(t("lesson01.finish", what=t(f"lesson01.{key}"), ms=run.now * 1e3))
 
-# %%
+# %% slide="figure"
 from sim.course.plots import timeline
 
 fig, axes = plt.subplots(2, 1, figsize=(9, 4.5))

@@ -87,7 +87,7 @@ plt.show()
 # %% [markdown] lang="pt"
 # As mesmas etapas em animação, para a sala de aula (ela se repete sozinha):
 
-# %% tags=["nbval-ignore-output", "keep-image"]
+# %% tags=["nbval-ignore-output", "keep-image"] slide="demo"
 ring_animation_gif(4)
 
 # %% [markdown] lang="en"
@@ -181,7 +181,7 @@ print(t("lesson02.sim_vs_formula", sim=simulated * 1e3, formula=formula * 1e3))
 # doubling); as grandes, pela coluna β (ring e halving-doubling enviam o mínimo e vencem). O
 # simulador mostra onde as curvas se cruzam em cada máquina:
 
-# %%
+# %% slide="figure"
 from sim.collectives.compare import compare, fastest, sizes_between
 from sim.course.plots.collectives import draw_comparison
 from sim.i18n import t

@@ -497,7 +497,7 @@ plt.show()
 # nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de um dos seus passos em 4 GPUs mostra para
 # onde vai o tempo:
 
-# %%
+# %% slide="figure"
 big = one_step(4, [784, 512, 512, 10], 8192)
 trace = big.extended.last_step_trace   # sim-only
 short = {d: d.split("device:")[-1] for d in big.extended.worker_devices}

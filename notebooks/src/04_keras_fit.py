@@ -358,7 +358,7 @@ for num_replicas, scaled in [(1, False), (2, False), (2, True), (4, False), (4, 
                    lr=lr, steps=steps, loss=losses[-1], ms=seconds * 1e3, us=seconds / steps * 1e6))
 print("\n".join(table))
 
-# %%
+# %% slide="figure"
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(7, 3.8))

@@ -317,7 +317,7 @@ for name, run in runs.items():
 #
 # O custo, porém, muda muito. Eis a linha do tempo do passo nas duas estratégias com várias GPUs:
 
-# %%
+# %% slide="figure"
 from matplotlib.patches import Patch
 
 def draw_step(ax, trace, title):

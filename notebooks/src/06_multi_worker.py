@@ -598,7 +598,7 @@ print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 # simulado que o launcher: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
 
-# %%
+# %% slide="figure"
 from sim.course.plots import cluster_step
 
 fig, axes = plt.subplots(2, 2, figsize=(12, 6), layout="constrained")
@@ -701,7 +701,7 @@ print(t("lesson06.same_weights", same=t("lesson06.yes" if same else "lesson06.no
 # em execução; a figura abaixo dele é a mesma imagem para 2 nós DGX A100, para quando não houver
 # um.)
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 from IPython.display import display
 
 display(cluster_step.widget())

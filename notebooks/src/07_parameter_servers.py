@@ -282,7 +282,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # O loop de treinamento personalizado do tutorial em uma regressão pequena: cada passo agendado lê os
 # pesos, calcula um gradiente com o lote do seu worker e o aplica com SGD.
 
-# %%
+# %% slide="figure"
 rng = np.random.default_rng(0)
 x = rng.normal(size=(256, 8)).astype(np.float32)
 y = (x @ rng.normal(size=(8, 1))).astype(np.float32)
@@ -529,7 +529,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # síncrono, do assíncrono e do assíncrono ciente da defasagem são redesenhados. A figura estática
 # abaixo do widget mostra a configuração padrão: 4 workers, dispersão 1, taxa de aprendizado 0,3.
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 ps_plots.demo_widget()
 
 # %%

@@ -252,7 +252,7 @@ print(step, round(float(warmup(step)), 4), [round(v, 4) for v in history.history
 # bem acima, os passos deixam de cair e ficam em `S_min`. Em `B = B_crit` um treinamento precisa do dobro
 # dos passos mínimos e do dobro dos exemplos mínimos.
 
-# %%
+# %% slide="figure"
 e1 = experiments.e1()
 
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
@@ -629,7 +629,7 @@ for row, batch in zip(axes, (64, 512)):
         scaling_plots.rule_demo(ax, curves[batch, rule])
 plt.show()
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 scaling_plots.rule_demo_widget()
 
 # %% [markdown] lang="en"

@@ -295,7 +295,7 @@ plt.show()
 # comunicação exige em comparação com a computação que poderia escondê-la. Quatro modelos nos
 # mesmos dois nós, sem sobreposição para ver as duas partes inteiras:
 
-# %%
+# %% slide="figure"
 MODELS = ["resnet50", "inception_v3", "vgg16", "bert_base"]
 
 print(t("lesson09.models_header"))
@@ -746,7 +746,7 @@ from sim.course.plots.scaleout_view import draw_view, scaling_view, scaling_widg
 draw_view(scaling_view("vgg16", "big-basin", "25gbe", nodes=16, bucket_mb=64))
 plt.show()
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 scaling_widget()
 
 # %% [markdown] lang="en"

@@ -251,14 +251,14 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # da direita mostra quão distantes elas estão, ao lado do passo de arredondamento do float32. A
 # figura abaixo do menu é a mesma imagem para a primeira execução, para quem lê sem um kernel.
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 import matplotlib.pyplot as plt
 from sim.course.plots import engines
 
 runs = engines.series(one_sim, one_tf, seed_sim, seed_tf)
 engines.widget(runs)
 
-# %%
+# %% slide="figure"
 engines.draw(plt.figure(figsize=engines.FIGSIZE, layout="constrained"), runs, "one_loss")
 plt.show()
 

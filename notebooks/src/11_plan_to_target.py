@@ -192,7 +192,7 @@ for key, row in (("lesson11.fastest", plan.fastest), ("lesson11.cheapest", plan.
 # **Mais GPUs nem sempre terminam mais cedo.** Aqui estão o tempo e o custo até a meta em função
 # do número de GPUs, com 64 imagens por GPU e all-reduce nas duas redes:
 
-# %%
+# %% slide="figure"
 NODES = (1, 2, 4, 8, 16, 32, 64)
 lines = {}
 for label, net, strategy in (("NCCL 10gbe", "10gbe", "mirrored-nccl"), ("NCCL edr-ib", "edr-ib", "mirrored-nccl"),
@@ -562,7 +562,7 @@ from sim.course.plots.plan_view import draw_view, plan_view, plan_widget
 draw_view(plan_view(budget=500, deadline_hours=6, b_crit=16384))
 plt.show()
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output"] slide="demo"
 plan_widget()
 
 # %% [markdown] lang="en"

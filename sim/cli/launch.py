@@ -8,6 +8,10 @@ Options come before the script; everything after the script is the script's own 
 A bad option is one line naming the mistake and the fix, exit status 2 (no traceback). The
 exit status is 0 when every task exited 0, 1 when one failed (or ``--timeout`` passed), 130 on
 Ctrl-C, 143 on SIGTERM, 129 on SIGHUP (every task is stopped first, at any moment of the start).
+
+``python -m sim launch --emit slurm|kubernetes|ssh [options] script.py [args...]`` runs nothing:
+it writes the files a real cluster needs to run the script (sim.launch.emit), exit status 0, or
+one line and 2 for a bad option.
 """
 from __future__ import annotations
 
@@ -100,10 +104,43 @@ def main(argv=None) -> int:
         return stop_signals.exit_status(e)
 
 
+def _emit_argv(argv):
+    """The words after ``--emit`` (moved to the front), or None when there is no ``--emit``."""
+    from sim.launch.emit_options import OPTIONS
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        name, eq, value = argv[i].partition("=")
+        if name == "--emit":
+            kind = [value] if eq else argv[i + 1:i + 2]
+            return kind + argv[:i] + argv[i + 1 + (not eq):]
+        i += 2 if (name in OPTIONS or name in _VALUED) and not eq else 1
+    return None
+
+
+def _emit(words):
+    from sim.launch.emit import emit
+    try:
+        paths = emit(words)
+    except ValueError as e:
+        print(f"python -m sim launch: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("python -m sim launch: " + t("emit.cannot_write", path=e.filename or "--out",
+                                           reason=e.strerror or e), file=sys.stderr)
+        return 2
+    for path in paths:
+        print(t("emit.wrote", path=path))
+    return 0
+
+
 def _main(argv):
     argv = list(sys.argv[1:] if argv is None else argv)
+    words = _emit_argv(argv)
+    if words is not None:
+        return _emit(words)
     if not argv or argv[0] in ("-h", "--help"):
         print(t("launch.usage"))
+        print(t("emit.usage"))
         print(t("cli_limits.launch_limits", most=limits.LAUNCH_MAX_TASKS))
         return 0 if argv else 2
     from sim.launch.launch_options import check_options

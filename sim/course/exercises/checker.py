@@ -12,13 +12,30 @@ correct answer leaves no stray value as the cell's output.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from sim.course.exercises.learner_line import where_raised
 from sim.i18n import t
+
+
+_ANSWERS_SHOWN: ContextVar[bool] = ContextVar("answers_shown", default=True)
+
+
+@contextmanager
+def without_answers() -> Iterator[None]:
+    """Checks whose verdict names a wrong case and what came back, but not the expected value:
+    an assignment's visible test (tools/assignments.py), where the expected value would give the
+    answer away before grading. The hidden test runs the checker as the course does."""
+    token = _ANSWERS_SHOWN.set(False)
+    try:
+        yield
+    finally:
+        _ANSWERS_SHOWN.reset(token)
 
 
 class ExerciseFailed(AssertionError):
@@ -99,8 +116,9 @@ def run_cases(fn: Callable, cases: list[Case],
                 message += "\n" + t("exercises.raised_at", line=line.number, code=line.code)
             raise ExerciseFailed(message) from error
         if not compare(got, case.expected):
-            lines = [t("exercises.case_wrong", number=number, case=case.description,
-                       got=_short(got), expected=_short(case.expected))]
+            key = "exercises.case_wrong" if _ANSWERS_SHOWN.get() else "exercises.case_wrong_hidden"
+            lines = [t(key, number=number, case=case.description, got=_short(got),
+                       expected=_short(case.expected))]
             hint = diagnose(case, got) if diagnose else None
             if hint:
                 lines.append(t(hint))

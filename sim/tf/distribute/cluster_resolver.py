@@ -1,7 +1,7 @@
 """``tf.distribute.cluster_resolver``: TensorFlow's names, from ``sim.distribute.cluster_resolver``
 (and the simulated TPU's resolver from ``sim.distribute.tpu``)."""
 from sim.distribute.cluster_resolver import (ClusterResolver, SimpleClusterResolver,  # noqa: F401
-                                             TFConfigClusterResolver)
+                                             SlurmClusterResolver, TFConfigClusterResolver)
 
 
 def __getattr__(name):
