@@ -136,3 +136,21 @@ class _Fallback:
 
     def devices_of(self, device_type="GPU", host=None):
         return [d for d in self.devices if d.device_type == device_type]
+
+
+# ---- TensorFloat-32 (tf.config.experimental.enable_tensor_float_32_execution) ---------------
+# TensorFlow runs float32 matmuls and convolutions in TF32 on Ampere and newer GPUs unless told
+# not to; on CPU the numbers are unchanged (TensorFlow's too: measured on TF 2.21, CPU). sim's
+# arithmetic is NumPy's float32 either way; the step-time model reads the flag to pick the TF32
+# tensor-core peak for float32 work (``tensor_float_32_enabled()``).
+_tensor_float_32 = True   # TensorFlow's default (tensorflow/python/framework/config.py)
+
+
+def tensor_float_32_enabled() -> bool:
+    """Whether float32 matmuls/convolutions may run in TF32 on GPUs that have it."""
+    return _tensor_float_32
+
+
+def set_tensor_float_32(enabled) -> None:
+    global _tensor_float_32
+    _tensor_float_32 = bool(enabled)

@@ -42,11 +42,16 @@ def _holder():
 
 
 def save_weights(directory, ready):
-    model = _model()
-    ready()
-    for k in range(1, 10**9):
-        _fill(model.weights, k)
-        model.save_weights(os.path.join(directory, "w.npz"))
+    """sim's npz weights, tf-keras's stand-in for its checkpoint (Keras 3 refuses the name)."""
+    os.environ["TF_USE_LEGACY_KERAS"] = "1"
+    try:
+        model = _model()
+        ready()
+        for k in range(1, 10**9):
+            _fill(model.weights, k)
+            model.save_weights(os.path.join(directory, "w.npz"))
+    finally:
+        del os.environ["TF_USE_LEGACY_KERAS"]
 
 
 def keras_save(directory, ready):
@@ -132,8 +137,9 @@ class _Ready(tf.keras.callbacks.Callback):
 
 
 def model_checkpoint(directory, ready):
+    """ModelCheckpoint to Keras 3's .keras file each batch."""
     _fit_saving(directory, ready, tf.keras.callbacks.ModelCheckpoint(
-        os.path.join(directory, "m"), save_freq=1))
+        os.path.join(directory, "m.keras"), save_freq=1))
 
 
 def backup_and_restore(directory, ready):

@@ -110,14 +110,10 @@ def _check(kind, directory):
             assert float(h.a.numpy()[0, 0]) == int(ckpt.save_counter.numpy())
             manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=saver.MAX_TO_KEEP)
             assert manager.latest_checkpoint == latest
-    elif kind == "model_checkpoint":
-        target = os.path.join(directory, "m")
-        if os.path.isdir(target):
-            files, temps = os.listdir(target), _temporaries(target)
-            assert len(temps) <= 1 and set(files) - set(temps) <= {"variables.npz",
-                                                                   "model.json"}, files
-            if "variables.npz" in files:
-                saver._model().load_weights(target)
+    elif kind == "model_checkpoint":          # Keras 3's .keras file, written whole or not at all
+        assert len(_temporaries(directory)) <= 1, os.listdir(directory)
+        if os.path.exists(os.path.join(directory, "m.keras")):
+            tf.keras.models.load_model(os.path.join(directory, "m.keras"))
     elif kind == "saved_model":
         target = os.path.join(directory, "sm")
         if os.path.isdir(target):

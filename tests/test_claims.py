@@ -45,8 +45,10 @@ def test_lesson08s_old_warmup_sentence_is_caught():
 
 
 def _toy_source(tmp_path: Path, en: str, zh: str, pt: str, code: str = "x = [3.0, 2.0, 4.0]") -> Path:
-    text = (f'# %%\n{code}\n\n# %% [markdown] lang="en"\n# {en}\n\n# %% [markdown] lang="zh"\n# {zh}\n\n'
-            f'# %% [markdown] lang="pt"\n# {pt}\n')
+    title = "".join(f'# %% [markdown] lang="{lang}"\n# # 99 · Toy\n\n' for lang in ("en", "zh", "pt"))
+    summary = "".join(f'\n# %% [markdown] lang="{lang}"\n# ## Summary\n' for lang in ("en", "zh", "pt"))
+    text = (f'{title}# %%\n{code}\n\n# %% [markdown] lang="en"\n# {en}\n\n# %% [markdown] lang="zh"\n# {zh}\n\n'
+            f'# %% [markdown] lang="pt"\n# {pt}\n{summary}')     # a title and a summary, as tools.slides asks
     path = tmp_path / "99_toy.py"
     path.write_text(text, encoding="utf-8")
     return path

@@ -15,7 +15,7 @@ def test_json_rows_are_the_python_function(capsys):
                  "--network", "25gbe", "--bucket-mb", "16", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [set(r) for r in rows] == [{"nodes", "devices", "step_time_ms", "samples_per_s", "efficiency",
-                                       "when", "mechanisms"}] * 2
+                                       "when", "mechanisms", "precision"}] * 2
     assert rows[1]["when"] == "per-pack" and "25gbe TCP" in rows[1]["mechanisms"]
     same = scale("resnet50", "big-basin", nodes=[1, 2], network="25gbe", bucket_mb=16)
     for got, want in zip(rows, same):

@@ -57,7 +57,9 @@ def test_object_and_string_errors_say_so():
     with pytest.raises(ValueError, match="Unsupported object type"):
         tf.constant(np.array([object()], dtype=object))
     with pytest.raises(tf.errors.InvalidArgumentError, match="string"):
-        tf.constant(["a"]) + tf.constant(["b"])
+        tf.constant(["a"]) - tf.constant(["b"])
+    # strings add (TensorFlow's Add kernel, which tf.add uses for strings, joins them)
+    assert (tf.constant(["a"]) + tf.constant(["b"])).numpy().tolist() == [b"ab"]
 
 
 def test_messages_in_course_language():

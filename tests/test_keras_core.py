@@ -202,7 +202,9 @@ def test_functional_dict_inputs_and_predict():
     np.testing.assert_allclose(y, np.full((5, 1), 3.0))
 
 
-def test_weights_roundtrip_atomic_and_pickle_free(tmp_path):
+def test_weights_roundtrip_atomic_and_pickle_free(tmp_path, monkeypatch):
+    # sim's npz weights: tf-keras's checkpoint stand-in (Keras 3 refuses the name)
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
     model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
     path = str(tmp_path / "w.npz")
     model.save_weights(path)

@@ -17,17 +17,17 @@ def test_vgg16_scales_worse_than_inception_v3_because_its_communication_outlasts
     m = cluster_of("big-basin", 2, "25gbe")
     vgg = simulate_step("vgg16", m, ring_ranks(m), bucket_mb=64, overlap=False)
     inception = simulate_step("inception_v3", m, ring_ranks(m), bucket_mb=64, overlap=False)
-    assert vgg.communication > vgg.backward and inception.communication < 0.3 * inception.backward
+    assert vgg.communication > vgg.backward and inception.communication < 0.4 * inception.backward
     for nodes in (2, 8, 32):
         assert eff("vgg16", "big-basin", nodes, "25gbe", bucket_mb=64) < \
-            eff("inception_v3", "big-basin", nodes, "25gbe", bucket_mb=64) - 0.1
+            eff("inception_v3", "big-basin", nodes, "25gbe", bucket_mb=64) - 0.02
 
 
 def test_buckets_of_a_few_mb_beat_both_extremes_on_a_latency_bound_network():
     m = cluster_of("big-basin", 64, "10gbe")
     ranks = ring_ranks(m)
     step = {mb: simulate_step("resnet50", m, ranks, bucket_mb=mb).step_time for mb in (0, 4, 64, 256)}
-    assert 0.025 < step[0] - step[4] < 0.04           # "saves about 30 ms a step"
+    assert 0.054 < step[0] - step[4] < 0.060          # "saves about 57 ms a step"
     assert step[4] < step[64] < step[256]            # then the lost overlap
     whole = simulate_step("resnet50", m, ranks, bucket_mb=256)
     assert whole.step_time == pytest.approx(whole.compute + whole.communication)
@@ -68,7 +68,8 @@ def test_published_results_against_the_model_as_each_framework_ran():
         if how == "tf_cnn_ps":
             assert abs(sim - published) < 0.03
             keras = {k: v for k, v in settings.items() if k not in ("overlap", "bucket_mb")}
-            assert 0.15 < sim - simulated(model, keras)["efficiency"] < 0.23
+            # CentralStorageStrategy reduces each tensor as it is ready, as tf_cnn_benchmarks (E7)
+            assert abs(sim - simulated(model, keras)["efficiency"]) < 0.005
         else:
             keras = {k: v for k, v in settings.items() if k != "bucket_mb"}
             assert sim > 0.99 and published < simulated(model, keras)["efficiency"] < sim
@@ -77,8 +78,18 @@ def test_published_results_against_the_model_as_each_framework_ran():
 def test_vgg16_across_networks_as_section_5_says():
     def at(machine, nodes, network):
         return eff("vgg16", machine, nodes, network, bucket_mb=64)
-    assert at("big-basin", 8, "10gbe") < 0.4
-    assert at("big-basin", 8, "25gbe") == pytest.approx(0.82, abs=0.006)      # "keeps 82%"
-    assert at("big-basin", 8, "50gbe") == pytest.approx(0.95, abs=0.01)
-    assert at("big-basin", 8, "edr-ib") == pytest.approx(0.95, abs=0.01)
-    assert at("dgx1-p100", 8, "edr-ib") == pytest.approx(0.98, abs=0.006)
+    assert at("big-basin", 8, "10gbe") < 0.5                                  # "more than half"
+    assert at("big-basin", 8, "25gbe") == pytest.approx(0.88, abs=0.006)      # "keeps 88%"
+    assert at("big-basin", 8, "50gbe") == pytest.approx(0.96, abs=0.006)
+    assert at("big-basin", 8, "edr-ib") == pytest.approx(0.96, abs=0.006)
+    assert at("dgx1-p100", 8, "edr-ib") == pytest.approx(0.99, abs=0.006)
+
+
+def test_faster_precision_leaves_less_to_hide_communication_behind():
+    """Section 8: the gradients are float32 at every precision, so the all-reduce is the same while
+    mixed precision shortens the compute that hides it."""
+    rows = {p: scale("bert_base", "dgx-a100", nodes=[8], network="100gbe", bucket_mb=25,
+                     precision=p)[0] for p in ("float32", "mixed_float16")}
+    assert rows["float32"]["communication_ms"] == pytest.approx(rows["mixed_float16"]["communication_ms"])
+    assert rows["mixed_float16"]["compute_ms"] < rows["float32"]["compute_ms"] / 8
+    assert rows["mixed_float16"]["efficiency"] < rows["float32"]["efficiency"] - 0.05

@@ -7,12 +7,18 @@ from sim.course.exercises.checker import ExerciseFailed, ExerciseNotDone
 
 def test_expected_answers_are_clear_cut():
     answers = [c.expected for c in ex.cases()]
-    assert answers == ["64x dgx1-p100, EDR", "32x dgx1-p100, EDR", "16x dgx1-p100, EDR", None,
-                       "4x dgx1-p100, 10 GbE", "32x dgx1-p100, EDR"]
+    assert answers == ["32x dgx1-p100, EDR", None, "64x dgx1-p100, EDR, 64/GPU", "32x dgx1-p100, EDR",
+                       "1x dgx1-p100", None]
     for case in ex.cases():
-        opts, s_min, b_crit, price, budget, deadline = case.args
-        for hours, cost in (ex.hours_and_cost(o, s_min, b_crit, price) for o in opts.values()):
+        opts, epochs_of, examples, price, budget, deadline = case.args
+        for hours, cost in (ex.hours_and_cost(o, epochs_of, examples, price) for o in opts.values()):
             assert abs(cost - budget) > 0.05 * budget and abs(hours - deadline) > 0.05 * deadline
+
+
+def test_goyal_never_reaches_past_8k():
+    opts = ex.options()
+    assert ex.hours_and_cost(opts["32x dgx1-p100, EDR, 64/GPU"], ex.epochs_at("goyal-sgd"), ex.EXAMPLES,
+                             ex.PRICE) == (float("inf"), float("inf"))
 
 
 def test_step_times_are_the_plans():
@@ -25,23 +31,23 @@ def test_step_times_are_the_plans():
 def test_the_solution_passes_and_mistakes_get_their_hint():
     assert ex.check_choose_plan(ex.solution) is None
 
-    def ignoring_deadline(options, s_min, b_crit, price, budget, deadline_hours):
-        return ex.solution(options, s_min, b_crit, price, budget, float("inf"))
+    def ignoring_deadline(options, epochs_at, examples, price, budget, deadline_hours):
+        return ex.solution(options, epochs_at, examples, price, budget, float("inf"))
     with pytest.raises(ExerciseFailed, match="after the deadline"):
         ex.check_choose_plan(ignoring_deadline)
 
-    def ignoring_budget(options, s_min, b_crit, price, budget, deadline_hours):
-        return ex.solution(options, s_min, b_crit, price, float("inf"), deadline_hours)
+    def ignoring_budget(options, epochs_at, examples, price, budget, deadline_hours):
+        return ex.solution(options, epochs_at, examples, price, float("inf"), deadline_hours)
     with pytest.raises(ExerciseFailed, match="costs more than the budget"):
         ex.check_choose_plan(ignoring_budget)
 
-    def most_gpus(options, s_min, b_crit, price, budget, deadline_hours):
+    def most_gpus(options, epochs_at, examples, price, budget, deadline_hours):
         return max(options, key=lambda n: options[n][0])
-    with pytest.raises(ExerciseFailed, match="costs more"):
+    with pytest.raises(ExerciseFailed, match="never gets there"):
         ex.check_choose_plan(most_gpus)
 
-    def cheapest(options, s_min, b_crit, price, budget, deadline_hours):
-        return min(options, key=lambda n: ex.hours_and_cost(options[n], s_min, b_crit, price)[1])
+    def cheapest(options, epochs_at, examples, price, budget, deadline_hours):
+        return min(options, key=lambda n: ex.hours_and_cost(options[n], epochs_at, examples, price)[1])
     with pytest.raises(ExerciseFailed, match="finishes sooner"):
         ex.check_choose_plan(cheapest)
 
@@ -55,7 +61,8 @@ def test_the_solution_passes_and_mistakes_get_their_hint():
 
 
 def test_the_exercise_example_is_the_simulated_step():
+    import math
     devices, batch, step = ex.options()["16x dgx1-p100, EDR"]
-    hours, cost = ex.hours_and_cost((devices, batch, step), ex.S_MIN, 16384, ex.PRICE)
-    assert round(ex.S_MIN * (1 + 16384 / (devices * batch))) == 21113
-    assert (step, round(hours, 2), round(cost)) == (0.3035, 1.78, 456)     # exercise 11's text
+    hours, cost = ex.hours_and_cost((devices, batch, step), ex.epochs_at("goyal-sgd"), ex.EXAMPLES, ex.PRICE)
+    assert math.ceil(90 * ex.EXAMPLES / (devices * batch)) == 14076
+    assert (step, round(hours, 2), round(cost)) == (0.312, 1.22, 312)     # exercise 11's text

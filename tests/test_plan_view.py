@@ -21,8 +21,8 @@ def test_widget_labels_and_redraw(course_language):
     course_language("zh")
     box = plan_widget()
     sliders = box.children[0].children
-    assert [s.description for s in sliders] == ["预算", "期限（小时）", "目标的 B_crit"]
-    for slider, value in zip(sliders, (300, 24, 4096)):
+    assert [s.description for s in sliders] == ["预算", "期限（小时）", "配方"]
+    for slider, value in zip(sliders, (300, 24, "mlperf-lars")):
         slider.value = value          # traitlets calls the redraw here: an error in it raises
 
 

@@ -125,11 +125,11 @@ def test_model_checkpoint_and_backup_and_restore(tmp_path):
                 raise RuntimeError("preempted")
 
     backup = str(tmp_path / "backup")
-    cbs = [tf.keras.callbacks.ModelCheckpoint(filepath=str(tmp_path / "ckpt")),
+    cbs = [tf.keras.callbacks.ModelCheckpoint(filepath=str(tmp_path / "ckpt.keras")),
            tf.keras.callbacks.BackupAndRestore(backup_dir=backup)]
     with pytest.raises(RuntimeError, match="preempted"):
         model.fit(ds, epochs=4, steps_per_epoch=5, verbose=0, callbacks=cbs + [Stop()])
-    assert (tmp_path / "ckpt" / "variables.npz").exists()
+    assert (tmp_path / "ckpt.keras").exists()
     saved = [v.numpy() for v in model.trainable_variables]
     history = model.fit(ds, epochs=4, steps_per_epoch=5, verbose=0, callbacks=cbs)
     assert len(history.history["loss"]) == 2                  # epochs 2 and 3 only: resumed

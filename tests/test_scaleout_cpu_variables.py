@@ -4,7 +4,7 @@ import pytest
 
 from sim.scaleout import Communicator, simulate_step
 from sim.scaleout.ranks import ring_ranks
-from sim.scaleout.step import device_rate
+from sim.workloads.roofline import compute_times
 from sim.scaleout.sweep import cluster_of
 from sim.workloads import workload
 
@@ -18,14 +18,14 @@ def _setup(strategy="central-storage"):
 def test_each_layer_waits_for_its_weights():
     m, ranks, comm = _setup()
     model = workload("vgg16")
-    rate = device_rate(model, ranks[0]) / 64
+    seconds = compute_times(model, ranks[0], batch=64).forward      # the roofline's, per layer
     step = simulate_step(model, m, ranks, "central-storage", communicator=comm)
     read = done = 0.0
-    for layer in model.layers:               # read_k = sum of copies; f_k after max(f_{k-1}, read_k)
+    for layer, f in zip(model.layers, seconds):  # read_k = sum of copies; f_k after max(f_{k-1}, read_k)
         read += comm.read_seconds(layer.gradient_bytes) if layer.gradient_bytes else 0.0
-        done = max(done, read) + layer.forward_flops / rate
+        done = max(done, read) + f
     assert step.forward == pytest.approx(done)
-    assert step.forward > model.forward_flops / rate          # VGG-16's fc6 read is not hidden
+    assert step.forward > sum(seconds)                        # VGG-16's fc6 read is not hidden
 
 
 def test_reads_share_the_pcie_switch_and_qpi():
@@ -47,9 +47,9 @@ def test_push_then_cpu_sum_at_its_memory_bandwidth():
 
 def test_overlapped_pushes_hide_behind_backward_for_resnet50():
     m, ranks, comm = _setup()
-    after = simulate_step("resnet50", m, ranks, "central-storage", communicator=comm)
-    overlapped = simulate_step("resnet50", m, ranks, "central-storage", communicator=comm,
-                               overlap=True, bucket_mb=0)
+    after = simulate_step("resnet50", m, ranks, "central-storage", communicator=comm, overlap=False)
+    overlapped = simulate_step("resnet50", m, ranks, "central-storage", communicator=comm)
+    assert overlapped.reduction.when == "per-pack"                 # the strategy's own default
     assert after.step_time == pytest.approx(after.forward + after.backward + after.communication)
     assert overlapped.step_time < after.step_time
     assert overlapped.step_time < 1.02 * overlapped.compute_alone

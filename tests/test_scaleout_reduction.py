@@ -12,9 +12,11 @@ from sim.scaleout.sweep import cluster_of
 
 def test_each_strategy_defaults_to_its_framework():
     assert reduction.resolve("nccl") == reduction.Reduction("after-backward", None)
-    assert reduction.resolve("ring").when == reduction.resolve("central-storage").when == "after-backward"
+    assert reduction.resolve("ring").when == "after-backward"
+    # CentralStorageStrategy: one reduce to the CPU per tensor, each as soon as it exists (E7)
+    assert reduction.resolve("central-storage") == reduction.Reduction("per-pack", 0.0)
     assert reduction.resolve("nccl", bucket_mb=16) == reduction.Reduction("per-pack", 16)   # bytes_per_pack
-    assert reduction.resolve("central-storage", bucket_mb=16).when == "after-backward"
+    assert reduction.resolve("central-storage", overlap=False).when == "after-backward"
     assert reduction.resolve("parameter-server") == reduction.Reduction("per-pack", 0.0)
     assert reduction.resolve("horovod") == reduction.Reduction("horovod-cycle", 128.0, 1.0)
     assert reduction.resolve("horovod", overlap=False).when == "after-backward"
@@ -110,3 +112,25 @@ def test_nccl_channels_take_their_sms_from_backward():
     assert any(e.name == "slowed by NCCL" for e in on.events)
     cpu = simulate_step("resnet50", m, ranks, "central-storage", overlap=True, bucket_mb=0)
     assert cpu.slowed == 0                           # copy engines, not SMs
+
+
+def test_nccl_takes_memory_bandwidth_by_the_bytes_its_ring_moves():
+    """runRing (NVIDIA/nccl src/device/all_reduce.h): input read once, output written once, and
+    2 (p - 1) chunks of S / p written into and read from the receive buffer."""
+    from sim.scaleout.contention import hbm_bytes, hbm_share, slowdown, sm_share
+    assert hbm_bytes(100, 8) == pytest.approx(100 * (2 + 4 * 7 / 8))
+    assert hbm_bytes(100, 1) == 0
+    m = cluster_of("dgx-a100", 1)
+    comm = Communicator(m, ring_ranks(m), "nccl")
+    nbytes = 2**26
+    seconds = comm.seconds(nbytes)
+    share = hbm_share(comm, nbytes, seconds)
+    assert share == pytest.approx(min(0.5, hbm_bytes(nbytes, 8) / (seconds * 1555e9)))
+    assert slowdown(comm, nbytes, seconds, 0.7) == pytest.approx(0.3 * sm_share(comm, nbytes) + 0.7 * share)
+
+
+def test_every_all_reduce_call_pays_nccls_base_latency():
+    from sim.scaleout.comm import call_latency
+    assert call_latency("ring", "Simple") == pytest.approx(8.4e-6)
+    assert call_latency("tree", "LL") == pytest.approx(6.8e-6)
+    assert call_latency("ring", "") == pytest.approx(8.4e-6)          # not NCCL's choice: Ring/Simple

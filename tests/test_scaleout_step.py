@@ -4,6 +4,7 @@ import pytest
 from sim.collectives.compare import time_one
 from sim.hardware import cluster, preset
 from sim.scaleout import Communicator, buckets, scale, simulate_step
+from sim.scaleout.comm import call_latency
 from sim.scaleout.ranks import ring_ranks
 from sim.workloads import workload
 from sim.workloads.base import Layer, Workload
@@ -32,9 +33,12 @@ def test_buckets_cover_every_gradient_once_in_backward_order():
 def test_overlap_off_is_compute_plus_the_bucket_allreduces_of_sim_collectives(two_dgx1, strategy):
     m, ranks = two_dgx1
     step = simulate_step("resnet50", m, ranks, strategy, bucket_mb=16, overlap=False)
-    allreduces = sum(time_one(strategy, m, b.nbytes, devices=ranks)["time_us"] * 1e-6
-                     for b in buckets(workload("resnet50"), 16 * MB))
-    assert step.step_time == pytest.approx(step.compute + allreduces, rel=1e-9)
+    comm = Communicator(m, ranks, strategy)
+    packs = buckets(workload("resnet50"), 16 * MB)
+    allreduces = sum(time_one(strategy, m, b.nbytes, devices=ranks)["time_us"] * 1e-6 for b in packs)
+    calls = sum(call_latency(*_choice(comm, b.nbytes)[:2]) for b in packs)   # NCCL's base latency
+    assert calls > 0
+    assert step.step_time == pytest.approx(step.compute + allreduces + calls, rel=1e-9)
     assert allreduces > 0.01 * step.compute            # the network costs something here
 
 
@@ -151,3 +155,8 @@ def test_scale_names_a_bad_argument_before_simulating(kwargs, needle):
     args = {"nodes": [1]} | kwargs
     with pytest.raises(ValueError, match=needle):
         scale("resnet50", "dgx1-p100", **args)
+
+
+def _choice(comm, nbytes):
+    comm.seconds(nbytes)                       # the collective NCCL (or the strategy) chose
+    return comm.choices[nbytes]

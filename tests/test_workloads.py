@@ -2,7 +2,7 @@
 import pytest
 
 from sim.workloads import workload, workload_names
-from sim.workloads.throughput import achieved, P100_SXM2_FP32
+from sim.workloads.throughput import single_gpu_rows
 
 # Published parameter counts (exact), each with the variant counted (see the model modules).
 PARAMS = {
@@ -72,15 +72,15 @@ def test_unknown_model_names_the_known_ones():
         workload("resnet-5")
 
 
-def test_achieved_fraction_comes_from_the_cited_single_gpu_throughput():
-    got = achieved("resnet")
-    assert got["fraction"] == pytest.approx(219 * workload("resnet50").flops / P100_SXM2_FP32)
-    assert 0.3 < got["fraction"] < 0.7 and not got["assumed"]
-    # VGG16 and AlexNet from the same page's rows (154 and 2987 images/s): cuDNN's Winograd/FFT
-    # convolutions beat the direct FLOP count, so their "fraction" exceeds 1; transformers assumed.
-    vgg = achieved("vgg")
-    assert vgg["fraction"] == pytest.approx(154 * workload("vgg16").flops / P100_SXM2_FP32)
-    assert vgg["fraction"] > 1 and not vgg["assumed"]
-    assert achieved("alexnet")["fraction"] == pytest.approx(2987 * workload("alexnet").flops / P100_SXM2_FP32)
-    assert achieved("transformer")["assumed"]
-    assert 0 < achieved("inception")["fraction"] < 1
+def test_published_one_gpu_rates_judge_the_roofline_across_generations():
+    """The published rates are the judge, never an input: four generations (Kepler, Pascal, Volta,
+    Ampere), float32/TF32 and mixed precision, each beside the roofline's rate and its error."""
+    rows = single_gpu_rows()
+    judged = [r for r in rows if r["published"]]
+    assert {r["device"].split("-")[0] for r in judged} >= {"K80", "P100", "V100", "A100"}
+    assert {r["precision"] for r in judged} >= {"float32", "tf32", "mixed_float16"}
+    for r in judged:
+        assert r["error"] == pytest.approx(r["simulated"] / r["published"] - 1)
+    a100 = {r["precision"]: r for r in rows if r["device"].startswith("A100")}
+    assert a100["tf32"]["unit"] == "tensor" and a100["mixed_float16"]["dtype"] == "float16"
+    assert a100["mixed_float16"]["simulated"] > a100["tf32"]["simulated"]

@@ -10,19 +10,16 @@ Sources are jupytext py:percent files: ``notebooks/src/NN_topic.py`` (lessons) a
 cells carry none and are shared by the three languages. For each language the generator keeps
 that language's markdown and every code cell, and puts first a code cell that calls
 ``sim.setup("<lang>")``; the metadata's ``course`` entry says which source it was generated from
-(no maintainers' note in the learner's view). Exercises give a student version (solution regions between
-``### BEGIN SOLUTION`` / ``### END SOLUTION`` replaced by a stub) and a solution version.
+(no maintainers' note in the learner's view). Exercises give a student version (``### BEGIN/END
+SOLUTION`` regions replaced by a stub) and a solution version.
 Each language also gets a home notebook, ``notebooks/<lang>/index.ipynb``, linking every lesson.
 
-Execution (``--execute``, tools/notebook_execution.py) runs lessons and solutions with nbclient, then drops images (git stays
-small; nbval ignores them anyway; a cell tagged ``keep-image`` keeps its image, e.g. the animated
-GIF of lesson 02 that must play from the committed notebook) and timing metadata, so what is
-committed is deterministic.
+Execution (``--execute``, tools/notebook_execution.py) runs lessons and solutions with nbclient,
+then drops images (a cell tagged ``keep-image`` keeps its image, e.g. lesson 02's animated GIF)
+and timing metadata, so what is committed is small and deterministic.
 
-Every notebook carries the ``kernelspec`` and ``language_info`` that JupyterLab writes when it opens
-the notebook with this environment's ``python3`` kernel (JupyterLab copies the kernel's spec and its
-kernel_info reply into the metadata and marks the notebook modified only when they differ), so a
-committed notebook opens clean.
+Every notebook carries the ``kernelspec`` and ``language_info`` JupyterLab writes for this
+environment's ``python3`` kernel, so a committed notebook opens clean (not marked modified).
 """
 from __future__ import annotations
 

@@ -15,8 +15,9 @@
 # 5. the same model on PCIe, NVLink, Ethernet and InfiniBand;
 # 6. parameter servers or all-reduce?
 # 7. the same questions from the command line, `python -m sim scale`;
-# 8. the model against published results;
-# 9. a classroom demo.
+# 8. precision: tensor cores, the memory wall, and what they do to scaling;
+# 9. the model against published results;
+# 10. a classroom demo.
 #
 # The **scaling efficiency** of `N` devices is their samples per second divided by `N` times the
 # samples per second of one device: 100% means no time lost to synchronisation.
@@ -24,7 +25,7 @@
 # %% [markdown] lang="zh"
 # # 09 · 能扩展吗？知名模型在真实集群上的表现
 #
-# 在租用 64 个 GPU 之前，人们常问：*在 25 Gb 以太网上，ResNet-50 加到多少个 GPU 就不再扩展了？为什么 VGG-16 的扩展性不如 Inception V3？在我的集群上，参数服务器和全归约哪个更好？* 这些模型太大，无法用 NumPy 真正训练，所以本节课把模拟器切换到**模型模式**：一个模型由逐层的描述给出（每个样本的梯度字节数和 FLOP 数，都由它的架构推导而来），然后在第 01-08 课小模型所用的同样的机器、链路和集合通信上，模拟一步数据并行训练。
+# 在租用 64 个 GPU 之前，人们常问：*在 25 Gb 以太网上，ResNet-50 加到多少个 GPU 就不再扩展了？为什么 VGG-16 的扩展性不如 Inception V3？在我的集群上，参数服务器和全归约哪个更好？* 这些模型太大，无法用 NumPy 真正训练，所以本节课把模拟器切换到**模型模式**：一个模型由逐层的描述给出（每个样本的梯度字节数和 FLOP 数，都由它的架构推导而来），然后在与第 01～08 课小模型相同的机器、链路和集合通信上，模拟一步数据并行训练。
 #
 # 1. 模拟器眼中的模型；
 # 2. 一步训练：先计算，再通信，画在时间线上；
@@ -33,8 +34,9 @@
 # 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上；
 # 6. 参数服务器还是全归约？
 # 7. 在命令行上回答同样的问题：`python -m sim scale`；
-# 8. 把模型与已发表的结果对照；
-# 9. 课堂演示。
+# 8. 精度：张量核心、内存墙，以及它们对扩展性的影响；
+# 9. 把模拟模型与已发表的结果对照；
+# 10. 课堂演示。
 #
 # `N` 个设备的**扩展效率**，是它们每秒处理的样本数除以单个设备每秒样本数的 `N` 倍：100% 表示没有任何时间花在同步上。
 
@@ -56,8 +58,9 @@
 # 5. o mesmo modelo em PCIe, NVLink, Ethernet e InfiniBand;
 # 6. servidores de parâmetros ou all-reduce?
 # 7. as mesmas perguntas na linha de comando, `python -m sim scale`;
-# 8. o modelo diante de resultados publicados;
-# 9. uma demonstração para a sala de aula.
+# 8. precisão: tensor cores, a barreira da memória e o que elas fazem com o escalonamento;
+# 9. o modelo diante de resultados publicados;
+# 10. uma demonstração para a sala de aula.
 #
 # A **eficiência de escalonamento** de `N` dispositivos é o número de amostras por segundo deles
 # dividido por `N` vezes as amostras por segundo de um dispositivo: 100% quer dizer nenhum tempo
@@ -109,9 +112,11 @@ print("...")
 
 # %% [markdown] lang="en"
 # 25.6 million parameters (the published count, exactly) make about 98 MB of gradients to
-# all-reduce at every step. How fast a device computes is a cited assumption, never fitted to a
-# scaling result: the fraction of the Tesla P100's peak that TensorFlow's published one-GPU
-# benchmark reached (219 images/s for ResNet-50), applied to the FLOPs above.
+# all-reduce at every step. How long a device computes each layer comes from its data sheet and
+# measured kernels, never from a scaling result: a **roofline**. A convolution or matrix product
+# takes its FLOPs at the device's peak times the fraction of peak that cuBLAS and cuDNN kernels
+# were measured to reach, or its bytes at the memory bandwidth, whichever is longer; batch norm,
+# activations and the optimizer's update only move bytes (section 8 says more).
 #
 # ## 2. One step: compute, then communication
 #
@@ -122,7 +127,7 @@ print("...")
 # layers.
 
 # %% [markdown] lang="zh"
-# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备的计算速度是一个注明出处的假设，从不根据扩展结果拟合：它取自 TensorFlow 公布的单 GPU 基准测试在 Tesla P100 上达到的峰值比例（ResNet-50 为每秒 219 张图像）；一步的计算时间 = 上面的 FLOP 数 ÷（这个比例 × 峰值速度）。
+# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备计算每一层要花多长时间，来自它的数据手册和实测的内核性能，从不根据扩展结果拟合，这就是**屋顶线模型**（roofline）：卷积或矩阵乘法的耗时取两者中较长的一个，一是它的 FLOP 数除以（峰值速度 × cuBLAS 和 cuDNN 内核实测能达到的峰值比例），二是它要读写的字节数除以内存带宽；批归一化、激活函数和优化器的更新只搬运字节（第 8 节详细介绍）。
 #
 # ## 2. 一步训练：先计算，再通信
 #
@@ -130,10 +135,12 @@ print("...")
 
 # %% [markdown] lang="pt"
 # 25,6 milhões de parâmetros (exatamente a contagem publicada) dão cerca de 98 MB de gradientes
-# para o all-reduce em cada passo. A velocidade de cálculo de um dispositivo é uma suposição com
-# fonte citada, nunca ajustada a um resultado de escalonamento: a fração do pico da Tesla P100 que
-# o benchmark publicado do TensorFlow atingiu com uma GPU (219 imagens/s para a ResNet-50),
-# aplicada aos FLOPs acima.
+# para o all-reduce em cada passo. Quanto tempo um dispositivo leva para calcular cada camada vem
+# da sua ficha técnica e de kernels medidos, nunca de um resultado de escalonamento: um modelo
+# **roofline**. Uma convolução ou um produto de matrizes leva o maior de dois tempos: seus FLOPs
+# no pico do dispositivo vezes a fração do pico que kernels do cuBLAS e do cuDNN atingiram em
+# medições, ou seus bytes na largura de banda da memória; a normalização em lote, as ativações e a
+# atualização do otimizador só movem bytes (a seção 8 explica melhor).
 #
 # ## 2. Um passo: computação, depois comunicação
 #
@@ -166,7 +173,7 @@ plt.show()
 # A linha de cima é uma GPU calculando (as 16 fazem o mesmo); a de baixo é o all-reduce de cada
 # bucket. Os primeiros buckets viajam enquanto a retropropagação ainda está ocupada: isso é a
 # **sobreposição**. Só o último bucket, com os gradientes das primeiras camadas, não tem mais
-# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim da passagem para trás) e o passo passa a ser exatamente computação mais comunicação:
+# nada atrás do que se esconder. Desligue a sobreposição (todo bucket espera o fim da passagem para trás) e o passo se torna exatamente computação mais comunicação:
 
 # %%
 print(t("lesson09.overlap_header"))
@@ -185,8 +192,8 @@ for overlap in (True, False):
 # Sending every layer's gradient on its own starts communicating as early as possible, but every
 # all-reduce pays a fixed start-up cost (latency) that grows with the number of GPUs: a ring
 # all-reduce over `p` GPUs takes `2(p − 1)` steps, each with its own latency. **Tensor fusion**
-# packs gradients into buckets: Horovod's fusion buffer (`HOROVOD_FUSION_THRESHOLD`, 64 MB by
-# default) and TensorFlow's `CommunicationOptions(bytes_per_pack=...)` do it. Here is ResNet-50
+# packs gradients into buckets: Horovod's fusion buffer (`HOROVOD_FUSION_THRESHOLD`, 128 MB by
+# default, 64 MB before v0.21) and TensorFlow's `CommunicationOptions(bytes_per_pack=...)` do it. Here is ResNet-50
 # on 64 Big Basin nodes (512 GPUs) over 10 Gb Ethernet, where each message costs tens of
 # microseconds, and over EDR InfiniBand:
 
@@ -195,20 +202,20 @@ for overlap in (True, False):
 #
 # ## 3. 重叠与桶的大小（张量融合）
 #
-# 让每一层的梯度单独发送，可以尽早开始通信；但每一次全归约都要付出一笔固定的启动开销（延迟），而且这笔开销随 GPU 数量增长：`p` 个 GPU 上的环形全归约要走 `2(p − 1)` 步，每一步都有自己的延迟。**张量融合**把梯度装进桶里：Horovod 的融合缓冲区（`HOROVOD_FUSION_THRESHOLD`，默认 64 MB）和 TensorFlow 的 `CommunicationOptions(bytes_per_pack=...)` 做的都是这件事。下面是 ResNet-50 在 64 个 Big Basin 节点（512 个 GPU）上的情况，分别使用 10 Gb 以太网（每条消息要花几十微秒）和 EDR InfiniBand：
+# 让每一层的梯度单独发送，可以尽早开始通信；但每一次全归约都要付出一笔固定的启动开销（延迟），而且这笔开销随 GPU 数量增长：`p` 个 GPU 上的环形全归约要走 `2(p − 1)` 步，每一步都有自己的延迟。**张量融合**把梯度装进桶里：Horovod 的融合缓冲区（`HOROVOD_FUSION_THRESHOLD`，默认 128 MB，v0.21 之前为 64 MB）和 TensorFlow 的 `CommunicationOptions(bytes_per_pack=...)` 做的都是这件事。下面是 ResNet-50 在 64 个 Big Basin 节点（512 个 GPU）上的情况，分别使用 10 Gb 以太网（每条消息要花几十微秒）和 EDR InfiniBand：
 
 # %% [markdown] lang="pt"
-# Com sobreposição, o passo nunca pode ser mais curto que o maior entre computação e
-# comunicação, nem mais longo que a soma dos dois. Onde ele cai entre esses limites depende dos
+# Com sobreposição, o passo nunca pode ser mais curto que a maior das duas, computação ou
+# comunicação, nem mais longo que a soma delas. Onde ele cai entre esses limites depende dos
 # buckets.
 #
 # ## 3. Sobreposição e tamanho do bucket (fusão de tensores)
 #
-# Enviar o gradiente de cada camada separadamente começa a comunicar o mais cedo possível, mas
+# Enviar o gradiente de cada camada separadamente faz a comunicação começar o mais cedo possível, mas
 # todo all-reduce paga um custo fixo de partida (latência) que cresce com o número de GPUs: um
 # all-reduce em anel sobre `p` GPUs leva `2(p − 1)` etapas, cada uma com sua latência. A **fusão
 # de tensores** junta gradientes em buckets: o buffer de fusão do Horovod
-# (`HOROVOD_FUSION_THRESHOLD`, 64 MB por padrão) e o `CommunicationOptions(bytes_per_pack=...)`
+# (`HOROVOD_FUSION_THRESHOLD`, 128 MB por padrão, 64 MB antes da v0.21) e o `CommunicationOptions(bytes_per_pack=...)`
 # do TensorFlow fazem isso. Eis a ResNet-50 em 64 nós Big Basin (512 GPUs) com Ethernet de 10 Gb,
 # onde cada mensagem custa dezenas de microssegundos, e com InfiniBand EDR:
 
@@ -218,10 +225,11 @@ labels = [str(mb) for mb in BUCKET_MB[:-1]] + [t("lesson09.whole_model")]
 
 fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
 print(t("lesson09.bucket_header"))
+bucket_steps = {}                           # network -> step time (ms) per bucket size
 for network in ("10gbe", "edr-ib"):
     cluster = cluster_of("big-basin", 64, network)
     ranks = ring_ranks(cluster)
-    times = []
+    times = bucket_steps[network] = []
     for mb, label in zip(BUCKET_MB, labels):
         s = simulate_step("resnet50", cluster, ranks, bucket_mb=mb)
         times.append(s.step_time * 1e3)
@@ -237,7 +245,9 @@ plt.show()
 
 # %% [markdown] lang="en"
 # On 10 GbE, 54 separate all-reduces pay 54 latencies of a 512-GPU ring: fusing them into a few
-# MB saves about 30 ms a step. Then the curve turns up. A bucket can only be sent once its last
+# MB saves about 57 ms a step.
+# <!-- claim fusion_saves: about(bucket_steps["10gbe"][0] - bucket_steps["10gbe"][2], 57, abs=3) & below(bucket_steps["10gbe"][2], bucket_steps["10gbe"][4]) & below(bucket_steps["10gbe"][4], bucket_steps["10gbe"][5]) & about(bucket_steps["edr-ib"][0], bucket_steps["edr-ib"][2], rel=0.01) & above(bucket_steps["edr-ib"][5], bucket_steps["edr-ib"][2], by=0.05) -->
+# Then the curve turns up. A bucket can only be sent once its last
 # gradient exists, so a 64 MB bucket waits for most of backward, and one bucket as large as the
 # model waits for all of it: no overlap left, and the step is compute plus communication. On
 # InfiniBand the latency is tiny, so small buckets cost almost nothing and only the loss of
@@ -246,12 +256,14 @@ plt.show()
 # *When* the gradients are reduced is the framework's choice, and each strategy in the simulator
 # follows its framework's source (`sim/scaleout/reduction.py`). Keras's `Model.fit` with
 # MirroredStrategy or MultiWorkerMirroredStrategy reduces every gradient in one pack **after**
-# the backward pass (`NcclAllReduce(num_packs=1)`, `bytes_per_pack=0`): nothing overlaps, and that
+# the backward pass (MirroredStrategy's default `CollectiveAllReduce` over NCCL, and MWMS's, with
+# `bytes_per_pack=0`: one pack, concatenated before one collective): nothing overlaps, and that
 # is what `scale` and `python -m sim scale` answer when no bucket is given. A bucket size is
 # `CommunicationOptions(bytes_per_pack=...)`: each pack then goes as soon as it is ready, as in
 # this lesson's sections 2 to 6, which pass `bucket_mb` to show what overlap gains. Horovod
 # (`--strategy horovod`) sends whatever is ready every `HOROVOD_CYCLE_TIME` (1 ms; 5 ms before
-# 2020), fused up to `HOROVOD_FUSION_THRESHOLD`, after its ranks agree on what is ready.
+# v0.21, November 2020), fused up to `HOROVOD_FUSION_THRESHOLD`, after its ranks agree on what is
+# ready.
 #
 # ## 4. Parameters per FLOP: why VGG-16 scales worse than Inception V3
 #
@@ -261,17 +273,17 @@ plt.show()
 # nodes, overlap off to see both parts whole:
 
 # %% [markdown] lang="zh"
-# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 30 ms。之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而一个和整个模型一样大的桶要等完整个反向传播：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
+# 在 10 GbE 上，54 次单独的全归约要付出 54 次 512 个 GPU 环的延迟：把它们融合成几 MB 的桶，每一步能省下约 57 ms。<!-- claim fusion_saves -->之后曲线开始上升。一个桶只有在它的最后一个梯度出现之后才能发送，所以 64 MB 的桶要等大半个反向传播，而和整个模型一样大的桶要等整个反向传播结束：重叠完全消失，一步的时间就是计算加通信。在 InfiniBand 上延迟极小，小桶几乎没有代价，只能看到失去重叠的影响。最好的桶是能掩盖延迟的最小的桶：这里是几 MB。
 #
-# 梯度*什么时候*归约由框架决定，模拟器中的每种策略都按其框架的源代码来做（`sim/scaleout/reduction.py`）。Keras 的 `Model.fit` 配合 MirroredStrategy 或 MultiWorkerMirroredStrategy 时，会在反向传播**结束之后**把所有梯度打成一个包一次归约（`NcclAllReduce(num_packs=1)`、`bytes_per_pack=0`）：没有任何重叠，不指定桶大小时，`scale` 和 `python -m sim scale` 给出的就是这种情况。桶大小对应 `CommunicationOptions(bytes_per_pack=...)`：每个包一就绪就发出，本节课第 2 到第 6 部分正是这样做的，它们传入 `bucket_mb` 来展示重叠能带来多少收益。Horovod（`--strategy horovod`）每隔 `HOROVOD_CYCLE_TIME`（1 ms；2020 年之前为 5 ms）在各个 rank 就哪些张量已就绪达成一致之后，把已就绪的梯度融合到 `HOROVOD_FUSION_THRESHOLD` 以内发出。
+# 梯度*什么时候*归约由框架决定，模拟器中的每种策略都按其框架的源代码来做（`sim/scaleout/reduction.py`）。Keras 的 `Model.fit` 配合 MirroredStrategy 或 MultiWorkerMirroredStrategy 时，会在反向传播**结束之后**把所有梯度打成一个包一次归约（MirroredStrategy 默认的 `CollectiveAllReduce` 走 NCCL，MWMS 也一样，`bytes_per_pack=0`：拼接成一个包，再做一次集合通信）：没有任何重叠，不指定桶大小时，`scale` 和 `python -m sim scale` 给出的就是这种情况。桶大小对应 `CommunicationOptions(bytes_per_pack=...)`：每个包一就绪就发出，本节课第 2 到第 6 部分正是这样做的，它们传入 `bucket_mb` 来展示重叠能带来多少收益。Horovod（`--strategy horovod`）每隔 `HOROVOD_CYCLE_TIME`（1 ms；v0.21 即 2020 年 11 月之前为 5 ms）让各个 rank 协商哪些张量已经就绪，再把就绪的梯度融合（不超过 `HOROVOD_FUSION_THRESHOLD`）后发出。
 #
 # ## 4. 每个 FLOP 对应的参数量：为什么 VGG-16 的扩展性不如 Inception V3
 #
-# 每一步，每个 GPU 的计算时间与模型的 FLOP 数成正比，而需要同步的字节数与它的参数量成正比。两者之比决定了通信所需的时间与可以用来掩盖它的计算时间相比有多少。下面是四个模型在同样两个节点上的情况，关掉重叠，以便完整地看到两部分：
+# 每一步，每个 GPU 的计算时间与模型的 FLOP 数成正比，而需要同步的字节数与它的参数量成正比。两者之比决定了：与可以用来掩盖通信的计算时间相比，通信要花多长时间。下面是四个模型在同样两个节点上的情况，关掉重叠，以便完整地看到两部分：
 
 # %% [markdown] lang="pt"
 # Em 10 GbE, 54 all-reduces separados pagam 54 latências de um anel de 512 GPUs: fundi-los em
-# alguns MB economiza cerca de 30 ms por passo. Depois a curva sobe. Um bucket só pode ser
+# alguns MB economiza cerca de 57 ms por passo. <!-- claim fusion_saves --> Depois a curva sobe. Um bucket só pode ser
 # enviado quando seu último gradiente fica pronto, então um bucket de 64 MB espera a maior parte da passagem para trás, e um bucket do tamanho do modelo espera por ela inteira: não sobra
 # sobreposição, e o passo é computação mais comunicação. Em InfiniBand a latência é ínfima, então
 # buckets pequenos quase não custam nada e só aparece a perda de sobreposição. O melhor bucket é
@@ -280,13 +292,14 @@ plt.show()
 # *Quando* os gradientes são reduzidos é escolha do framework, e cada estratégia do simulador
 # segue o código-fonte do seu framework (`sim/scaleout/reduction.py`). O `Model.fit` do Keras com
 # MirroredStrategy ou MultiWorkerMirroredStrategy reduz todos os gradientes em um só pacote
-# **depois** da retropropagação (`NcclAllReduce(num_packs=1)`, `bytes_per_pack=0`): nada se
+# **depois** da retropropagação (o `CollectiveAllReduce` sobre NCCL, padrão da MirroredStrategy e da
+# MWMS, com `bytes_per_pack=0`: um só pacote, concatenado antes de uma única operação coletiva): nada se
 # sobrepõe, e é isso que `scale` e `python -m sim scale` respondem quando nenhum bucket é dado.
 # Um tamanho de bucket é `CommunicationOptions(bytes_per_pack=...)`: cada pacote sai assim que
 # fica pronto, como nas seções 2 a 6 desta lição, que passam `bucket_mb` para mostrar o que a
 # sobreposição rende. O Horovod (`--strategy horovod`) envia o que estiver pronto a cada
-# `HOROVOD_CYCLE_TIME` (1 ms; 5 ms antes de 2020), fundido até `HOROVOD_FUSION_THRESHOLD`, depois
-# que seus ranks concordam sobre o que está pronto.
+# `HOROVOD_CYCLE_TIME` (1 ms; 5 ms antes da v0.21, de novembro de 2020), fundido até
+# `HOROVOD_FUSION_THRESHOLD`, depois que seus ranks negociam o que está pronto.
 #
 # ## 4. Parâmetros por FLOP: por que a VGG-16 escala pior que a Inception V3
 #
@@ -299,16 +312,19 @@ plt.show()
 MODELS = ["resnet50", "inception_v3", "vgg16", "bert_base"]
 
 print(t("lesson09.models_header"))
+whole_steps = {}                            # model -> its step with overlap off
 for name in MODELS:
     w = workload(name)
-    s = simulate_step(w, two_nodes, gpus, bucket_mb=64, overlap=False)
+    s = whole_steps[name] = simulate_step(w, two_nodes, gpus, bucket_mb=64, overlap=False)
     print(t("lesson09.models_row", model=name, params=w.params / 1e6, gflops=w.flops / 1e9,
             per_flop=w.gradient_bytes / w.flops, compute=s.compute * 1e3,
             comm=s.communication * 1e3, ratio=s.communication / s.compute))
 
 fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+at_8 = {}                                   # model -> efficiency on 8 nodes (64 GPUs)
 for name in MODELS:
     rows = scale(name, "big-basin", nodes=[1, 2, 4, 8, 16, 32], network="25gbe", bucket_mb=64)
+    at_8[name] = rows[3]["efficiency"]
     ax.plot([r["devices"] for r in rows], [r["efficiency"] for r in rows], "o-", label=name)
 ax.set_xscale("log", base=2)
 ax.set_xticks([r["devices"] for r in rows])
@@ -321,21 +337,22 @@ ax.legend()
 plt.show()
 
 # %% [markdown] lang="en"
-# VGG-16 computes for about as long as Inception V3 (about 0.4 s per 64 images on one P100 in
-# TensorFlow's benchmark) but carries five times the parameters: 138 million, 74% of them in one
-# dense layer. It has to move five times the bytes in the same time, so on 25 GbE its
-# communication is larger than its backward pass and no overlap can hide it.
+# VGG-16 computes for about as long as Inception V3 (0.42 and 0.45 s per 64 images on one P100 in
+# TensorFlow's benchmark; the roofline says 0.47 and 0.32 s) but carries five times the
+# parameters: 138 million, 74% of them in one dense layer. It has to move five times the bytes, so
+# on 25 GbE its communication is larger than its backward pass and no overlap can hide it.
 # Inception V3 has the fewest bytes per FLOP of the four and scales best.
+# <!-- claim vgg_outlasts: above(whole_steps["vgg16"].communication, whole_steps["vgg16"].backward) & about(whole_steps["vgg16"].communication / whole_steps["inception_v3"].communication, 5, rel=0.1) & holds(max(at_8, key=at_8.get) == "inception_v3", "Inception V3 scales best") -->
 #
-# BERT-base has the most bytes per FLOP, yet it scales better than VGG-16: what decides is bytes
-# per *second* of compute (the last column). VGG-16 computes faster than its FLOPs suggest (cuDNN
-# computes its 3×3 convolutions with fewer multiplications, the Winograd algorithm, and the
-# measured 154 images/s includes that), while BERT's rate is an assumption, half of the P100's
-# peak, the only number here not from a published measurement. Bytes per FLOP is the quick
-# estimate; the simulator does the full sum.
+# BERT-base has fewer bytes per second of compute than VGG-16 (the last column), yet it scales
+# worst of the four: 82% on 8 nodes against VGG-16's 88%. Its largest tensor, the word embedding
+# (23 million parameters), is its first layer, so its gradient is the last one ready, with no
+# compute left to hide it behind. VGG-16's big dense layer sits the other way round (next
+# paragraph). Bytes per FLOP is the quick estimate; the simulator does the full sum.
+# <!-- claim bert_worst: below(whole_steps["bert_base"].communication / whole_steps["bert_base"].compute, whole_steps["vgg16"].communication / whole_steps["vgg16"].compute) & holds(min(at_8, key=at_8.get) == "bert_base", "BERT scales worst") & about(at_8["bert_base"], 0.82, abs=0.006) & about(at_8["vgg16"], 0.88, abs=0.006) -->
 #
 # Curiously, VGG-16's big dense layer is the third layer from the end (`fc6`, before `fc7` and
-# `fc8`), so its gradient is ready almost at once, after two small dense layers, and is sent while
+# `fc8`), so its gradient is ready almost at once, after two smaller dense layers, and is sent while
 # all the convolutions still run backward: without that, VGG-16 would scale even worse. Where the parameters sit in the network matters, not only how many there are.
 #
 # ## 5. The same model on PCIe, NVLink, Ethernet and InfiniBand
@@ -346,33 +363,33 @@ plt.show()
 # with its four EDR InfiniBand cards. Networks are given by name.
 
 # %% [markdown] lang="zh"
-# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像都需要约 0.4 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要在同样的时间里传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。
+# VGG-16 的计算时间和 Inception V3 差不多（在 TensorFlow 的基准测试中，单个 P100 处理 64 张图像分别需要 0.42 s 和 0.45 s；屋顶线模型给出 0.47 s 和 0.32 s），参数量却是后者的 5 倍：1.38 亿个，其中 74% 集中在一个全连接层里。它要传输 5 倍的字节，所以在 25 GbE 上，它的通信时间比反向传播还长，再怎么重叠也掩盖不了。Inception V3 在四个模型中每个 FLOP 对应的字节数最少，扩展性也最好。<!-- claim vgg_outlasts -->
 #
-# BERT-base 每个 FLOP 对应的字节数最多，扩展性却比 VGG-16 好：起决定作用的是每*秒*计算对应的字节数（最后一列）。VGG-16 的实际计算速度比它的 FLOP 数所暗示的更快（cuDNN 用 Winograd 算法计算 3×3 卷积，所需的乘法更少，实测的每秒 154 张图像已经包含了这一点）；而 BERT 的速度是一个假设：P100 峰值的一半，这是这里唯一不是来自已发表测量值的数字。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。
+# BERT-base 每秒计算对应的字节数比 VGG-16 少（最后一列），扩展性却是四个模型中最差的：8 个节点上只有 82%，VGG-16 则是 88%。它最大的张量是词嵌入（2300 万个参数），位于第一层，所以它的梯度最后才就绪，后面已经没有计算可以用来掩盖它了。VGG-16 的大全连接层正好相反（见下一段）。每个 FLOP 的字节数是快速估算；完整的账由模拟器来算。<!-- claim bert_worst -->
 #
-# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个小全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。参数位于网络的哪个位置也很重要，而不只是参数有多少。
+# 有意思的是，VGG-16 那个巨大的全连接层是它的倒数第三层（`fc6`，后面还有 `fc7` 和 `fc8`），所以它的梯度在反向传播刚开始、两个较小的全连接层之后就已就绪，在所有卷积层还在做反向传播时就发送出去了：要不是这样，VGG-16 的扩展性还会更差。重要的不只是参数有多少，还有它们位于网络的什么位置。
 #
 # ## 5. 同一个模型在 PCIe、NVLink、以太网和 InfiniBand 上
 #
 # 拿要求最高的 VGG-16 来说，只改变链路。在一台服务器内部：4 个 GPU 挂在 PCIe 交换机上（`pascal-pcie-4gpu`），或者通过 NVLink 相连（一台 `dgx1-p100` 中的 4 个 GPU）。在 8 台服务器之间：Big Basin 使用 10、25 或 50 Gb 以太网，或者 EDR InfiniBand（每台一块网卡）；还有配备四块 EDR InfiniBand 网卡的 DGX-1。网络按名称指定。
 
 # %% [markdown] lang="pt"
-# A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (cerca de 0,4 s por 64 imagens em
-# uma P100 no benchmark do TensorFlow), mas tem cinco vezes mais parâmetros: 138 milhões, 74%
-# deles em uma única camada densa. Ela precisa mover cinco vezes mais
-# bytes no mesmo tempo, então em 25 GbE sua comunicação é maior que sua passagem para trás e nenhuma
+# A VGG-16 calcula por quase o mesmo tempo que a Inception V3 (0,42 e 0,45 s por 64 imagens em
+# uma P100 no benchmark do TensorFlow; o modelo roofline dá 0,47 e 0,32 s), mas tem cinco vezes
+# mais parâmetros: 138 milhões, 74% deles em uma única camada densa. Ela precisa mover cinco vezes
+# mais bytes, então em 25 GbE sua comunicação é maior que sua passagem para trás e nenhuma
 # sobreposição consegue escondê-la. A Inception V3 tem menos bytes por FLOP que os outros três e
-# escala melhor.
+# escala melhor. <!-- claim vgg_outlasts -->
 #
-# O BERT-base tem mais bytes por FLOP que todos, e mesmo assim escala melhor que a VGG-16: o que
-# decide são os bytes por *segundo* de computação (a última coluna). A VGG-16 calcula mais rápido
-# do que seus FLOPs sugerem (o cuDNN calcula suas convoluções 3×3 com menos multiplicações, pelo
-# algoritmo de Winograd, e as 154 imagens/s medidas já incluem isso), enquanto a velocidade do
-# BERT é uma suposição, metade do pico da P100, o único número aqui que não vem de uma medição
-# publicada. Bytes por FLOP é a estimativa rápida; o simulador faz a conta completa.
+# O BERT-base tem menos bytes por segundo de computação que a VGG-16 (a última coluna) e mesmo
+# assim escala pior que os outros três: 82% em 8 nós, contra 88% da VGG-16. Seu maior tensor, o
+# embedding de palavras (23 milhões de parâmetros), é a primeira camada, então o gradiente dele é
+# o último a ficar pronto, sem mais computação atrás da qual se esconder. A grande camada densa da
+# VGG-16 fica do lado oposto (próximo parágrafo). Bytes por FLOP é a estimativa rápida; o
+# simulador faz a conta completa. <!-- claim bert_worst -->
 #
 # Curiosamente, a grande camada densa da VGG-16 é a antepenúltima (`fc6`, antes de `fc7` e
-# `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas pequenas,
+# `fc8`), então seu gradiente fica pronto logo no início, depois de duas camadas densas menores,
 # e é enviado enquanto todas as convoluções ainda fazem a passagem para trás: sem isso, a
 # VGG-16 escalaria ainda pior. Onde os parâmetros ficam na rede importa, não só quantos são.
 #
@@ -390,9 +407,10 @@ CLUSTERS = [  # (node, nodes, network, GPUs used per node)
     ("big-basin", 8, "edr-ib", None), ("dgx1-p100", 8, "edr-ib", None)]
 
 print(t("lesson09.links_header"))
+links = {}                                  # (node, network) -> the row
 for machine, nodes, network, per_node in CLUSTERS:
-    row = scale("vgg16", machine, nodes=[nodes], network=network, bucket_mb=64,
-                gpus=[per_node] if per_node else None)[0]
+    row = links[machine, network] = scale("vgg16", machine, nodes=[nodes], network=network,
+                                          bucket_mb=64, gpus=[per_node] if per_node else None)[0]
     print(t("lesson09.links_row", machine=machine, nodes=nodes, network=network or "-",
             devices=row["devices"], comm=row["communication_ms"], step=row["step_time_ms"],
             efficiency=row["efficiency"]))
@@ -401,14 +419,18 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Inside a server, NVLink all-reduces VGG-16's gradients in two thirds of PCIe's time, and both
 # servers stay near 99% anyway: four GPUs' all-reduce is short enough to hide behind backward.
 # Between servers the network decides. 10 GbE spends almost a second per step communicating and
-# wastes over 60% of the GPUs; 25 GbE keeps 82%; 50 GbE and EDR InfiniBand (100 Gb/s) both get
-# close to 95%; the DGX-1's four cards give each NVLink ring its own way out of the server, and
-# it keeps 98%.
+# wastes more than half of the GPUs; 25 GbE keeps 88%; 50 GbE and EDR InfiniBand (100 Gb/s) both
+# get about 96%. EDR's twice the line rate buys almost nothing here, and that is the simulator's
+# shortcut, not the network: its ring leaves a Big Basin through a GPU whose way to the one card
+# crosses the 6 GB/s link between the two CPU sockets, which caps both networks alike (NCCL's own
+# ring search starts from the GPUs next to the card). The DGX-1's four cards give each NVLink ring
+# its own way out of the server, and it keeps 99%.
+# <!-- claim links: about(links["dgx1-p100", None]["communication_ms"] / links["pascal-pcie-4gpu", None]["communication_ms"], 2 / 3, rel=0.05) & above(links["pascal-pcie-4gpu", None]["efficiency"], 0.98) & above(links["dgx1-p100", None]["efficiency"], 0.98) & between(links["big-basin", "10gbe"]["communication_ms"], 850, 1000) & below(links["big-basin", "10gbe"]["efficiency"], 0.5) & about(links["big-basin", "25gbe"]["efficiency"], 0.88, abs=0.006) & about(links["big-basin", "50gbe"]["efficiency"], 0.96, abs=0.006) & about(links["big-basin", "edr-ib"]["efficiency"], 0.96, abs=0.006) & about(links["dgx1-p100", "edr-ib"]["efficiency"], 0.99, abs=0.006) -->
 #
 # **How many GPUs before ResNet-50 stops scaling on 25 GbE?** Ask the simulator, up to 64 nodes:
 
 # %% [markdown] lang="zh"
-# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两台服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了六成以上的 GPU；25 GbE 保持在 82%；50 GbE 和 EDR InfiniBand（100 Gb/s）都接近 95%；DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 98%。
+# 在服务器内部，NVLink 对 VGG-16 梯度做全归约的时间只有 PCIe 的三分之二左右，而两种服务器的效率其实都接近 99%：4 个 GPU 的全归约足够短，可以藏在反向传播后面。在服务器之间，网络起决定作用。10 GbE 每一步要花将近一秒在通信上，浪费了一半以上的 GPU；25 GbE 保持在 88%；50 GbE 和 EDR InfiniBand（100 Gb/s）都在 96% 左右。EDR 的线速高出一倍，在这里却几乎没有带来收益，这是模拟器的简化，而不是网络本身的问题：它的环经由一个 GPU 离开 Big Basin，而这个 GPU 通往唯一那块网卡的路径要穿过两个 CPU 插槽之间 6 GB/s 的链路，两种网络都被它限制住了（NCCL 自己的环搜索会从网卡旁边的 GPU 开始）。DGX-1 的四块网卡让每个 NVLink 环都有自己的出口离开服务器，效率保持在 99%。<!-- claim links -->
 #
 # **在 25 GbE 上，ResNet-50 加到多少个 GPU 就不再扩展了？** 问问模拟器，一直算到 64 个节点：
 
@@ -416,9 +438,13 @@ for machine, nodes, network, per_node in CLUSTERS:
 # Dentro de um servidor, o NVLink faz o all-reduce dos gradientes da VGG-16 em dois terços do
 # tempo do PCIe, e de todo modo os dois servidores ficam perto de 99%: o all-reduce de quatro GPUs
 # é curto o bastante para se esconder atrás da passagem para trás. Entre servidores, quem decide é a
-# rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais de 60% das GPUs;
-# a 25 GbE mantém 82%; a 50 GbE e a InfiniBand EDR (100 Gb/s) chegam perto de 95%; as quatro
-# placas do DGX-1 dão a cada anel NVLink sua própria saída do servidor, e ele mantém 98%.
+# rede. A 10 GbE gasta quase um segundo por passo comunicando e desperdiça mais da metade das
+# GPUs; a 25 GbE mantém 88%; a 50 GbE e a InfiniBand EDR (100 Gb/s) ficam em torno de 96%. O dobro
+# da taxa nominal da EDR quase não rende nada aqui, e isso é um atalho do simulador, não da rede:
+# o anel dele sai de um Big Basin por uma GPU cujo caminho até a única placa atravessa o enlace de
+# 6 GB/s entre os dois soquetes de CPU, que limita as duas redes por igual (a busca de anel do
+# próprio NCCL começa pelas GPUs vizinhas da placa). As quatro placas do DGX-1 dão a cada anel
+# NVLink sua própria saída do servidor, e ele mantém 99%. <!-- claim links -->
 #
 # **Com quantas GPUs a ResNet-50 deixa de escalar em 25 GbE?** Pergunte ao simulador, até 64 nós:
 
@@ -431,13 +457,14 @@ for r in rows:
             efficiency=r["efficiency"]))
 
 # %% [markdown] lang="en"
-# It never stops, in the simulator's model. Efficiency drops once, from 99% to 93%, when the ring first
+# It never stops, in the simulator's model. Efficiency drops once, from 99% to 92%, when the ring first
 # leaves the server for the network, and then stays flat up to 512 GPUs. A ring all-reduce makes
 # each GPU send `2(p − 1)/p` times the gradients, which is almost twice the gradients whatever
 # `p` is, so the time spent on bandwidth does not grow with the cluster; only the latency part
 # grows, and 64 MB buckets make it small. What stops a real run is elsewhere: the batch grows
 # with the GPUs until it passes the critical batch size (lesson 08), and the slowest of 512 GPUs
 # sets the pace of every step (stragglers, lesson 07), which this model leaves out.
+# <!-- claim flat_curve: about(rows[0]["efficiency"], 0.99, abs=0.006) & about(rows[1]["efficiency"], 0.92, abs=0.006) & about(rows[-1]["efficiency"], rows[1]["efficiency"], abs=0.01) -->
 #
 # ## 6. Parameter servers or all-reduce?
 #
@@ -447,14 +474,14 @@ for r in rows:
 # spread round robin over 1 or 4 `ps` tasks, or over one task per server.
 
 # %% [markdown] lang="zh"
-# 按这个模拟模型，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 93%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模拟模型没有考虑这一点。
+# 按这个模拟模型，它永远不会停止扩展。效率只下降一次：当环第一次离开服务器、进入网络时，从 99% 降到 92%，然后一直到 512 个 GPU 都保持平稳。环形全归约让每个 GPU 发送的数据量是梯度的 `2(p − 1)/p` 倍，无论 `p` 多大都接近 2 倍，所以花在带宽上的时间不会随集群变大而增长；只有延迟部分会增长，而 64 MB 的桶让它很小。让真实训练停止扩展的是别的东西：批次随 GPU 数量一起变大，直到超过临界批次大小（第 08 课）；而 512 个 GPU 中最慢的那个决定了每一步的节奏（掉队者，第 07 课），这个模拟模型没有考虑这一点。<!-- claim flat_curve -->
 #
 # ## 6. 参数服务器还是全归约？
 #
 # 使用参数服务器时（第 07 课），每个工作进程把梯度推送给 `ps` 任务，再把新的权重拉回来。这里每台 `pascal-pcie-4gpu` 服务器上的 4 个 GPU 各是一个工作进程，服务器之间通过 25 Gb RoCE（Horovod 论文中的网络）通信，变量以轮询方式分布在 1 个或 4 个 `ps` 任务上，或者每台服务器一个任务。
 
 # %% [markdown] lang="pt"
-# Em nosso modelo de simulação, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 93%, quando o
+# Em nosso modelo de simulação, ela nunca deixa de escalar. A eficiência cai uma vez, de 99% para 92%, quando o
 # anel sai do servidor para a rede pela primeira vez, e depois fica estável até 512 GPUs. Um
 # all-reduce em anel faz cada GPU enviar `2(p − 1)/p` vezes os gradientes, quase o dobro dos
 # gradientes seja qual for `p`, então o tempo gasto com largura de banda não cresce com o cluster;
@@ -462,13 +489,14 @@ for r in rows:
 # real parar de escalar está em outro lugar: o lote cresce com as GPUs até passar do tamanho
 # crítico do lote (lição 08), e a mais lenta de 512 GPUs dita o ritmo de cada passo
 # (retardatários, lição 07), algo que o nosso modelo de simulação deixa de fora.
+# <!-- claim flat_curve -->
 #
 # ## 6. Servidores de parâmetros ou all-reduce?
 #
 # Com servidores de parâmetros (lição 07), cada worker envia seus gradientes às tarefas `ps` e
 # busca de volta os novos pesos. Aqui cada uma das 4 GPUs de um servidor `pascal-pcie-4gpu` é um
 # worker, os servidores se comunicam por RoCE de 25 Gb (a rede do artigo do Horovod), e as
-# variáveis são distribuídas em rodízio entre 1 ou 4 tarefas `ps`, ou uma tarefa por servidor.
+# variáveis são distribuídas em rodízio entre 1 ou 4 tarefas `ps`, ou uma tarefa por nó.
 
 # %%
 NODES = [1, 2, 4, 8, 16]
@@ -504,13 +532,14 @@ plt.show()
 # %% [markdown] lang="en"
 # On one server all four strategies are close. Beyond it, a fixed number of parameter servers
 # collapses: every worker sends its whole gradient into the same few network cards, so their
-# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 8%. Adding
+# traffic grows with the number of workers, and with one `ps` task 64 GPUs keep only 7%. Adding
 # tasks with the servers (one per server) spreads that traffic and holds on much longer, but each
 # GPU still sends its own copy of the gradients over the network. An all-reduce ring crosses the
 # network only between neighbouring servers: each server's card carries about twice the
 # gradients, however many GPUs and servers there are. So on a GPU cluster, all-reduce; parameter
 # servers earn their place elsewhere: asynchronous training, many CPU workers, huge embedding
 # tables that no single device holds (lesson 07).
+# <!-- claim ps_collapse: above(curves["nccl"][0]["efficiency"] - curves["ps=1"][0]["efficiency"], -0.01) & about(curves["ps=1"][-1]["efficiency"], 0.07, abs=0.006) & above(curves["ps=nodes"][-1]["efficiency"], curves["ps=4"][-1]["efficiency"], by=1.0) & above(curves["nccl"][-1]["efficiency"], curves["ps=nodes"][-1]["efficiency"]) -->
 #
 # ## 7. The command line: `python -m sim scale`
 #
@@ -518,7 +547,7 @@ plt.show()
 # (in a terminal, type it after `$`); `SIM_LANG` makes it answer in the course language.
 
 # %% [markdown] lang="zh"
-# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器的效率就急剧下降：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 8%。让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，效率能维持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
+# 在一台服务器上，四种方式差不多。超出一台服务器后，固定数量的参数服务器的效率就急剧下降：每个工作进程都把完整的梯度发往同样的几块网卡，它们的流量随工作进程的数量增长；只有一个 `ps` 任务时，64 个 GPU 的效率只剩 7%。<!-- claim ps_collapse -->让任务数随服务器一起增加（每台服务器一个），可以分散这部分流量，效率能维持得久得多；但每个 GPU 仍然要把自己的那份梯度通过网络发送出去。全归约的环只在相邻的服务器之间穿过网络：无论有多少个 GPU、多少台服务器，每台服务器的网卡承载的都是大约 2 倍的梯度。所以在 GPU 集群上，选全归约；参数服务器的用武之地在别处：异步训练、大量 CPU 工作进程、任何单个设备都放不下的巨大嵌入表（第 07 课）。
 #
 # ## 7. 命令行：`python -m sim scale`
 #
@@ -528,8 +557,8 @@ plt.show()
 # Em um servidor, as quatro estratégias ficam próximas. Além dele, a eficiência de um número fixo
 # de servidores de parâmetros despenca: cada worker envia seu gradiente inteiro para as mesmas
 # poucas placas de rede, então o tráfego delas cresce com o número de workers, e com uma única
-# tarefa `ps` 64 GPUs ficam com só 8%. Acrescentar tarefas junto com os servidores (uma por
-# servidor) espalha esse tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
+# tarefa `ps` 64 GPUs ficam com só 7% <!-- claim ps_collapse -->. Pôr uma tarefa `ps` em cada nó espalha esse
+# tráfego e mantém a eficiência por muito mais tempo, mas cada GPU ainda envia sua própria cópia
 # dos gradientes pela rede. O anel do all-reduce só atravessa a rede entre servidores vizinhos: a
 # placa de cada servidor carrega cerca do dobro dos gradientes, sejam quantas forem as GPUs e os
 # servidores. Então, em um cluster de GPUs, all-reduce; os servidores de parâmetros têm seu lugar
@@ -572,7 +601,7 @@ print(run.stdout)
 
 # %% [markdown] lang="pt"
 # `--json` entrega as mesmas linhas a um programa (aqui: as chaves da última linha), e um erro
-# recebe uma linha que o nomeia, com status de saída 2:
+# produz uma única linha que o descreve, com código de saída 2:
 
 # %%
 run = sim_scale("--model", "inception_v3", "--machine", "dgx1-p100", "--nodes", "1,4", "--json")
@@ -585,42 +614,298 @@ print(run.returncode, run.stderr)
 # %% [markdown] lang="en"
 # `--plot FILE.png` draws the scaling curve and `--trace FILE.json` saves the largest cluster's
 # step for Perfetto (ui.perfetto.dev) or `chrome://tracing`.
+
+# %% [markdown] lang="zh"
+# `--plot FILE.png` 会画出扩展曲线，`--trace FILE.json` 会保存最大集群上的一步，供 Perfetto（ui.perfetto.dev）或 `chrome://tracing` 查看。
+
+# %% [markdown] lang="pt"
+# `--plot FILE.png` desenha a curva de escalonamento e `--trace FILE.json` salva o passo do maior
+# cluster para o Perfetto (ui.perfetto.dev) ou o `chrome://tracing`.
+
+# %% [markdown] lang="en"
+# ## 8. Precision: loss scaling, tensor cores and the memory wall
 #
-# ## 8. The model against published results
+# Every step so far computed in float32 on P100s, which have no tensor cores. TensorFlow on newer
+# GPUs does not stay there. Since TF 2.4 float32 matrix products and convolutions run in **TF32**
+# on the tensor cores of Ampere and newer GPUs by default
+# (`tf.config.experimental.enable_tensor_float_32_execution`), and
+# `tf.keras.mixed_precision.set_global_policy("mixed_float16")` makes layers compute in float16
+# while their variables stay float32. `--precision` (and `precision=` in Python) picks one of
+# `float32` (TF32 off), `tf32` (TensorFlow's default), `mixed_float16` and `mixed_bfloat16`.
+#
+# **In numbers: loss scaling.** float16 has 5 exponent bits: nothing below about 6e-8 (its
+# smallest subnormal), nothing above 65504. Small gradients underflow to zero. Keras's
+# `LossScaleOptimizer` (which `compile` adds under `mixed_float16`) multiplies the loss, and so
+# every gradient, by a loss scale before backprop, and divides the float32 gradients by it before
+# applying them. One gradient, on `sim.tf` in float16 as TensorFlow's CPU kernels compute it:
+
+# %% [markdown] lang="zh"
+# ## 8. 精度：损失缩放、张量核心与内存墙
+#
+# 到目前为止，每一步都是在没有张量核心的 P100 上用 float32 计算的。在更新的 GPU 上，TensorFlow 并不停留在 float32：从 TF 2.4 起，在 Ampere 及更新的 GPU 上，float32 的矩阵乘法和卷积默认用张量核心以 **TF32** 计算（`tf.config.experimental.enable_tensor_float_32_execution`）；`tf.keras.mixed_precision.set_global_policy("mixed_float16")` 则让各层以 float16 计算，而变量仍保持 float32。`--precision`（Python 中为 `precision=`）可以选 `float32`（关闭 TF32）、`tf32`（TensorFlow 的默认）、`mixed_float16` 和 `mixed_bfloat16`。
+#
+# **数值上：损失缩放。** float16 只有 5 位指数：小于约 6e-8（它最小的次正规数）的数存不下，大于 65504 的也存不下。很小的梯度会下溢成零。Keras 的 `LossScaleOptimizer`（在 `mixed_float16` 下由 `compile` 自动加上）在反向传播之前把损失（因而每个梯度）乘以一个损失缩放因子，在应用之前再把 float32 的梯度除以它。下面是一个梯度在 `sim.tf` 上按 TensorFlow 的 CPU 内核那样以 float16 计算的结果：
+
+# %% [markdown] lang="pt"
+# ## 8. Precisão: escala da perda, tensor cores e a barreira da memória
+#
+# Até aqui, todo passo calculou em float32 em P100s, que não têm tensor cores. Em GPUs mais novas o
+# TensorFlow não fica nisso. Desde o TF 2.4, produtos de matrizes e convoluções em float32 rodam
+# em **TF32** nos tensor cores da Ampere e das GPUs mais recentes, por padrão
+# (`tf.config.experimental.enable_tensor_float_32_execution`), e
+# `tf.keras.mixed_precision.set_global_policy("mixed_float16")` faz as camadas calcularem em
+# float16 enquanto suas variáveis continuam em float32. `--precision` (e `precision=` em Python)
+# escolhe entre `float32` (TF32 desligado), `tf32` (o padrão do TensorFlow), `mixed_float16` e
+# `mixed_bfloat16`.
+#
+# **Nos números: a escala da perda.** O float16 tem 5 bits de expoente: nada abaixo de cerca de
+# 6e-8 (seu menor subnormal), nada acima de 65504. Gradientes pequenos viram zero (underflow). O
+# `LossScaleOptimizer` do Keras (que o `compile` acrescenta sob `mixed_float16`) multiplica a
+# perda, e portanto todo gradiente, por uma escala antes da retropropagação, e divide os
+# gradientes em float32 por ela antes de aplicá-los. Um gradiente, no `sim.tf` em float16, como os
+# kernels de CPU do TensorFlow calculam:
+
+# %%
+from sim.course.precision_demo import overflow_rescue, underflow_rescue
+
+rescue = underflow_rescue()
+print(t("lesson09.underflow_line", gradient=rescue.gradient, in_float16=rescue.in_float16,
+        scale=rescue.scale, scaled=rescue.scaled_in_float16, unscaled=rescue.unscaled))
+
+# %% [markdown] lang="en"
+# A gradient of 1e-8 is 0 in float16; scaled by 32768 it survives, and it comes back as 1e-8 to
+# within float16's rounding.
+# <!-- claim underflow: holds(rescue.in_float16 == 0.0 and rescue.scaled_in_float16 > 0, "0 in float16, kept when scaled") & about(rescue.unscaled, 1e-8, rel=0.01) -->
+# Too large a scale overflows instead, so the scale is dynamic: it starts at 2^15; a step whose
+# gradients are not all finite is skipped and the scale halved; after 2000 finite steps in a row it
+# doubles. A small model with large targets, trained by a `LossScaleOptimizer` in `mixed_float16`:
+
+# %% [markdown] lang="zh"
+# 1e-8 的梯度在 float16 中变成了 0；乘以 32768 之后它保住了，除回去之后仍是 1e-8（误差在 float16 的舍入之内）。
+# <!-- claim underflow -->
+# 缩放因子太大则会上溢，所以缩放因子是动态的：从 2^15 开始；只要某一步的梯度不全是有限值，就跳过这一步并把缩放因子减半；连续 2000 步梯度都有限，就把它加倍。下面是一个目标值很大的小模型，在 `mixed_float16` 下用 `LossScaleOptimizer` 训练：
+
+# %% [markdown] lang="pt"
+# Um gradiente de 1e-8 vira 0 em float16; multiplicado por 32768 ele sobrevive e volta como 1e-8,
+# dentro do arredondamento do float16.
+# <!-- claim underflow -->
+# Uma escala grande demais estoura (overflow), por isso a escala é dinâmica: começa em 2^15; um
+# passo cujos gradientes não são todos finitos é pulado e a escala cai à metade; depois de 2000
+# passos finitos seguidos ela dobra. Um modelo pequeno com alvos grandes, treinado por um
+# `LossScaleOptimizer` em `mixed_float16`:
+
+# %%
+steps = overflow_rescue(8)
+print(t("lesson09.overflow_header"))
+for st in steps:
+    print(t("lesson09.overflow_row", step=st.step, scale=st.scale,
+            finite=t("lesson09.yes" if st.finite else "lesson09.no"),
+            action=t("lesson09.applied" if st.finite else "lesson09.skipped"), loss=st.loss))
+
+# %% [markdown] lang="en"
+# The first five steps overflow (at 32768 down to 2048): each is skipped and halves the scale. At
+# 1024 the gradients are finite, the step is applied, and the loss falls from there. The weights
+# never saw an inf or a NaN: that is what loss scaling rescues. (The loss itself is computed in
+# float32: the model's last layer has `dtype="float32"`, as TensorFlow's guide advises.)
+# <!-- claim overflow: holds([st.finite for st in steps[:5]] == [False] * 5 and steps[5].finite and steps[5].scale == 1024, "five skipped, the sixth at 1024 applied") & below(steps[-1].loss, steps[5].loss) -->
+#
+# The simulator times each layer by a **roofline**: a convolution or matrix product takes its
+# FLOPs at the precision's peak times the fraction of peak that cuBLAS and cuDNN kernels reached
+# when measured (about 0.6-0.9 on CUDA cores, 0.7 on tensor cores), or its bytes at the memory
+# bandwidth, whichever is longer. Batch norm, activations, bias adds and the optimizer's update
+# only read and write memory. ResNet-50 on one GPU of each generation, 256 images per step:
+
+# %% [markdown] lang="zh"
+# 前五步都上溢了（缩放因子从 32768 一直到 2048）：每一步都被跳过，缩放因子减半。到 1024 时梯度是有限的，这一步被应用，损失从这里开始下降。权重从未见过 inf 或 NaN：这就是损失缩放挽救的东西。（损失本身以 float32 计算：模型的最后一层设了 `dtype="float32"`，正如 TensorFlow 的指南所建议的。）
+# <!-- claim overflow -->
+#
+# 模拟器用**屋顶线模型**为每一层计时：卷积或矩阵乘法的耗时取两者中较长的一个，一是它的 FLOP 数除以（该精度的峰值 × cuBLAS 和 cuDNN 内核实测达到的峰值比例：CUDA 核心上约 0.6～0.9，张量核心上约 0.7），二是它要读写的字节数除以内存带宽。批归一化、激活函数、加偏置和优化器的更新只读写内存。下面是 ResNet-50 在每一代 GPU 中的一个 GPU 上、每步 256 张图像的情况：
+
+# %% [markdown] lang="pt"
+# Os cinco primeiros passos estouram (de 32768 até 2048): cada um é pulado e reduz a escala à
+# metade. Em 1024 os gradientes são finitos, o passo é aplicado e a perda cai a partir daí. Os
+# pesos nunca viram um inf ou um NaN: é isso que a escala da perda salva. (A perda em si é
+# calculada em float32: a última camada do modelo tem `dtype="float32"`, como o guia do
+# TensorFlow recomenda.)
+# <!-- claim overflow -->
+#
+# O simulador cronometra cada camada por um modelo **roofline**: uma convolução ou um produto de
+# matrizes leva o maior de dois tempos: seus FLOPs no pico da precisão vezes a fração do pico que
+# kernels do cuBLAS e do cuDNN atingiram em medições (cerca de 0,6 a 0,9 nos núcleos CUDA, 0,7 nos
+# tensor cores), ou seus bytes na largura de banda da memória. A normalização em lote, as
+# ativações, a soma do viés e a atualização do otimizador só leem e escrevem a memória. A ResNet-50
+# em uma GPU de cada geração, 256 imagens por passo:
+
+# %%
+from sim.hardware import preset
+from sim.workloads.roofline import PRECISIONS, compute_times
+
+GPUS = {"P100": preset("dgx1-p100").gpus[0], "V100": preset("dgx1-v100").gpus[0],
+        "A100": preset("dgx-a100").gpus[0], "H100": preset("dgx-h100").gpus[0]}
+one_gpu = {}                         # (GPU, precision) -> the roofline's times of one step
+print(t("lesson09.precision_header"))
+for name, gpu in GPUS.items():
+    for precision in PRECISIONS:
+        times = one_gpu[name, precision] = compute_times(resnet50, gpu, precision, 256)
+        print(t("lesson09.precision_row", gpu=gpu.model, precision=precision, dtype=times.dtype,
+                unit=t("lesson09.unit_" + times.unit), rate=256 / times.total,
+                bound=times.memory_bound / times.total))
+
+
+def rate(gpu, precision):
+    return 256 / one_gpu[gpu, precision].total
+
+
+def memory_bound(gpu, precision):
+    return one_gpu[gpu, precision].memory_bound / one_gpu[gpu, precision].total
+
+# %% [markdown] lang="en"
+# On the P100 and the V100, `tf32` is `float32`: TF32 needs Ampere's tensor cores. The P100 has no
+# tensor cores at all, so `mixed_float16` only doubles its math rate, and the V100 has no
+# bfloat16, so `mixed_bfloat16` falls back to its float32 rate there. On the A100, TF32's tensor
+# cores have 8 times float32's peak (156 against 19.5 TFLOP/s), yet ResNet-50 gets only about 3.3
+# times faster: with the matrix products that fast, 72% of the simulated step is memory-bound work,
+# which tensor cores do not speed up. That is the **memory wall**. `mixed_float16` halves the bytes
+# every memory-bound pass moves, so it doubles the rate again. On the H100, 84% of the step is
+# memory-bound.
+# <!-- claim tf32_needs_ampere: holds(one_gpu["V100", "tf32"].dtype == "float32" and one_gpu["A100", "tf32"].unit == "tensor", "TF32 on Ampere only") -->
+# <!-- claim a100_tf32_gain: about(rate("A100", "tf32") / rate("A100", "float32"), 3.3, rel=0.05) -->
+# <!-- claim a100_wall: between(memory_bound("A100", "tf32"), 0.7, 0.74) -->
+# <!-- claim mixed_doubles: about(rate("A100", "mixed_float16") / rate("A100", "tf32"), 2.0, rel=0.05) -->
+# <!-- claim h100_wall: between(memory_bound("H100", "mixed_float16"), 0.83, 0.85) -->
+#
+# The published one-GPU rates judge this model (`docs/published_comparison.md` has every row):
+
+# %% [markdown] lang="zh"
+# 在 P100 和 V100 上，`tf32` 就是 `float32`：TF32 需要 Ampere 的张量核心。P100 根本没有张量核心，所以 `mixed_float16` 只让它的计算速度翻倍；V100 不支持 bfloat16，所以 `mixed_bfloat16` 在它上面退回到 float32 的速度。在 A100 上，TF32 张量核心的峰值是 float32 的 8 倍（156 对 19.5 TFLOP/s），可 ResNet-50 只快了约 3.3 倍：矩阵乘法变得这么快之后，模拟的一步中有 72% 是受内存带宽限制的工作，而张量核心不能让这部分变快。这就是**内存墙**。`mixed_float16` 让每一遍受内存带宽限制的读写只搬一半的字节，所以速度又翻了一倍。在 H100 上，一步中有 84% 受内存带宽限制。
+# <!-- claim tf32_needs_ampere --> <!-- claim a100_tf32_gain --> <!-- claim a100_wall --> <!-- claim mixed_doubles --> <!-- claim h100_wall -->
+#
+# 已发表的单 GPU 速度可以检验这个模型（每一行都在 `docs/published_comparison.md` 中）：
+
+# %% [markdown] lang="pt"
+# Na P100 e na V100, `tf32` é `float32`: o TF32 precisa dos tensor cores da Ampere. A P100 não tem
+# tensor cores, então `mixed_float16` só dobra sua velocidade de cálculo, e a V100 não tem
+# bfloat16, então `mixed_bfloat16` volta à velocidade de float32 nela. Na A100, os tensor cores de
+# TF32 têm 8 vezes o pico de float32 (156 contra 19,5 TFLOP/s), mas a ResNet-50 fica só cerca de
+# 3,3 vezes mais rápida: com produtos de matrizes tão rápidos, 72% do passo simulado é trabalho
+# limitado pela memória, que os tensor cores não aceleram. Essa é a **barreira da memória**.
+# `mixed_float16` reduz à metade os bytes que cada passagem limitada pela memória move, e por isso
+# dobra a velocidade de novo. Na H100, 84% do passo é limitado pela memória.
+# <!-- claim tf32_needs_ampere --> <!-- claim a100_tf32_gain --> <!-- claim a100_wall --> <!-- claim mixed_doubles --> <!-- claim h100_wall -->
+#
+# As vazões publicadas com uma GPU julgam esse modelo (`docs/published_comparison.md` tem todas as
+# linhas):
+
+# %%
+from sim.workloads.throughput import single_gpu_rows
+
+judged_one = [r for r in single_gpu_rows() if r["published"]]
+print(t("lesson09.single_header"))
+for r in judged_one:
+    print(t("lesson09.single_row", model=r["model"], gpu=r["device"], precision=r["precision"],
+            batch=r["batch"], published=r["published"], simulated=r["simulated"], error=r["error"]))
+error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] for r in judged_one}
+
+# %% [markdown] lang="en"
+# The ResNets on the P100 and the V100 in float32 land within 17%, without any fitting. Elsewhere
+# the model errs, and the way it errs says what it leaves out. The K80 rows are far too fast (its
+# data sheet's peak is at boost clocks, and its memory delivers less than the sheet). At batch 32
+# the P100's published rate falls 11% while the model's barely moves: a fixed cost per step, such
+# as launching each TensorFlow op, is missing. With tensor cores the model is 30% (V100) to over
+# 80% (A100) optimistic: the step is mostly memory-bound, and real kernels reach less than the
+# data sheet's memory bandwidth.
+# <!-- claim resnets_close: holds(all(abs(error_of[k]) < 0.18 for k in error_of if k[0].startswith("resnet") and k[2] == "float32" and k[1][:4] in ("P100", "V100") and k[3] == max(kk[3] for kk in error_of if kk[:3] == k[:3])), "P100/V100 fp32 ResNets within 18%") -->
+# <!-- claim k80_fast: holds(all(error_of[k] > 0.2 for k in error_of if k[1].startswith("K80") and k[0] != "alexnet"), "K80 too fast") -->
+# <!-- claim tensor_optimistic: between(error_of["resnet50", "V100-SXM2-16GB", "mixed_float16", 256], 0.25, 0.35) & above(error_of["resnet50", "A100-SXM4-40GB", "mixed_float16", 256], 0.8) -->
+#
+# Faster compute leaves less time to hide communication behind. The gradients stay float32 at
+# every precision (the variables do, so their gradients do), so the all-reduce carries the same
+# bytes while the compute shrinks. ResNet-50 and BERT-base on 8 DGX A100 nodes over 100 Gb
+# Ethernet, 64 samples per GPU, 25 MB buckets:
+
+# %% [markdown] lang="zh"
+# 在 float32 下，P100 和 V100 上的 ResNet 误差都在 17% 以内，而且没有做任何拟合。其他地方模型有偏差，而偏差的方向说明了它漏掉了什么。K80 的几行快得太多（它的数据手册给出的峰值是加速频率下的，它的显存实际能提供的带宽也低于手册）。批次为 32 时，P100 的公布速度下降了 11%，而模型的几乎不变：缺少一笔每步固定的开销，例如启动每一个 TensorFlow 运算的开销。用上张量核心后，模型乐观了 30%（V100）到 80% 以上（A100）：一步中大部分受内存带宽限制，而真实的内核达不到数据手册上的内存带宽。
+# <!-- claim resnets_close --> <!-- claim k80_fast --> <!-- claim tensor_optimistic -->
+#
+# 计算越快，能用来掩盖通信的时间就越少。在任何精度下梯度都保持 float32（变量是 float32，它们的梯度也是），所以全归约要传的字节数不变，而计算时间缩短了。下面是 ResNet-50 和 BERT-base 在 8 个 DGX A100 节点上、通过 100 Gb 以太网相连，每个 GPU 64 个样本，桶大小 25 MB：
+
+# %% [markdown] lang="pt"
+# As ResNets na P100 e na V100 em float32 ficam a menos de 17%, sem nenhum ajuste. Nos demais
+# casos o modelo erra, e o jeito como erra mostra o que ele deixa de fora. As linhas da K80 são
+# rápidas demais (o pico da ficha técnica é com clock de boost, e a memória entrega menos que a
+# ficha). Com lote 32 a vazão publicada da P100 cai 11%, enquanto a do modelo quase não muda:
+# falta um custo fixo por passo, como o de lançar cada operação do TensorFlow. Com tensor cores o
+# modelo é de 30% (V100) a mais de 80% (A100) otimista: o passo é quase todo limitado pela memória,
+# e kernels reais atingem menos que a largura de banda da ficha técnica.
+# <!-- claim resnets_close --> <!-- claim k80_fast --> <!-- claim tensor_optimistic -->
+#
+# Computação mais rápida deixa menos tempo para esconder a comunicação. Os gradientes continuam em
+# float32 em qualquer precisão (as variáveis continuam, então os gradientes delas também), e o
+# all-reduce carrega os mesmos bytes enquanto a computação encolhe. ResNet-50 e BERT-base em 8 nós
+# DGX A100 com Ethernet de 100 Gb, 64 amostras por GPU, buckets de 25 MB:
+
+# %%
+fast = {}
+print(t("lesson09.fast_header"))
+for name in ("resnet50", "bert_base"):
+    for precision in ("float32", "tf32", "mixed_float16"):
+        row = fast[name, precision] = scale(name, "dgx-a100", nodes=[8], network="100gbe",
+                                            bucket_mb=25, precision=precision)[0]
+        print(t("lesson09.fast_row", model=name, precision=precision,
+                rate=64 / row["compute_ms"] * 1e3, efficiency=row["efficiency"]))
+
+# %% [markdown] lang="en"
+# The same all-reduce that BERT-base hid almost entirely in float32 (99%) costs it about 9 points in
+# `mixed_float16` (90%), where each step computes 9 times faster. ResNet-50, with fewer bytes per
+# FLOP, loses less. A faster GPU makes the network matter more; the precision that speeds up the
+# compute does not shrink the gradients TensorFlow all-reduces.
+# <!-- claim bert_loses: above(fast["bert_base", "float32"]["efficiency"], 0.985) & between(fast["bert_base", "mixed_float16"]["efficiency"], 0.89, 0.92) -->
+# <!-- claim bert_faster: about(fast["bert_base", "float32"]["compute_ms"] / fast["bert_base", "mixed_float16"]["compute_ms"], 9, rel=0.05) -->
+# <!-- claim resnet_loses_less: above(fast["resnet50", "mixed_float16"]["efficiency"], fast["bert_base", "mixed_float16"]["efficiency"]) -->
+
+# %% [markdown] lang="zh"
+# 同样的全归约，BERT-base 在 float32 下几乎全部掩盖住了（99%），在 `mixed_float16` 下却让它损失了约 9 个百分点（90%），因为这时每一步的计算快了 9 倍。ResNet-50 每个 FLOP 对应的字节更少，损失也更小。GPU 越快，网络就越重要；让计算变快的精度，并不会缩小 TensorFlow 要全归约的梯度。
+# <!-- claim bert_loses --> <!-- claim bert_faster --> <!-- claim resnet_loses_less -->
+
+# %% [markdown] lang="pt"
+# O mesmo all-reduce que a BERT-base escondia quase por inteiro em float32 (99%) custa cerca de 9
+# pontos em `mixed_float16` (90%), em que cada passo calcula 9 vezes mais rápido. A ResNet-50, com
+# menos bytes por FLOP, perde menos. Uma GPU mais rápida faz a rede pesar mais; a precisão que
+# acelera a computação não encolhe os gradientes que o TensorFlow passa pelo all-reduce.
+# <!-- claim bert_loses --> <!-- claim bert_faster --> <!-- claim resnet_loses_less -->
+
+# %% [markdown] lang="en"
+# ## 9. The model against published results
 #
 # A model earns trust by predicting what it was not tuned on. Two published sets of numbers used
 # the same hardware as our presets (`sim/scaleout/published.py` holds them with their sources;
 # `docs/published_comparison.md` has the whole table):
 #
-# - TensorFlow's benchmark page (May 2017), one DGX-1 with 8 P100, `tf_cnn_benchmarks`: the
-#   one-GPU rates are the inputs of our compute model; the 8-GPU rates were never used, so they
-#   can judge it. Inception V3 and the ResNets kept their variables on the CPU
+# - TensorFlow's benchmark page (May 2017), one DGX-1 with 8 P100, `tf_cnn_benchmarks`: its
+#   one-GPU rates judged the roofline in section 8 and never entered it; its 8-GPU rates judge the
+#   scaling. Inception V3 and the ResNets kept their variables on the CPU
 #   (`parameter_server`); VGG-16 and AlexNet ran `replicated` with NCCL. Both are graph-mode
 #   scripts: each gradient goes to the CPU, or into its own NCCL all-reduce, as soon as it exists.
-# - Horovod's benchmark (Uber, 2018): 128 servers of 4 Pascal GPUs on 25 Gb RoCE, 512 GPUs: 90%
+# - Horovod's README chart (Uber, May 2018): 128 servers of 4 Pascal GPUs on 25 Gb RoCE, 512 GPUs: 90%
 #   efficiency for Inception V3 and ResNet-101, 68% for VGG-16, with the Horovod of the time
 #   (5 ms cycles, a 64 MB fusion buffer, every cycle agreed through rank 0).
 #
 # Each row is simulated as its framework ran, and, next to it, as Keras's `Model.fit` would run
-# the same strategy today: every gradient after the backward pass, in one pack.
+# the same strategy today: with MirroredStrategy every gradient after the backward pass, in one
+# pack; with CentralStorageStrategy each gradient to the CPU as soon as it exists.
 
 # %% [markdown] lang="zh"
-# `--plot FILE.png` 会画出扩展曲线，`--trace FILE.json` 会保存最大集群上的一步，供 Perfetto（ui.perfetto.dev）或 `chrome://tracing` 查看。
+# ## 9. 把模拟模型与已发表的结果对照
 #
-# ## 8. 把模型与已发表的结果对照
+# 一个模拟模型要赢得信任，就得能预测那些没有用来调整它的结果。有两组已发表的数字使用的硬件与我们的预设相同（`sim/scaleout/published.py` 保存了这些数字及其出处；完整的表格见 `docs/published_comparison.md`）：
 #
-# 一个模型要赢得信任，就得能预测那些没有用来调整它的结果。有两组已发表的数字使用的硬件与我们的预设相同（`sim/scaleout/published.py` 保存了这些数字及其出处；完整的表格见 `docs/published_comparison.md`）：
+# - TensorFlow 的基准测试页面（2017 年 5 月），一台配备 8 个 P100 的 DGX-1，使用 `tf_cnn_benchmarks`：它的单 GPU 速度在第 8 节检验了屋顶线模型，从未成为它的输入；它的 8 个 GPU 的速度用来检验扩展性。Inception V3 和两个 ResNet 把变量放在 CPU 上（`parameter_server`）；VGG-16 和 AlexNet 以 `replicated` 方式使用 NCCL。这两种都是图模式的脚本：每个梯度一出现，就被发送到 CPU，或进入它自己的 NCCL 全归约。
+# - Horovod README 中的图表（Uber，2018 年 5 月）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%，用的是当时的 Horovod（5 ms 的周期，64 MB 的融合缓冲区，每个周期都经由 rank 0 协商）。
 #
-# - TensorFlow 的基准测试页面（2017 年 5 月），一台配备 8 个 P100 的 DGX-1，使用 `tf_cnn_benchmarks`：单 GPU 的速度是我们计算模型的输入；8 个 GPU 的速度从未被使用过，所以可以用来检验模型。Inception V3 和两个 ResNet 把变量放在 CPU 上（`parameter_server`）；VGG-16 和 AlexNet 以 `replicated` 方式使用 NCCL。这两种都是图模式的脚本：每个梯度一出现，就被发送到 CPU，或进入它自己的 NCCL 全归约。
-# - Horovod 的基准测试（Uber，2018 年）：128 台服务器，每台 4 个 Pascal GPU，通过 25 Gb RoCE 相连，共 512 个 GPU：Inception V3 和 ResNet-101 的扩展效率为 90%，VGG-16 为 68%，用的是当时的 Horovod（5 ms 的周期，64 MB 的融合缓冲区，每个周期都经由 rank 0 达成一致）。
-#
-# 每一行都按其框架当时的运行方式来模拟；旁边一列是 Keras 的 `Model.fit` 如今用同一种策略时的结果：所有梯度在反向传播之后打成一个包归约。
+# 每一行都按其框架当时的运行方式来模拟；旁边一列是 Keras 的 `Model.fit` 如今用同一种策略时的结果：MirroredStrategy 在反向传播之后把所有梯度打成一个包归约；CentralStorageStrategy 则每个梯度一出现就发往 CPU。
 
 # %% [markdown] lang="pt"
-# `--plot FILE.png` desenha a curva de escalonamento e `--trace FILE.json` salva o passo do maior
-# cluster para o Perfetto (ui.perfetto.dev) ou o `chrome://tracing`.
-#
-# ## 8. O modelo diante de resultados publicados
+# ## 9. O modelo diante de resultados publicados
 #
 # Um modelo conquista confiança ao prever resultados que não foram usados para ajustá-lo. Dois
 # conjuntos de números publicados usaram o mesmo hardware dos nossos presets
@@ -628,17 +913,18 @@ print(run.returncode, run.stderr)
 # tabela completa):
 #
 # - a página de benchmarks do TensorFlow (maio de 2017), um DGX-1 com 8 P100, `tf_cnn_benchmarks`:
-#   as taxas com uma GPU são as entradas do nosso modelo de computação; as taxas com 8 GPUs nunca
-#   foram usadas, então podem julgá-lo. A Inception V3 e as ResNets deixaram as variáveis na CPU
-#   (`parameter_server`); a VGG-16 e a AlexNet rodaram `replicated` com NCCL. Os dois são scripts
-#   em modo grafo: cada gradiente vai para a CPU, ou para o seu próprio all-reduce NCCL, assim que
-#   existe.
-# - o benchmark do Horovod (Uber, 2018): 128 servidores de 4 GPUs Pascal em RoCE de 25 Gb, 512
+#   as vazões com uma GPU (imagens/s) julgaram o modelo roofline na seção 8 e nunca entraram nele;
+#   as vazões com 8 GPUs julgam o escalonamento. A Inception V3 e as ResNets deixaram as variáveis
+#   na CPU (`parameter_server`); a VGG-16 e a AlexNet rodaram `replicated` com NCCL. Nos dois
+#   casos, os scripts rodam em modo grafo: cada gradiente vai para a CPU, ou para o seu próprio
+#   all-reduce NCCL, assim que fica pronto.
+# - o gráfico do README do Horovod (Uber, maio de 2018): 128 servidores de 4 GPUs Pascal em RoCE de 25 Gb, 512
 #   GPUs: 90% de eficiência para a Inception V3 e a ResNet-101, 68% para a VGG-16, com o Horovod
-#   da época (ciclos de 5 ms, um buffer de fusão de 64 MB, cada ciclo acordado via rank 0).
+#   da época (ciclos de 5 ms, um buffer de fusão de 64 MB, cada ciclo negociado pelo rank 0).
 #
 # Cada linha é simulada como o seu framework rodou e, ao lado, como o `Model.fit` do Keras rodaria
-# a mesma estratégia hoje: todos os gradientes depois da retropropagação, em um só pacote.
+# a mesma estratégia hoje: com a MirroredStrategy, todos os gradientes depois da retropropagação,
+# em um só pacote; com a CentralStorageStrategy, cada gradiente vai para a CPU assim que fica pronto.
 
 # %%
 from sim.scaleout.published import comparison
@@ -649,24 +935,31 @@ for row in judged:
     print(t("lesson09.judge_row", bench=row["benchmark"], model=row["model"],
             how=t("lesson09.judge_how_" + row["how"]), published=row["published"],
             simulated=row["simulated"], keras=row["keras_default"]))
+judged_by = {(r["benchmark"].split()[0], r["model"]): r for r in judged}
 
 # %% [markdown] lang="en"
 # With the variables on the CPU the model agrees (100% against 97.5-99.6%): each layer's weights
 # are read over its GPU's PCIe path while the forward pass runs, and each gradient is pushed while
-# backprop goes on, so the CPU's links work while the GPUs compute. The same strategy under
-# Keras, which reduces only after backward, would lose 15 to 22 points on the same machine.
+# backprop goes on, so the CPU's links work while the GPUs compute. Keras's CentralStorageStrategy
+# does the same (one reduce to the CPU per tensor, each as soon as it exists), so its column agrees
+# too.
+# <!-- claim cpu_rows_agree: holds(all(abs(r["simulated"] - r["published"]) < 0.03 and abs(r["keras_default"] - r["simulated"]) < 0.005 for r in judged if r["how"] == "tf_cnn_ps"), "CPU rows within 3 points, Keras the same") -->
 #
-# For all-reduce the model is **optimistic**: 99.8% against 88% (VGG-16) and 75% (AlexNet) on the
-# DGX-1; 99% against 90%, and 90% against 68% (VGG-16), at 512 GPUs. It hides almost all of each
-# step's communication behind backprop; the real runs did not. On the DGX-1 they lost more than
-# not overlapping at all would cost: something the model leaves out ate the overlap.
+# For all-reduce the model is **optimistic**: over 99% against 88% (VGG-16) and 75% (AlexNet) on
+# the DGX-1; 98-99% against 90%, and 95% against 68% (VGG-16), at 512 GPUs. It hides almost all of
+# each step's communication behind backprop; the real runs did not. On the DGX-1 they lost about as
+# much as not overlapping at all would cost (VGG-16), or more (AlexNet): something the model leaves
+# out ate the overlap.
+# <!-- claim allreduce_optimistic: above(judged_by["TF", "vgg16"]["simulated"], 0.99) & above(judged_by["TF", "alexnet"]["simulated"], 0.99) & between(judged_by["Horovod", "inception_v3"]["simulated"], 0.975, 0.995) & between(judged_by["Horovod", "resnet101"]["simulated"], 0.975, 0.995) & about(judged_by["Horovod", "vgg16"]["simulated"], 0.95, abs=0.006) -->
+# <!-- claim dgx1_lost_overlap: about(judged_by["TF", "vgg16"]["keras_default"], judged_by["TF", "vgg16"]["published"], abs=0.03) & above(judged_by["TF", "alexnet"]["keras_default"], judged_by["TF", "alexnet"]["published"], by=0.1) -->
 #
 # What the model leaves out, and why it errs on the optimistic side for all-reduce:
 #
 # - **stragglers**: every step waits for the slowest of 512 GPUs; a little jitter in each adds up;
-# - **compute slowed by communication**: the model takes from backprop only the SMs that NCCL's
-#   channels occupy (one channel inside a server: under 2% of a P100), not the memory bandwidth
-#   NCCL's kernels use, nor the launch of each TensorFlow op;
+# - **the cost of each TensorFlow op**: the model slows backprop by the SMs NCCL's channels occupy
+#   and by the memory bandwidth its ring moves, and charges each NCCL call NCCL's own base latency
+#   (all from NCCL's source); on a P100 they add up to little. The launch of each TensorFlow op
+#   around those calls is not counted (section 8's batch-32 row points at it too);
 # - **the network below its line rate**: congestion in switches shared by many servers, the
 #   network card sharing PCIe with the GPUs (TCP's headers and each message's cost at its
 #   endpoints are in the model);
@@ -677,7 +970,7 @@ for row in judged:
 # right here and silently wrong everywhere else. What it does well is the comparison: which model,
 # which network, which strategy, which bucket size, and why.
 #
-# ## 9. Classroom demo: a model, a network, a cluster, a bucket
+# ## 10. Classroom demo: a model, a network, a cluster, a bucket
 #
 # The static figure below is VGG-16 on up to 16 Big Basin nodes over 25 GbE, with 64 MB buckets:
 # the scaling curve, and the step of the largest cluster. The widget under it redraws both for a
@@ -685,43 +978,49 @@ for row in judged:
 # on 10gbe, then on edr-ib; then ResNet-50 with buckets of 0 and of 1024 MB.
 
 # %% [markdown] lang="zh"
-# 对于放在 CPU 上的变量，模型与实测吻合（100% 对 97.5-99.6%）：前向传播进行的同时，每一层的权重经由各自 GPU 的 PCIe 通路读入；反向传播进行的同时，每个梯度被推送出去，所以 CPU 的链路是在 GPU 计算的同时工作的。同样的策略换成 Keras 来运行，只在反向传播之后才归约，在同一台机器上会损失 15 到 22 个百分点。
+# 对于放在 CPU 上的变量，模拟模型与实测吻合（100% 对 97.5%～99.6%）：前向传播进行的同时，每一层的权重经由各自 GPU 的 PCIe 通路读入；反向传播进行的同时，每个梯度被推送出去，所以 CPU 的链路是在 GPU 计算的同时工作的。Keras 的 CentralStorageStrategy 也是这样做的（每个张量各自归约到 CPU，一出现就开始），所以它那一列也吻合。
+# <!-- claim cpu_rows_agree -->
 #
-# 对于全归约，模型是**乐观**的：在 DGX-1 上是 99.8% 对 88%（VGG-16）和 75%（AlexNet）；在 512 个 GPU 上是 99% 对 90%，以及 90% 对 68%（VGG-16）。它把每一步几乎所有的通信都藏在了反向传播后面，而真实的运行并没有做到。在 DGX-1 上，真实的运行损失的甚至比完全不重叠还要多：模型没有考虑的某些因素吃掉了重叠的收益。
+# 对于全归约，模拟模型是**乐观**的：在 DGX-1 上是 99% 以上对 88%（VGG-16）和 75%（AlexNet）；在 512 个 GPU 上是 98%～99% 对 90%，以及 95% 对 68%（VGG-16）。它把每一步几乎所有的通信都藏在了反向传播后面，而真实的运行并没有做到。在 DGX-1 上，真实运行损失的效率与完全不重叠时差不多（VGG-16），甚至更多（AlexNet）：模拟模型没有考虑的某些因素吃掉了重叠的收益。
+# <!-- claim allreduce_optimistic --> <!-- claim dgx1_lost_overlap -->
 #
 # 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
-# - **通信拖慢计算**：模型只从反向传播中扣除 NCCL 的通道所占用的 SM（服务器内部只有一个通道：不到 P100 的 2%），没有计入 NCCL 内核占用的内存带宽，也没有计入每个 TensorFlow 操作的启动开销；
+# - **每个 TensorFlow 运算的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。围绕这些调用的每个 TensorFlow 运算的启动开销没有计入（第 8 节批次为 32 的那一行也指向它）；
 # - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
-# 我们不会为了让模型吻合而去调整它：根据这些结果拟合它的计算速度，会让它在这里正确，却在其他所有地方悄悄出错。它擅长的是比较：哪个模型、哪种网络、哪种策略、多大的桶，以及为什么。
+# 我们不会为了让模拟模型吻合而去调整它：根据这些结果拟合它的计算速度，会让它在这里正确，却在其他所有地方悄悄出错。它擅长的是比较：哪个模型、哪种网络、哪种策略、多大的桶，以及为什么。
 #
-# ## 9. 课堂演示：一个模型、一种网络、一个集群、一个桶
+# ## 10. 课堂演示：一个模型、一种网络、一个集群、一个桶
 #
 # 下面的静态图是 VGG-16 在最多 16 个 Big Basin 节点上、通过 25 GbE、使用 64 MB 的桶时的情况：左边是扩展曲线，右边是最大集群上的一步。图下方的控件会针对选定的模型、网络、节点数和桶的大小重新绘制这两幅图（运行笔记本即可使用）。试试 VGG-16 在 10gbe 上，再换成 edr-ib；然后试试 ResNet-50 使用 0 MB 和 1024 MB 的桶。
 
 # %% [markdown] lang="pt"
-# Com as variáveis na CPU o modelo concorda (100% contra 97,5-99,6%): os pesos de cada camada são
-# lidos pelo caminho PCIe da sua GPU enquanto a passagem para a frente roda, e cada gradiente é
+# Com as variáveis na CPU o modelo concorda (100% contra 97,5% a 99,6%): os pesos de cada camada
+# são lidos pelo caminho PCIe da sua GPU enquanto a passagem para a frente roda, e cada gradiente é
 # enviado enquanto a retropropagação continua, então os enlaces da CPU trabalham enquanto as GPUs
-# calculam. A mesma estratégia no Keras, que só reduz depois da retropropagação, perderia de 15 a
-# 22 pontos percentuais na mesma máquina.
+# calculam. A CentralStorageStrategy do Keras faz o mesmo (uma redução para a CPU por tensor, cada
+# uma assim que o tensor fica pronto), então a coluna dela também concorda.
+# <!-- claim cpu_rows_agree -->
 #
-# No all-reduce o modelo é **otimista**: 99,8% contra 88% (VGG-16) e 75% (AlexNet) no DGX-1; 99%
-# contra 90%, e 90% contra 68% (VGG-16), com 512 GPUs. Ele esconde quase toda a comunicação de cada
-# passo atrás da retropropagação; as execuções reais não conseguiram. No DGX-1 elas perderam mais
-# do que perderiam sem sobreposição nenhuma: algo que o modelo deixa de fora comeu a sobreposição.
+# No all-reduce o modelo é **otimista**: mais de 99% contra 88% (VGG-16) e 75% (AlexNet) no DGX-1;
+# 98% a 99% contra 90%, e 95% contra 68% (VGG-16), com 512 GPUs. Ele esconde quase toda a
+# comunicação de cada passo atrás da retropropagação; as execuções reais não conseguiram. No DGX-1
+# elas perderam mais ou menos o que perderiam sem sobreposição nenhuma (VGG-16), ou mais (AlexNet):
+# algo que o modelo deixa de fora anulou a sobreposição.
+# <!-- claim allreduce_optimistic --> <!-- claim dgx1_lost_overlap -->
 #
 # O que o modelo deixa de fora, e por que ele erra para o lado otimista no all-reduce:
 #
 # - **retardatários**: cada passo espera a mais lenta de 512 GPUs; um pouco de variação em cada uma
 #   se acumula;
-# - **computação atrasada pela comunicação**: o modelo tira da retropropagação só os SMs que os
-#   canais do NCCL ocupam (um canal dentro de um servidor: menos de 2% de uma P100), não a largura
-#   de banda de memória que os kernels do NCCL usam, nem o lançamento de cada operação do
-#   TensorFlow;
+# - **o custo de cada operação do TensorFlow**: o modelo atrasa a retropropagação pelos SMs que os
+#   canais do NCCL ocupam e pela largura de banda de memória que o anel dele move, e cobra de cada
+#   chamada ao NCCL a latência base do próprio NCCL (tudo tirado do código-fonte do NCCL); numa
+#   P100 isso soma pouco. O lançamento de cada operação do TensorFlow em volta dessas chamadas não
+#   é contado (a linha com lote 32 da seção 8 também aponta para ele);
 # - **a rede abaixo da sua taxa nominal**: congestionamento em switches compartilhados por muitos
 #   servidores, a placa de rede dividindo o PCIe com as GPUs (os cabeçalhos do TCP e o custo de
 #   cada mensagem nas suas pontas estão no modelo);
@@ -732,10 +1031,10 @@ for row in judged:
 # deixaria certo aqui e silenciosamente errado em todo o resto. O que ele faz bem é a comparação:
 # qual modelo, qual rede, qual estratégia, qual tamanho de bucket, e por quê.
 #
-# ## 9. Demonstração para a sala de aula: um modelo, uma rede, um cluster, um bucket
+# ## 10. Demonstração para a sala de aula: um modelo, uma rede, um cluster, um bucket
 #
 # A figura estática abaixo é a VGG-16 em até 16 nós Big Basin com 25 GbE e buckets de 64 MB: a
-# curva de escalonamento e o passo do maior cluster. O widget abaixo dela redesenha as duas para
+# curva de escalonamento e o passo do maior cluster. O widget abaixo dela redesenha os dois para
 # um modelo, uma rede, um número de nós e um tamanho de bucket (execute o notebook para usá-lo).
 # Experimente a VGG-16 em 10gbe e depois em edr-ib; depois a ResNet-50 com buckets de 0 e de
 # 1024 MB.
@@ -760,6 +1059,9 @@ scaling_widget()
 #   than Inception V3 or ResNet-50. Where the big layers sit matters too.
 # - The network between servers decides more than the links inside them; a ring all-reduce's
 #   traffic per GPU does not grow with the cluster, a fixed set of parameter servers' does.
+# - Precision: loss scaling keeps float16's small gradients from vanishing and skips the steps
+#   that overflow; tensor cores speed up the matrix products until the memory-bound work decides
+#   the step (the memory wall), and a faster step has less time to hide the same float32 gradients.
 # - The simulator is a comparison tool, optimistic for all-reduce: real runs also pay for
 #   stragglers, framework overheads and imperfect overlap.
 #
@@ -773,6 +1075,7 @@ scaling_widget()
 # - 桶（张量融合）在延迟和重叠之间权衡：足够大，才能少付几次延迟；足够小，前面的桶才能早点出发。和整个模型一样大的桶会失去重叠。
 # - 每个 FLOP 对应的字节数决定扩展性：相对于每秒的计算量，VGG-16 和 BERT 需要传输的梯度远多于 Inception V3 或 ResNet-50。大的层位于网络的什么位置也很重要。
 # - 服务器之间的网络比服务器内部的链路更有决定性；环形全归约每个 GPU 的流量不随集群变大而增长，固定数量的参数服务器的流量却会增长。
+# - 精度：损失缩放让 float16 中很小的梯度不至于消失，并跳过上溢的步；张量核心让矩阵乘法变快，直到受内存带宽限制的工作决定了一步的时间（内存墙）；而一步越快，能用来掩盖同样多的 float32 梯度的时间就越少。
 # - 模拟器是一个用来比较的工具，对全归约偏乐观：真实的训练还要为掉队者、框架开销和不完美的重叠付出时间。
 #
 # 练习要求你在几个按节点小时计价的集群中，挑出在预算之内训练一个模型最快的那个。
@@ -792,8 +1095,12 @@ scaling_widget()
 # - A rede entre os servidores decide mais que os enlaces dentro deles; o tráfego por GPU de um
 #   all-reduce em anel não cresce com o cluster, o de um conjunto fixo de servidores de parâmetros
 #   cresce.
+# - Precisão: a escala da perda impede que os gradientes pequenos do float16 sumam e pula os passos
+#   que estouram; os tensor cores aceleram os produtos de matrizes até que o trabalho limitado pela
+#   memória decida o passo (a barreira da memória), e um passo mais rápido tem menos tempo para
+#   esconder os mesmos gradientes em float32.
 # - O simulador é uma ferramenta de comparação, otimista no all-reduce: treinamentos reais também
 #   pagam por retardatários, custos do framework e sobreposição imperfeita.
 #
 # O exercício pede que você escolha, entre alguns clusters com preço por nó-hora, aquele que
-# treina um modelo mais rápido dentro de um orçamento.
+# treina o modelo em menos tempo sem estourar o orçamento.

@@ -2,6 +2,10 @@
 scaling efficiency per cluster size, simulated from the model's description (``sim.scaleout``).
 
     python -m sim scale --model resnet50 --machine dgx1-p100 --nodes 1,2,4,8 --network 25gbe
+    python -m sim scale --machine-file my_node.toml --precision mixed_float16
+
+``--machine-file`` reads the learner's own node (docs/machine_files.md) instead of a preset;
+``--precision`` is the Keras policy the step computes in (``sim.workloads.roofline``).
 """
 from __future__ import annotations
 
@@ -43,7 +47,14 @@ def parser() -> argparse.ArgumentParser:
     from sim.workloads import workload_names
     ap = _Parser(prog="python -m sim scale", description=t("scale.cli_help"))
     ap.add_argument("--model", default="resnet50", help=", ".join(workload_names()))
+    from sim.workloads.roofline import DEFAULT_PRECISION, PRECISIONS
     ap.add_argument("--machine", default="dgx1-p100", help="one node: " + ", ".join(MACHINE_NODES))
+    ap.add_argument("--machine-file", default=None, metavar="FILE.toml",
+                    help="your own node and network (TOML or JSON, docs/machine_files.md); "
+                         "replaces --machine")
+    ap.add_argument("--precision", default=DEFAULT_PRECISION, metavar="|".join(PRECISIONS),
+                    help=f"the Keras policy the step computes in (default {DEFAULT_PRECISION}: "
+                         "TensorFlow's float32, TF32 on Ampere and newer)")
     ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16],
                     help=f"cluster sizes, e.g. 1,2,4,8 (each 1 to {limits.SCALE_MAX_NODES}, "
                          f"at most {limits.SCALE_MAX_COUNTS} of them)")
@@ -80,13 +91,17 @@ def parser() -> argparse.ArgumentParser:
 
 def check_arguments(args) -> None:
     """Raise a ValueError naming the first argument that cannot work, and its fix."""
-    from sim.hardware import preset
+    from sim.hardware import preset, read_machine_file
     from sim.hardware.networks import network
     from sim.workloads import workload
+    from sim.workloads.roofline import check_precision
     workload(args.model)
+    check_precision(args.precision)
     if args.network is not None:
         network(args.network)
-    if args.machine not in MACHINE_NODES:
+    if args.machine_file is not None:
+        args.machine = read_machine_file(args.machine_file)
+    elif args.machine not in MACHINE_NODES:
         raise ValueError(t("scale.bad_machine", name=args.machine, known=join_list(MACHINE_NODES)))
     if args.ps is not None and args.ps < 1:
         raise ValueError(t("scale.bad_ps", value=args.ps))
@@ -100,8 +115,8 @@ def check_arguments(args) -> None:
     if args.plot is not None:
         limits.check_output("--plot", args.plot, limits.PLOT_FORMATS)
     if args.trace is not None:
-        limits.check_output("--trace", args.trace)
-    per_node = len(preset(args.machine).gpus)
+        limits.check_output("--trace", args.trace or "''")
+    per_node = args.machine.count if args.machine_file else len(preset(args.machine).gpus)
     if args.gpus and max(args.gpus) > per_node:
         raise ValueError(t("scale.bad_gpus", value=max(args.gpus), most=per_node, machine=args.machine))
 
@@ -121,6 +136,7 @@ def _check_sizes(args) -> None:
             raise ValueError(t("cli_limits.ps_needs_strategy", value=args.ps))
         if not args.sync:
             raise ValueError(t("cli_limits.async_needs_ps", strategy=args.strategy))
+    limits.check_horovod_only(args)
     if args.ps is not None:
         limits.in_range("--ps", args.ps, 1, limits.SCALE_MAX_PS)
     else:
@@ -196,12 +212,14 @@ def main(argv=None) -> int:
         return 2
     from sim.hardware.node_clusters import DEFAULT_NETWORK
     from sim.scaleout import scale
-    network = args.network or DEFAULT_NETWORK.get(args.machine, "-")
+    own = getattr(args.machine, "network", None)
+    fallback = "hdr-ib" if args.machine_file else DEFAULT_NETWORK.get(str(args.machine), "-")
+    network = args.network or (own.name if own is not None else fallback)
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
                  keep_steps=bool(args.trace), cycle_ms=args.cycle_ms, negotiation=args.negotiation,
-                 contention=args.contention)
+                 contention=args.contention, precision=args.precision)
     try:
         _write_outputs(args, rows, network)
     except _OutputFailed as err:
@@ -209,7 +227,7 @@ def main(argv=None) -> int:
         return 2
     if args.json:
         from sim.scaleout.mechanisms import describe
-        keys = ("nodes", "devices", "step_time_ms", "samples_per_s", "efficiency", "when")
+        keys = ("nodes", "devices", "step_time_ms", "samples_per_s", "efficiency", "when", "precision")
         _print(json.dumps([{**{k: r[k] for k in keys}, "mechanisms": describe(r["mechanisms"])}
                            for r in rows], indent=1, ensure_ascii=False))
         return 0

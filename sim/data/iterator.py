@@ -15,6 +15,18 @@ class Iterator:
     def __init__(self, dataset):
         self._dataset = dataset
         self._gen = dataset._iterate()
+        self._consumed = 0      # elements given so far: what a checkpoint records of it
+
+    def _checkpoint_position(self):
+        return self._consumed
+
+    def _restore_position(self, consumed):
+        """Back to where a checkpoint left it (TensorFlow saves the iterator's state): the same
+        dataset from its start, ``consumed`` elements skipped."""
+        self._gen = self._dataset._iterate()
+        for _ in range(int(consumed)):
+            next(self._gen)
+        self._consumed = int(consumed)
 
     @property
     def element_spec(self):
@@ -23,21 +35,26 @@ class Iterator:
     def __iter__(self):
         return self
 
+    def _next(self):
+        value = next(self._gen)
+        self._consumed += 1
+        return value
+
     def __next__(self):
         try:
-            return next(self._gen)
+            return self._next()
         except StopIteration:
             raise EndOfDataset from None
 
     def get_next(self):
         try:
-            return next(self._gen)
+            return self._next()
         except StopIteration:
             raise OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self):
         try:
-            return Optional(next(self._gen))
+            return Optional(self._next())
         except StopIteration:
             return Optional(None, empty=True)
 

@@ -61,11 +61,15 @@ int16 = DType("int16", np.int16, 2, "i")
 int32 = DType("int32", np.int32, 4, "i")
 int64 = DType("int64", np.int64, 8, "i")
 uint8 = DType("uint8", np.uint8, 1, "i")
+uint16 = DType("uint16", np.uint16, 2, "i")
+uint32 = DType("uint32", np.uint32, 4, "i")
+uint64 = DType("uint64", np.uint64, 8, "i")   # tf.random's full-range integers and keys
 bool = DType("bool", np.bool_, 1, "b")  # noqa: A001 - TensorFlow's name
 string = DType("string", np.object_, 8, "s")
 half, double = float16, float64
 
-ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, bool, string)
+ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
+       uint64, bool, string)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, double=float64)
 _BY_NUMPY = {np.dtype(d.as_numpy_dtype): d for d in ALL if d is not bfloat16}

@@ -43,7 +43,7 @@ class Function:
 
 
 def _as_tensors(result):
-    """Python numbers and arrays returned by a tf.function come back as tensors, as in TF."""
+    """Python numbers, arrays and variables returned by a tf.function come back as tensors, as in TF."""
     import numpy as np
 
     from sim.engine import nest
@@ -52,6 +52,8 @@ def _as_tensors(result):
     def conv(x):
         if isinstance(x, (int, float, np.ndarray, np.generic)) and not isinstance(x, bool):
             return convert_to_tensor(x)
+        if hasattr(x, "_engine_variable") or (hasattr(x, "_as_tensor") and hasattr(x, "assign")):
+            return convert_to_tensor(x)    # a returned variable is its value (a graph output)
         return x
     return nest.map_structure(conv, result) if result is not None else None
 

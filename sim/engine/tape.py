@@ -211,7 +211,7 @@ class GradientTape:
                 continue
             for x, fn in zip(inputs, grad_fns):
                 if fn is not None and id(x) in ids:
-                    _accumulate(grads, id(x), fn(g))
+                    _accumulate(grads, id(x), fn(g), x._dt)
                     if counters and flops:
                         counting.add(flops, nbytes)
         _refuse_higher_order(self, grads)
@@ -241,9 +241,13 @@ def _source_bytes(sources):
     return total
 
 
-def _accumulate(grads, key, g):
+def _accumulate(grads, key, g, bf16=None):
     prev = grads.get(key)
-    grads[key] = g if prev is None else prev + g
+    g = g if prev is None else prev + g
+    if bf16 is not None:        # a bfloat16 tensor's gradient is bfloat16 (rounded per op)
+        from sim.engine.tensor import round_bfloat16
+        g = round_bfloat16(g)
+    grads[key] = g
 
 
 def _result(grads, src, unconnected):

@@ -10,11 +10,13 @@ arrays keep their dtype.
 from __future__ import annotations
 
 import numpy as np
+from ml_dtypes import bfloat16 as _bfloat16
 
 from sim.engine import device as _device
 from sim.engine.device import _state as _device_state
 from sim.engine import dtypes
 from sim.engine.errors import InvalidArgumentError
+from sim.engine.python_values import _check_fits, _has_bool, _holds_float64
 from sim.engine.shape import TensorShape
 
 
@@ -140,11 +142,13 @@ def _to_numpy(value, dtype):
     """A NumPy array for ``value`` with TensorFlow's dtype rules; clear errors for bad input."""
     from sim.i18n import t
     np_in = isinstance(value, (np.ndarray, np.generic))
+    if isinstance(value, (list, tuple)) and value and _first_dtype(value) is not None:
+        return _autopack(value, dtype or _first_dtype(value))
     if dtype is not None and dtype is dtypes.string:
         return np.asarray(value, dtype=object)
     try:
         arr = np.asarray(value) if dtype is None else np.asarray(value, dtype=dtype.as_numpy_dtype)
-    except ValueError as e:
+    except (ValueError, OverflowError) as e:
         if "inhomogeneous" in str(e) or "sequence" in str(e):
             raise ValueError("Can't convert non-rectangular Python sequence to Tensor. "
                              + t("engine.ragged")) from None
@@ -167,12 +171,33 @@ def _to_numpy(value, dtype):
             if target is np.int32 and arr.size and (arr.max() > 2**31 - 1 or arr.min() < -2**31):
                 target = np.int64
             arr = arr.astype(target)
-    elif dtype is not None and dtype.is_integer and not np_in and isinstance(value, float) \
-            and not float(value).is_integer():
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if kind == "f" and target is not None and _holds_float64(value):
+            arr = np.asarray(value)    # a list holding float64 arrays stays float64
+        if kind in "if" and _has_bool(value):
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    elif dtype is not None and not np_in:
+        _check_fits(value, dtype)
     if dtype is dtypes.bfloat16:
         arr = round_bfloat16(arr)
     return arr
+
+
+def _first_dtype(value):
+    """The dtype of the first tensor or variable in a nested list (None: it holds none)."""
+    for x in value:
+        if isinstance(x, (list, tuple)):
+            d = _first_dtype(x)
+            if d is not None:
+                return d
+        elif isinstance(x, Tensor) or hasattr(x, "_as_tensor") or hasattr(x, "_engine_variable"):
+            return convert_to_tensor(x).dtype
+    return None
+
+
+def _autopack(value, dtype):
+    """A list holding tensors (ops._autopacking_helper): every element in the first one's dtype."""
+    return np.array([_autopack(x, dtype) if isinstance(x, (list, tuple))
+                     else convert_to_tensor(x, dtype)._v for x in value])
 
 
 def _encode(s):
@@ -184,33 +209,36 @@ _as_bytes = np.vectorize(_encode, otypes=[object])   # an array of str/bytes -> 
 
 
 def round_bfloat16(arr):
-    """Round float32 values to the nearest bfloat16 (kept in float32 storage)."""
-    shape = np.shape(arr)
-    a = np.array(arr, dtype=np.float32, order="C").reshape(-1)
-    bits = a.view(np.uint32).astype(np.uint64)
-    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    return bits.astype(np.uint32).view(np.float32).reshape(shape)
+    """Round values to the nearest bfloat16, kept in float32 storage: ml_dtypes' conversion,
+    the library (and rounding: to nearest, ties to even; NaN and inf kept) TensorFlow uses."""
+    return np.asarray(arr, dtype=np.float32).astype(_bfloat16).astype(np.float32)
 
 
-def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    """``tf.convert_to_tensor``: Tensors pass through, Variables are read, the rest converted."""
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_dtype=None):
+    """``tf.convert_to_tensor``: Tensors pass through, Variables are read, the rest converted.
+    A hint is tried first and dropped if the value does not fit it; an array always fits
+    (NumPy force-casts it), a tensor or variable never changes dtype."""
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
+    dtype_hint = dtype_hint if dtype_hint is not None else preferred_dtype
     tp = type(value)
     if tp is not Tensor:
-        if hasattr(value, "_as_tensor"):
-            value = value._as_tensor()
-        elif hasattr(value, "_engine_variable"):
-            value = value._engine_variable()._as_tensor()
-        elif isinstance(value, Tensor):
+        if hasattr(value, "_as_tensor") or hasattr(value, "_engine_variable"):
+            t = value._as_tensor() if hasattr(value, "_as_tensor") else \
+                value._engine_variable()._as_tensor()
+            if dtype is not None and t.dtype is not dtype:
+                raise ValueError(f"Incompatible type conversion requested to type {dtype.name} "
+                                 f"for `tf.Variable of type {t.dtype.name}. (Variable: {value})")
+            return t
+        if isinstance(value, Tensor):
             pass
         else:
-            if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+            if dtype is None and dtype_hint is not None:
                 hint = dtypes.as_dtype(dtype_hint)
-                arr = _to_numpy(value, None)
-                if arr.dtype.kind in "iuf" and hint.is_floating or arr.dtype == hint.as_numpy_dtype:
-                    return Tensor(arr.astype(hint.as_numpy_dtype), hint if hint is dtypes.bfloat16 else None)
-                return Tensor(arr)
+                try:
+                    return Tensor(_to_numpy(value, hint), hint if hint is dtypes.bfloat16 else None)
+                except (TypeError, ValueError):
+                    pass
             return Tensor(_to_numpy(value, dtype), dtype if dtype is dtypes.bfloat16 else None)
     if dtype is not None and value.dtype is not dtype:
         raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
@@ -220,9 +248,14 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 def constant(value, dtype=None, shape=None, name="Const"):
     """``tf.constant``: a tensor from a value, optionally cast (``dtype``) and broadcast (``shape``)."""
-    if isinstance(value, Tensor) or hasattr(value, "_as_tensor") or hasattr(value, "_engine_variable"):
-        value = convert_to_tensor(value).numpy()
     dt = None if dtype is None else dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        t = value
+        if dt is not None and t.dtype is not dt:
+            raise TypeError(f"Expected tensor {t} with dtype {dt!r}, but got dtype {t.dtype!r}.")
+        value = t.numpy()
+    elif hasattr(value, "_as_tensor") or hasattr(value, "_engine_variable"):
+        value = np.asarray(convert_to_tensor(value)._v)   # a variable's value, as an array
     arr = _to_numpy(value, dt)
     if shape is not None:
         shape = tuple(int(d) for d in shape)

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from sim.engine import counting, dtypes, tape
+from sim.engine import autocast, counting, dtypes, tape
 from sim.engine import device as _device
 from sim.engine.shape import TensorShape
 from sim.engine.tensor import Tensor, _Ref, convert_to_tensor
@@ -93,7 +93,12 @@ def _bind(*args, **kwargs):
 class Variable(metaclass=_VariableMeta):
     """A mutable tensor-like value that training updates (``tf.Variable``)."""
 
+    __array_priority__ = 100
+    __array_ufunc__ = None  # NumPy defers to the reflected operators, as for a Tensor
+
     _keras_path = None   # set when Keras 3 made it (a layer's or metric's weight): its repr then
+    _autocast = False    # a Keras weight: read in a mixed layer's compute dtype (autocast.py)
+    _dt = None           # as a Tensor's: the tape reads it of every op input
 
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
@@ -105,11 +110,10 @@ class Variable(metaclass=_VariableMeta):
             raise ValueError("initial_value must be specified.")
         if callable(initial_value):
             initial_value = initial_value()
-        value = convert_to_tensor(initial_value, dtype=None if isinstance(initial_value, Tensor)
-                                  else dtype)
-        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
-            from sim.engine.ops.math import cast
-            value = cast(value, dtype)
+        try:
+            value = convert_to_tensor(initial_value, dtype=dtype)
+        except ValueError as e:
+            raise ValueError(f"initial_value: {e}") from None
         if trainable is None:
             trainable = synchronization != VariableSynchronization.ON_READ
         self._value = np.array(value._v)
@@ -132,6 +136,8 @@ class Variable(metaclass=_VariableMeta):
             counting._memory[-1].note_variable(self)
         if tape._state.recording:
             tape.on_variable_read(self, t)
+        if autocast.dtype is not None and self._autocast:
+            return autocast.cast_read(self, t)
         return t
 
     def _engine_variable(self):
@@ -152,7 +158,7 @@ class Variable(metaclass=_VariableMeta):
 
     # -- writing --------------------------------------------------------------------------
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        new = convert_to_tensor(value, dtype=None)._v
+        new = convert_to_tensor(value, dtype=self._dtype)._v
         if new.shape != self._value.shape:
             from sim.i18n import t
             raise ValueError(
@@ -174,7 +180,7 @@ class Variable(metaclass=_VariableMeta):
         return self._update(delta, np.subtract)
 
     def _update(self, delta, ufunc):
-        d = convert_to_tensor(delta)._v
+        d = convert_to_tensor(delta, dtype=self._dtype)._v
         try:
             new = np.asarray(ufunc(self._value, d), dtype=self._value.dtype)
         except ValueError:      # NumPy cannot broadcast the shapes at all

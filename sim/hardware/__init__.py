@@ -10,7 +10,8 @@ from sim.hardware.machine import Machine, Node
 from sim.hardware.presets import DEFAULT, as_machine, preset, preset_names, switched
 from sim.hardware.node_clusters import cluster
 from sim.hardware.networks import Network, network, network_names
+from sim.hardware.machine_file import NodeSpec, read_machine_file
 
 __all__ = ["Device", "DeviceSpec", "Link", "Machine", "Node", "SPECS", "DEFAULT", "as_machine",
            "full_name", "preset", "preset_names", "switched", "cluster", "Network", "network",
-           "network_names"]
+           "network_names", "NodeSpec", "read_machine_file"]

@@ -70,7 +70,8 @@ class Machine:
             memory_bytes=memory_bytes if memory_bytes is not None else (spec.memory_bytes if spec else 0.0),
             memory_bandwidth=memory_bandwidth if memory_bandwidth is not None else (
                 spec.memory_bandwidth if spec else 0.0),
-            model=spec.model if spec else "", job=self.job)
+            model=spec.model if spec else "", job=self.job,
+            tensor_dtypes=spec.tensor_dtypes if spec else (), sms=spec.sms if spec else 0)
         self.devices.append(dev)
         self._device_set.add(dev)
         self._add_node(Node(name, "device", host,

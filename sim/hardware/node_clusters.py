@@ -16,10 +16,17 @@ from sim.hardware import links as L
 from sim.hardware.machine import Machine
 from sim.hardware.networks import network as network_of
 
-# The network a node ships with, when nodes= is given without network=.
-DEFAULT_NETWORK = {"dgx-a100": "hdr-ib", "dgx-h100": "ndr-ib", "dgx1-v100": "edr-ib",
-                   "workstation-4gpu": "10gbe",
-                   "dgx1-p100": "edr-ib", "pascal-pcie-4gpu": "25gbe-roce", "big-basin": "50gbe"}
+
+
+def _default_networks() -> dict:
+    """The network each node preset ships with (its machine file's ``[network]``), for nodes=
+    given without network=."""
+    from sim.hardware.machine_file import preset_file
+    from sim.hardware.presets import NODE_FILES
+    return {name: preset_file(name).network.name for name in NODE_FILES}
+
+
+DEFAULT_NETWORK = _default_networks()
 # Cluster presets and the node they are made of.
 ALIASES = {"dgx-a100-cluster": ("dgx-a100", "hdr-ib"), "dgx-h100-cluster": ("dgx-h100", "ndr-ib")}
 # Presets that are not one node on a network, and what to do instead.
@@ -36,9 +43,14 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
             name: str | None = None, **node_options) -> Machine:
     """``nodes`` copies of the single-node preset ``node`` on ``network`` (default: the node's own);
     ``node_options`` go to the node's preset (``gpus=2`` for a two-GPU workstation)."""
+    from sim.hardware.machine_file import NodeSpec
     from sim.hardware.presets import PRESETS, preset
 
     nodes = check_nodes(nodes)
+    if isinstance(node, NodeSpec):               # a learner's machine file
+        own = node.network is not None and network in (None, node.network.name)
+        net = node.network if own else network_of(network or "hdr-ib")
+        return _assemble(node.build(**node_options), node.name, nodes, net, name)
     if node in ALIASES:
         node, default = ALIASES[node]
         network = network or default
@@ -47,7 +59,10 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
     if node not in PRESETS:
         raise ValueError(t("hardware.unknown_preset", name=node, known=join_list(PRESETS)))
     net = network_of(network or DEFAULT_NETWORK.get(node, "hdr-ib"))
-    template = preset(node, **node_options)
+    return _assemble(preset(node, **node_options), node, nodes, net, name)
+
+
+def _assemble(template: Machine, node: str, nodes: int, net, name) -> "ClusterMachine":
     m = ClusterMachine(name or f"{node}-x{nodes}", job="worker",
                        description=f"{nodes} x {node} on {net.name} ({net.transport})")
     m.switch = m.add_node(f"{net.name}-switch", "switch")
@@ -115,7 +130,9 @@ def _copy_node(template: Machine, m: "ClusterMachine", host: int, net) -> None:
     for node_id, nd in template.nodes.items():
         if nd.kind == "device":
             dev = devices[node_id]
-            spec = D.SPECS.get(dev.model)
+            spec = D.SPECS.get(dev.model) or D.DeviceSpec(
+                dev.model, dev.device_type, dev.peak_flops, dev.memory_bytes, dev.memory_bandwidth,
+                "", dev.tensor_dtypes, dev.sms)
             ids[node_id] = m.add_device(dev.device_type, spec, host=host, transit=nd.transit,
                                         peak_flops=dev.peak_flops, memory_bytes=dev.memory_bytes,
                                         memory_bandwidth=dev.memory_bandwidth).name

@@ -15,90 +15,35 @@ import itertools
 from sim.i18n import t
 from sim.hardware import devices as D
 from sim.hardware import links as L
-from sim.hardware import pascal
-from sim.hardware.cube_mesh import V100_LINKS, cube_mesh_node
 from sim.hardware.machine import Machine
 
 DEFAULT = "workstation-4gpu"
 
-def workstation_4gpu(gpus: int = 4) -> Machine:
-    """The course's default machine: a desktop with 4 V100-PCIe GPUs under ONE PCIe Gen3 switch.
-
-    GPU <-> switch links are PCIe Gen3 x16 (12 GB/s, NCCL's model, collectives.md §3.5); the
-    switch reaches the CPU root complex over one shared x16 uplink, so four GPUs copying to
-    host memory at once get 3 GB/s each. GPU-to-GPU copies go through the switch (1 µs,
-    NCCL's PCIe hop, §3.3). GPUs: NVIDIA V100 PCIe data sheet (14 TFLOP/s fp32, 900 GB/s).
-    """
-    m = Machine("workstation-4gpu", job="localhost",
-                description=f"{gpus}x V100-PCIe under one PCIe Gen3 switch")
-    cpu = m.add_device("CPU", D.XEON_8380)
-    sw = m.add_node("pcie-switch", "switch", host=0)
-    m.connect(sw, cpu, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-    for _ in range(gpus):
-        m.connect(m.add_device("GPU", D.V100_PCIE), sw, L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie")
-    return m
+def _from_file(name: str):
+    """The node preset ``name``, read from its machine file (data/machines/<name>.toml)."""
+    def build(gpus: int | None = None) -> Machine:
+        from sim.hardware.machine_file import preset_file
+        if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1):
+            raise ValueError(t("hardware.bad_count", what="gpus", value=gpus))
+        return preset_file(name).build(gpus)
+    build.__name__ = name.replace("-", "_")
+    build.__doc__ = _file_comment(name)
+    return build
 
 
-def dgx1_v100() -> Machine:
-    """NVIDIA DGX-1 with 8 V100-SXM2: the hybrid cube-mesh (collectives.md §4, DGX-1V matrix).
-
-    Each NVLink edge carries 20 GB/s per link per direction (NCCL sm70, §3.5), doubled edges
-    40 GB/s; 0.6 µs per NVLink hop (§3.3). GPU pairs (0,1), (2,3), (4,5), (6,7) share a PCIe
-    Gen3 switch with one EDR NIC; two switches per CPU socket; sockets joined by QPI (6 GB/s,
-    Broadwell, §3.5). GPUs without an NVLink edge talk over PCIe and QPI.
-    """
-    m = Machine("dgx1-v100", job="localhost", description="8x V100-SXM2, hybrid cube-mesh NVLink")
-    cube_mesh_node(m, D.XEON_8380, D.V100_SXM2, V100_LINKS, L.NVLINK_V100, nics=4)
-    return m
+def _file_comment(name: str) -> str:
+    """The leading comment of a preset's machine file: what it is and where its numbers come from."""
+    from sim.hardware.machine_file import DATA
+    lines = (DATA / "machines" / f"{name}.toml").read_text("utf-8").splitlines()
+    text = [line[1:].strip() for line in lines if line.startswith("#")]
+    return " ".join(text) + f" (data/machines/{name}.toml)"
 
 
-def _dgx_node(m: Machine, host: int, gpu_spec, nvlinks: int, nvlink_bw: float, pcie_bw: float,
-              socket_bw: float) -> None:
-    """One DGX A100/H100: 8 GPUs on an NVSwitch crossbar, 4 PCIe switches, 2 sockets, 8 NICs
-    (their network ports: ``sim.hardware.node_clusters``)."""
-    p = f"host{host}:"
-    cpu0 = m.add_device("CPU", D.XEON_8380, host=host)
-    cpu1 = m.add_node(p + "cpu-socket1", "cpu-root", host=host)
-    m.connect(cpu0, cpu1, socket_bw, L.PCIE_HOP / 2, "socket")
-    nvs = m.add_node(p + "nvswitch", "switch", host=host)
-    switches = [m.add_node(p + f"pcie-switch{k}", "switch", host=host) for k in range(4)]
-    for k, sw in enumerate(switches):
-        m.connect(sw, cpu0 if k < 2 else cpu1, pcie_bw, L.PCIE_HOP / 2, "pcie")
-    for k in range(8):
-        g = m.add_device("GPU", gpu_spec, host=host)
-        m.connect(g, nvs, nvlinks * nvlink_bw, L.NVLINK_HOP / 2, "nvswitch")
-        m.connect(g, switches[k // 2], pcie_bw, L.PCIE_HOP / 2, "pcie")
-        nic = m.add_node(p + f"nic{k}", "nic", host=host)
-        m.connect(g, nic, pcie_bw, L.PCIE_HOP / 2, "pcie")          # GPUDirect RDMA, rail k
-        m.connect(nic, switches[k // 2], pcie_bw, L.PCIE_HOP / 2, "pcie")  # the CPU's way out
-
-
-_A100 = dict(gpu_spec=D.A100_SXM4, nvlinks=12, nvlink_bw=L.NVLINK_A100, pcie_bw=L.PCIE_GEN4_X16,
-             socket_bw=L.AMD_INTER_SOCKET)
-_H100 = dict(gpu_spec=D.H100_SXM5, nvlinks=18, nvlink_bw=L.NVLINK_H100, pcie_bw=L.PCIE_GEN5_X16,
-             socket_bw=L.UPI_SAPPHIRE_RAPIDS)
-
-
-def dgx_a100() -> Machine:
-    """NVIDIA DGX A100: 8 A100-SXM4-40GB, NVSwitch (every pair "NV12", collectives.md §4).
-
-    Per GPU 12 NVLinks x 20 GB/s = 240 GB/s per direction (NCCL sm80, §3.5), 0.6 µs GPU-to-GPU;
-    PCIe Gen4 (24 GB/s); two AMD sockets (16 GB/s); 8 HDR NICs (25 GB/s each).
-    """
-    m = Machine("dgx-a100", description="8x A100-SXM4, NVSwitch")
-    _dgx_node(m, 0, **_A100)
-    return m
-
-
-def dgx_h100() -> Machine:
-    """NVIDIA DGX H100: 8 H100-SXM5, NVSwitch (every pair "NV18", collectives.md §4).
-
-    Per GPU 18 NVLinks x 20.6 GB/s = 370.8 GB/s per direction (NCCL sm90, §3.5); PCIe Gen5
-    (48 GB/s); Sapphire Rapids UPI (22 GB/s); 8 NDR NICs (50 GB/s each).
-    """
-    m = Machine("dgx-h100", description="8x H100-SXM5, NVSwitch")
-    _dgx_node(m, 0, **_H100)
-    return m
+# The single-node presets: machine files in the format a learner writes (docs/machine_files.md),
+# read by the same reader (sim.hardware.machine_file), so there is one source of truth.
+NODE_FILES = ("workstation-4gpu", "dgx1-v100", "dgx-a100", "dgx-h100", "dgx1-p100",
+              "pascal-pcie-4gpu", "big-basin")
+workstation_4gpu, dgx1_v100, dgx_a100, dgx_h100 = (_from_file(n) for n in NODE_FILES[:4])
 
 
 def dgx_a100_cluster(nodes: int = 2) -> Machine:
@@ -200,9 +145,9 @@ PRESETS = {
     "dgx-h100-cluster": dgx_h100_cluster,
     "tpu-v3-8": tpu_v3_8,
     "tpu-v4": tpu_v4,
-    "dgx1-p100": pascal.dgx1_p100,
-    "pascal-pcie-4gpu": pascal.pascal_pcie_4gpu,
-    "big-basin": pascal.big_basin,
+    "dgx1-p100": _from_file("dgx1-p100"),
+    "pascal-pcie-4gpu": _from_file("pascal-pcie-4gpu"),
+    "big-basin": _from_file("big-basin"),
 }
 
 

@@ -18,6 +18,19 @@ _NOT_COMPILED_TEXT = ("You must compile your model before training/testing. Use 
                       "`model.compile(optimizer, loss)`.")
 
 
+def _loss_scaled(model, optimizer, auto_scale_loss=True):
+    """Under a 'mixed_float16' model policy compile wraps the optimizer in a LossScaleOptimizer
+    (Keras 3 trainer.py, ``auto_scale_loss``; tf-keras training.py ``_get_optimizer``)."""
+    from sim.keras.mixed_precision import LossScaleOptimizer
+    if (auto_scale_loss and model.dtype_policy.name == "mixed_float16" and optimizer is not None
+            and not isinstance(optimizer, LossScaleOptimizer)):
+        from sim.keras.version import keras_major
+        if keras_major() == 3:
+            return LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
+        return LossScaleOptimizer(optimizer)
+    return optimizer
+
+
 class CompiledState:
     """compile() and what it sets: the loss, the metrics, the optimizer in the model's strategy."""
 
@@ -27,7 +40,8 @@ class CompiledState:
         if self._distribution_strategy is None and du.has_strategy():
             self._distribution_strategy = du.get_strategy()
         with self.distribute_strategy.scope():
-            self.optimizer = optimizers.get(optimizer)
+            self.optimizer = _loss_scaled(self, optimizers.get(optimizer),
+                                          kwargs.pop("auto_scale_loss", True))
             names = getattr(self, "output_names", None)
             self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
             self.compiled_metrics = compile_utils.MetricsContainer(metrics, weighted_metrics, names)

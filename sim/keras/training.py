@@ -91,7 +91,8 @@ class Model(Trainer, Layer):
     # ------------------------------------------------------------ compile
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        return saving_routes.save_weights(self, filepath, overwrite=overwrite)
+        """Writes the weights; returns None, as both Kerases do."""
+        saving_routes.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False, options=None):
         return saving_routes.load_weights(self, filepath, skip_mismatch=skip_mismatch)

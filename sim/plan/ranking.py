@@ -1,14 +1,16 @@
 """The plan: for every candidate, steps to target x time per step = time to target, and its cost.
 
-    synchronous:  time = steps(B) x step time                    B = devices x batch per device
-    asynchronous: time = updates x step time / N                  N workers, each batch b
-                  updates = N x steps(N b)  (StepsCurve.async_updates: the staleness penalty)
+    synchronous:  time = steps(B) x step time                 B = workers x batch per device
+    asynchronous: time = updates x step time / N              N workers, each batch b
+                  updates = N x steps(N b) x slowdown          (sim.plan.asynchrony, derived)
     cost = time (hours) x devices x price per device-hour
 
-Rows are ranked by time to target (or cost); a candidate that never reaches the target (its
-learning rate diverges) ranks last. ``within(budget, deadline)`` keeps the rows that fit both.
-Every column carries where its number comes from (``SOURCES``): a plan is only as good as its
-weakest column, and the reader should see which that is.
+``steps`` come from a recipe (``sim.plan.recipes``: published convergence) or a ``StepsCurve``
+(measured here, or your own). Each row carries the recipe's ``status`` at its batch: published,
+interpolated, extrapolated, or not reached (past the largest batch known to reach the target;
+such a row never reaches it and ranks last). With ``epochs`` (a fixed budget) every row trains
+that many epochs and says whether that reaches the target. Every column carries where its number
+comes from (``sources``): a plan is only as good as its weakest column.
 """
 from __future__ import annotations
 
@@ -18,19 +20,20 @@ from dataclasses import dataclass, field
 from sim.i18n import t
 from .candidates import Candidate
 from .step_time import StepTime, model_step
-from .steps_curve import StepsCurve
 
 
 @dataclass(frozen=True)
 class PlanRow:
     candidate: Candidate
-    learning_rate: float
+    learning_rate: float       # per update (async: the rate the derivation allows)
     warmup_steps: int
     steps: float               # updates to the target (async: all workers' updates together)
-    staleness_steps: float     # async: updates lost to stale gradients (0 when synchronous)
+    status: str                # the steps' status at this batch (sim.plan.recipes.STATUSES)
     step: StepTime
-    seconds: float             # time to target
+    seconds: float             # time to target (inf: not reached)
     cost: float                # price x devices x hours
+    epochs: float | None = None
+    asynchrony: object = None  # sim.plan.asynchrony.AsyncCost for async rows
     sources: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -45,8 +48,9 @@ class PlanRow:
 @dataclass
 class Plan:
     rows: list                 # ranked, best first
-    curve: StepsCurve
+    curve: object              # the Recipe or StepsCurve the steps came from
     rank_by: str = "time"
+    epochs: float | None = None
 
     @property
     def fastest(self) -> PlanRow:
@@ -72,22 +76,35 @@ def price_of(price, machine: str) -> float:
     return float(value)
 
 
-def plan_row(c: Candidate, curve: StepsCurve, step: StepTime, price) -> PlanRow:
-    """One candidate's row: the arithmetic of the module docstring, nothing else."""
-    n, b = c.devices, c.batch_per_device
+def _updates(c: Candidate, source):
+    """(updates to target, status, per-update rate, AsyncCost or None)."""
     if c.synchronous:
-        batch = n * b
-        steps, stale = curve.steps(batch), 0.0
-        seconds = steps * step.seconds
-    else:
-        batch = b
-        steps, stale = curve.async_updates(n, b)
-        seconds = steps * step.seconds / n
-    cost = seconds / 3600 * n * price_of(price, c.machine)
-    sources = {"steps": curve.source, "step": step.source, "time": "derived", "cost": "derived",
-               "staleness": "derived"}
-    return PlanRow(c, curve.learning_rate(batch), curve.warmup_steps(batch), steps, stale, step,
-                   seconds, cost, sources)
+        batch = c.update_batch
+        return source.steps(batch), source.status(batch), source.learning_rate(batch), None
+    if not getattr(source, "async_supported", True):
+        return math.inf, "not reached", source.learning_rate(c.batch_per_device), None
+    from .asynchrony import async_cost
+    cost = async_cost(source, c.workers, c.batch_per_device)
+    return cost.updates, cost.status, cost.learning_rate, cost
+
+
+def plan_row(c: Candidate, source, step: StepTime, price, epochs: float | None = None) -> PlanRow:
+    """One candidate's row: the arithmetic of the module docstring, nothing else."""
+    n = c.workers
+    updates, status, lr, detail = _updates(c, source)
+    per_update = c.update_batch
+    examples = getattr(source, "examples", None)
+    if epochs is not None and examples:
+        budget = math.ceil(epochs * examples / per_update)      # updates a budget of epochs buys
+        status = status if updates <= budget else "not reached"
+        updates = budget if updates <= budget else math.inf
+    per_second = (n / step.seconds) if not c.synchronous else 1 / step.seconds
+    seconds = updates / per_second if math.isfinite(updates) else math.inf
+    cost = seconds / 3600 * c.devices * price_of(price, c.machine)
+    run_epochs = updates * per_update / examples if examples and math.isfinite(updates) else None
+    sources = {"steps": source.source, "step": step.source, "time": "derived", "cost": "derived"}
+    warmup = source.warmup_steps(c.update_batch if c.synchronous else n * c.batch_per_device)
+    return PlanRow(c, lr, warmup, updates, status, step, seconds, cost, run_epochs, detail, sources)
 
 
 def rank(rows, by: str = "time") -> list:
@@ -97,8 +114,14 @@ def rank(rows, by: str = "time") -> list:
     return sorted(rows, key=key)
 
 
-def make_plan(workload, curve: StepsCurve, candidates, price, rank_by: str = "time") -> Plan:
-    """``workload``: a ``sim.workloads`` model name (model mode) or a function candidate -> StepTime."""
-    step_of = (lambda c: model_step(workload, c)) if isinstance(workload, str) else workload
-    rows = [plan_row(c, curve, step_of(c), price) for c in candidates]
-    return Plan(rank(rows, rank_by), curve, rank_by)
+def make_plan(workload, source, candidates, price, rank_by: str = "time",
+              epochs: float | None = None, stragglers=None) -> Plan:
+    """``workload``: a ``sim.workloads`` model name (model mode) or a function candidate -> StepTime;
+    ``source``: a ``Recipe`` (or its name) or a ``StepsCurve``; ``epochs``: a fixed budget;
+    ``stragglers``: a ``sim.des.ComputeTime`` of the workers' compute (None: identical GPUs)."""
+    if isinstance(source, str):
+        from .recipes import recipe
+        source = recipe(source)
+    step_of = (lambda c: model_step(workload, c, stragglers=stragglers)) if isinstance(workload, str) else workload
+    rows = [plan_row(c, source, step_of(c), price, epochs) for c in candidates]
+    return Plan(rank(rows, rank_by), source, rank_by, epochs)

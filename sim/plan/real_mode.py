@@ -47,8 +47,9 @@ def measured_curve(batches=(4, 8, 16, 32, 64, 128, 256), seeds=tuple(range(7))) 
         lr = scaled_learning_rate(RECIPE["base_learning_rate"], RECIPE["base_batch"], b, RECIPE["rule"])
         medians.append(float(np.median([train_grid(problem, b, [lr], (TARGET,), seed=s).steps[0]
                                         for s in seeds])))
-    fit = fitted_curve(batches, medians, target="excess loss 1%", source="measured",
-                       cite=f"train_grid, median of {len(seeds)} seeds", **RECIPE)
+    from sim.i18n import t
+    fit = fitted_curve(batches, medians, target=t("plan.real_target"), source="measured",
+                       cite=t("plan.real_cite", n=len(seeds)), **RECIPE)
     return StepsCurve(fit.s_min, fit.b_crit, fit.target, fit.source, fit.cite,
                       measured=tuple(zip(batches, medians)), **RECIPE)
 
@@ -99,20 +100,37 @@ def real_plan(cands=None, price: float = 1.0, rank_by: str = "time"):
 
 @dataclass
 class LoopRow:
-    name: str
+    name: str                   # "top" or "poor" (shown as t("plan.run_top") / t("plan.run_poor"))
     row: object                 # the PlanRow
-    run: RunResult
+    runs: list                  # RunResults, one per data stream (seed)
+
+    @property
+    def run(self) -> RunResult:
+        return self.runs[0]
+
+    @property
+    def seconds(self) -> float:
+        """The median run's simulated time to target: what the plan, a median, predicts."""
+        return float(np.median([r.seconds for r in self.runs]))
 
     @property
     def error(self) -> float:
-        """(predicted - run) / run time to target."""
-        return (self.row.seconds - self.run.seconds) / self.run.seconds
+        """(predicted - median run) / median run time to target."""
+        return (self.row.seconds - self.seconds) / self.seconds
+
+    @property
+    def single_errors(self) -> list:
+        """Each run's own error: how far one data stream lands from the plan."""
+        return [(self.row.seconds - r.seconds) / r.seconds for r in self.runs]
 
 
-def closed_loop(plan, picks=None, seed: int = 0) -> list:
+def closed_loop(plan, picks=None, seed: int = 0, seeds=None) -> list:
     """Launch the plan's top choice and a poor one (the slowest that reaches the target), or
-    ``picks`` ({name: PlanRow}), each at its planned learning rate until the target."""
+    ``picks`` ({name: PlanRow}), each at its planned learning rate until the target, on the data
+    streams ``seeds`` (default: ``seed`` alone). The plan's steps are the median of 7 streams, so
+    its prediction is set beside the median run."""
     reaching = [r for r in plan.rows if r.reaches]
     picks = picks or {"top": reaching[0], "poor": reaching[-1]}
-    return [LoopRow(name, row, launch_run(row.candidate, row.learning_rate, seed=seed))
+    seeds = tuple(seeds) if seeds is not None else (seed,)
+    return [LoopRow(name, row, [launch_run(row.candidate, row.learning_rate, seed=s) for s in seeds])
             for name, row in picks.items()]

@@ -14,14 +14,8 @@ A rate above ``max_learning_rate`` (the largest stable one, where known) diverge
 Where steps were ``measured`` at a batch (warmup included, in the run itself), they are used as
 they are; the fitted curve fills in the other batches.
 
-Asynchronous parameter servers (``async_updates``): N workers each update with their own batch
-b, every gradient ``N - 1`` updates stale on average. With a small learning rate, N stale updates
-of batch b make the progress of one synchronous update of batch N b (the updates barely change
-the gradient, so their order does not matter) [derived], so async needs N S(N b) updates where
-fresh gradients would need S(b): the staleness penalty is N S(N b) - S(b) updates, nothing below
-the critical batch and most of the run far above it. Lesson 07's simulated parameter servers
-(``sim.scaling.staleness_regimes``) agree within 15% at a small rate and diverge at a large one, as
-``tests/test_plan_staleness_model.py`` checks: the model does not price that risk.
+Asynchronous rows are priced by ``sim.plan.asynchrony`` (derived from the measured staleness,
+momentum 0 here, ``max_learning_rate`` as the stability edge).
 """
 from __future__ import annotations
 
@@ -68,10 +62,18 @@ class StepsCurve:
                 return float(s)
         return StepsFit(self.s_min, self.b_crit).steps(batch) + self.warmup_steps(batch) / 2
 
-    def async_updates(self, workers: int, batch: int) -> tuple[float, float]:
-        """(updates to target, staleness penalty in updates) for ``workers`` async workers."""
-        updates = workers * self.steps(workers * batch)
-        return updates, updates - self.steps(batch)
+    def status(self, batch) -> str:
+        """Where the steps at ``batch`` come from: measured, interpolated (the fit), or not reached."""
+        if not math.isfinite(self.steps(batch)):
+            return "not reached"
+        return "published" if any(b == batch for b, _ in self.measured) else "interpolated"
+
+    def momentum(self, batch) -> float:
+        return 0.0
+
+    @property
+    def edge_rate(self) -> float:
+        return self.max_learning_rate
 
 
 def fitted_curve(batch_sizes, steps, target: str, source: str = "fitted", cite: str = "",
@@ -79,16 +81,3 @@ def fitted_curve(batch_sizes, steps, target: str, source: str = "fitted", cite: 
     """The curve through measured (batch, steps) points, by ``fit_steps_curve``'s least squares."""
     fit = fit_steps_curve(batch_sizes, steps)
     return StepsCurve(fit.s_min, fit.b_crit, target, source, cite, **recipe)
-
-
-IMAGENET_EXAMPLES = 1_281_167
-
-# ResNet-50 on ImageNet to 76% top-1 (an assumption read from two papers, not a measurement):
-# 90 epochs at small batches (Goyal et al. 2017, whose linear rule held to batch 8k) and a
-# critical batch "in the tens of thousands" (McCandlish et al. 2018): B_crit = 16384 assumed.
-RESNET50_IMAGENET = StepsCurve(
-    s_min=90 * IMAGENET_EXAMPLES / 16384, b_crit=16384, target="top-1 76%", source="assumed",
-    cite="Goyal et al. 2017; McCandlish et al. 2018",
-    rule="linear", base_learning_rate=0.1, base_batch=256, warmup_examples=5 * IMAGENET_EXAMPLES)
-
-CURVES = {"resnet50": RESNET50_IMAGENET}

@@ -1,5 +1,6 @@
 """A plan as a table a person reads: one row per candidate, best first, then where each column
-comes from. Numbers in the course language's format; widths count a CJK character as two."""
+comes from. Numbers in the course language's format; widths count a CJK character as two, and a
+row is at most 100 columns, so it fits JupyterLab at 1280x720 with the file browser open."""
 from __future__ import annotations
 
 import math
@@ -7,7 +8,9 @@ import unicodedata
 
 from sim.i18n import number, t
 
-WIDTHS = (3, 34, 28, 7, 6, 9, 9, 9, 9, 7)
+WIDTHS = (2, 4, 24, 15, 6, 9, 8, 13, 7, 1)
+LEFT = (2, 3)
+MARKS = {"published": "", "interpolated": "", "extrapolated": "*", "not reached": "!"}
 
 
 def _width(text: str) -> int:
@@ -19,8 +22,20 @@ def _cell(text: str, width: int, left: bool = False) -> str:
     return text + pad if left else pad + text
 
 
+def line(values) -> str:
+    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, WIDTHS))).rstrip()
+
+
+def text_table(header, rows, widths, left=()) -> str:
+    """Any small table for a lesson: cells padded by display width (a CJK character is two
+    columns), so a translated header stands over its column in every language."""
+    def one(values):
+        return " ".join(_cell(str(v), w, left=i in left) for i, (v, w) in enumerate(zip(values, widths))).rstrip()
+    return "\n".join([one(header)] + [one(r) for r in rows])
+
+
 def duration(seconds: float) -> str:
-    """``1 h 05 min``, ``12 min``, ``3.2 s``, ``0.8 ms``; ``never`` when the target is not reached."""
+    """``1 h 05 min``, ``12.0 min``, ``3.2 s``, ``0.80 ms``; ``never`` when the target is not reached."""
     if not math.isfinite(seconds):
         return t("plan.never")
     if seconds >= 3600:
@@ -33,40 +48,42 @@ def duration(seconds: float) -> str:
 
 
 def cost(value: float) -> str:
-    return number(value, ",.2f") if value >= 0.01 or value == 0 else number(value, ".1e")
+    return number(value, ",.0f") if value >= 10 else number(value, ",.2f") if value >= 0.01 or value == 0 \
+        else number(value, ".1e")
 
 
 def cells(rank: int, row) -> list:
     c = row.candidate
-    where = f"{c.nodes}x {c.machine} ({c.devices} GPU)" + (f" {c.network}" if c.network else "")
-    how = c.tf_name.replace("Strategy", "") + " " + c.strategy.split("-", 1)[-1] \
-        + (f" ps={c.ps}" if c.strategy.startswith("ps") else "")
-    batch = c.devices * c.batch_per_device if c.synchronous else c.batch_per_device
+    where = f"{c.nodes}×{c.machine}" + (f" {c.network}" if c.network else "")
     steps = number(row.steps, ",.0f") if row.reaches else "-"
-    stale = number(row.staleness_steps, ",.0f") if not c.synchronous and row.reaches else "-"
-    step_ms = number(row.step.seconds * 1e3, ",.1f") if row.step.seconds >= 1e-3 else \
-        number(row.step.seconds * 1e3, ".3f")
-    return [str(rank), where, how, number(batch, ","), number(row.learning_rate, ".3g"), steps,
-            step_ms, duration(row.seconds), cost(row.cost) if row.reaches else "-", stale]
+    ms = row.step.seconds * 1e3
+    step_ms = number(ms, ",.1f") if ms >= 1 else number(ms, ".3f")
+    return [str(rank), str(c.devices), where, c.short_how(), number(c.update_batch, ","), steps,
+            step_ms, duration(row.seconds), cost(row.cost) if row.reaches else "-", MARKS[row.status]]
 
 
 def render(plan, limit: int | None = None) -> str:
     """The ranked rows (the first ``limit``), then one line per column saying where it is from."""
-    names = t("plan.columns").split("|")
-    lines = [" ".join(_cell(n, w, left=i in (1, 2)) for i, (n, w) in enumerate(zip(names, WIDTHS)))]
-    for i, row in enumerate(plan.rows[:limit], 1):
-        lines.append(" ".join(_cell(v, w, left=j in (1, 2))
-                              for j, (v, w) in enumerate(zip(cells(i, row), WIDTHS))))
+    lines = [line(t("plan.columns").split("|"))]
+    lines += [line(cells(i, row)) for i, row in enumerate(plan.rows[:limit], 1)]
     lines.append(sources(plan))
     return "\n".join(lines)
 
 
 def sources(plan) -> str:
-    """Where each column comes from, in words."""
-    curve = plan.curve
+    """Where each column comes from, in words, and what the marks mean."""
+    src = plan.curve
     step = {r.step.source for r in plan.rows} or {"simulated"}
-    return "\n".join([
-        t("plan.source_steps", source=t(f"plan.source_{curve.source}"), target=curve.target,
-          cite=curve.cite or "-", s_min=curve.s_min, b_crit=curve.b_crit, rule=curve.rule),
-        t("plan.source_step", source=", ".join(t(f"plan.source_{s}") for s in sorted(step))),
-        t("plan.source_derived")])
+    if hasattr(src, "points"):
+        first = t("plan.source_recipe", name=src.name, optimizer=t(f"plan.opt_{src.name}"),
+                  target=t(f"plan.target_{src.name}"), cite=t(f"plan.cite_{src.name}"),
+                  low=src.points[0].batch, high=src.largest)
+    else:
+        first = t("plan.source_steps", source=t(f"plan.source_{src.source}"), target=src.target,
+                  cite=src.cite or "-", s_min=src.s_min, b_crit=src.b_crit,
+                  rule=t(f"plan.rule_{src.rule}"))
+    out = [first, t("plan.source_step", source=", ".join(t(f"plan.source_{s}") for s in sorted(step))),
+           t("plan.source_derived")]
+    if plan.epochs is not None:
+        out.append(t("plan.source_budget", epochs=plan.epochs))
+    return "\n".join(out)

@@ -16,6 +16,13 @@
 For both, the new weights travel in the next step's forward pass (``read_seconds``,
 ``sim.scaleout.cpu_variables``), not at the end of this one.
 
+Each all-reduce also pays its call's fixed cost: NCCL's base latency of the algorithm and protocol
+it runs (``NVIDIA/nccl`` ``src/graph/tuning.cc`` ``baseLat``: Ring 6.6 / 14.0 / 8.4 µs for LL,
+LL128, Simple; Tree 6.8 / 14.0 / 8.4, ``sim.collectives.nccl_model.BASE_LAT``), the kernel launch
+and setup NCCL's own model charges once per call; the replay gives the hops' latencies and the
+bytes' time. A schedule that is not NCCL's choice (``ring``, ``hierarchical``, Horovod's ring)
+pays the Ring/Simple base.
+
 Every answer is cached per (strategy, bytes): a step has at most two bucket sizes.
 """
 from __future__ import annotations
@@ -23,6 +30,13 @@ from __future__ import annotations
 STRATEGIES = ("ring", "nccl", "hierarchical", "horovod", "central-storage", "parameter-server")
 ALLREDUCE = {"ring": ("ring", {}), "nccl": ("nccl", {}), "hierarchical": ("hierarchical", {}),
              "horovod": ("ring", {"channels": 1})}
+
+
+def call_latency(algorithm: str, protocol: str) -> float:
+    """Seconds NCCL charges once per collective call (module docstring)."""
+    from sim.collectives.nccl_model import BASE_LAT, PROTOCOLS, RING, SIMPLE, TREE
+    table = BASE_LAT[TREE if str(algorithm).startswith(TREE) else RING]
+    return table[PROTOCOLS.index(protocol if protocol in PROTOCOLS else SIMPLE)] * 1e-6
 
 
 class Communicator:
@@ -56,7 +70,7 @@ class Communicator:
             info = sched.info
             self.choices[nbytes] = (info.get("nccl_algorithm", algorithm), info.get("nccl_protocol", ""),
                                     int(info.get("channels", 1)))
-            return replay(sched, self.machine, count * 4, self.ranks)
+            return replay(sched, self.machine, count * 4, self.ranks) + call_latency(*self.choices[nbytes][:2])
         if self.strategy == "central-storage":
             cpu = self.cpus()[0]
             reduce = (len(self.ranks) + 1) * nbytes / cpu.memory_bandwidth
@@ -75,7 +89,9 @@ class Communicator:
         return self._cache[key]
 
     def cpus(self) -> list:
-        return self.machine.devices_of("CPU")
+        if not hasattr(self, "_cpus"):             # the machine's CPUs, listed once
+            self._cpus = self.machine.devices_of("CPU")
+        return self._cpus
 
     def ps_tasks(self) -> list:
         """The CPU of host ``k % hosts`` for ps task ``k`` (two tasks may share a host's CPU)."""

@@ -3,11 +3,21 @@ multiprocessors (SMs) that backprop's kernels then cannot use.
 
 NCCL launches one CUDA block per channel (``NVIDIA/nccl`` ``src/enqueue.cc``: ``dim3 grid =
 {(unsigned)nChannels, 1, 1}``), and a block stays resident on its SM for the whole collective,
-so while a collective of ``c`` channels runs, backprop has ``SMs - c`` of the GPU's SMs. Model:
-compute that overlaps a collective runs at ``1 - c / SMs`` of its speed (a kernel that fills the
-GPU slows in proportion to the SMs it loses; memory-bandwidth contention is not counted, so this
-is a lower bound of the slowdown). Copies to and from the CPU (central storage, parameter
-servers) run on the GPU's copy engines (``cudaMemcpyAsync``) and take no SM: no slowdown there.
+so while a collective of ``c`` channels runs, backprop has ``SMs - c`` of the GPU's SMs: its
+compute-bound kernels run at ``1 - c / SMs`` of their speed.
+
+NCCL's kernels also read and write the GPU's memory. Counted from the ring all-reduce of
+``NVIDIA/nccl`` ``src/device/all_reduce.h`` (``runRing``: one ``directSend``, ``p - 2``
+``directRecvReduceDirectSend``, one ``directRecvReduceCopyDirectSend``, ``p - 2``
+``directRecvCopyDirectSend``, a final ``directRecv``, each on a chunk of ``S / p``), a rank reads
+its whole input once (``S``), writes its whole output once (``S``), and reads ``2 (p - 1)`` chunks
+from its receive buffer that its neighbour (or the NIC) wrote there: ``hbm_bytes = (2 + 4 (p - 1)
+/ p) S``. Over the collective's ``T`` seconds that is ``hbm_bytes / (T x bandwidth)`` of the GPU's
+memory bandwidth, which backprop's memory-bound kernels (batch norm, activations: the roofline's
+``memory_bound`` share ``m``) lose. The slowdown of compute overlapping a collective is
+``(1 - m) x c / SMs + m x hbm share``. Copies to and from the CPU (central storage, parameter
+servers) run on the GPU's copy engines (``cudaMemcpyAsync``): no SM, and their PCIe rate is far
+below the memory's, so no slowdown is counted there.
 
 SMs per GPU, from NVIDIA's architecture whitepapers: P100 (GP100) 56, V100 (GV100) 80, A100
 108, H100 SXM5 132. The channels ``c`` are those of the simulated schedule
@@ -35,6 +45,24 @@ def sm_share(comm, nbytes: int) -> float:
         return 0.0
     sms = sms_of(comm.ranks[0])
     return min(0.5, comm.choices[nbytes][2] / sms) if sms else 0.0
+
+
+def hbm_bytes(nbytes: float, p: int) -> float:
+    """Bytes a ring all-reduce of ``nbytes`` over ``p`` ranks moves through each rank's memory."""
+    return (2 + 4 * (p - 1) / p) * nbytes if p > 1 else 0.0
+
+
+def hbm_share(comm, nbytes: int, seconds: float) -> float:
+    """The fraction of a GPU's memory bandwidth the collective for ``nbytes`` takes over ``seconds``."""
+    if comm.strategy in ("central-storage", "parameter-server") or seconds <= 0:
+        return 0.0
+    gpu = comm.ranks[0]
+    return min(0.5, hbm_bytes(nbytes, len(comm.ranks)) / (seconds * gpu.memory_bandwidth))
+
+
+def slowdown(comm, nbytes: int, seconds: float, memory_bound: float) -> float:
+    """Compute lost per second of overlap: SMs for its compute-bound part, memory for the rest."""
+    return (1 - memory_bound) * sm_share(comm, nbytes) + memory_bound * hbm_share(comm, nbytes, seconds)
 
 
 def _overlap(a: float, b: float, lo: float, hi: float) -> float:

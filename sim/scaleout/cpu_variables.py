@@ -30,12 +30,12 @@ def uses_cpu_variables(comm) -> bool:
     return comm.strategy in ("central-storage", "parameter-server")
 
 
-def forward_with_reads(model, comm, rate: float, alone: bool = False):
+def forward_with_reads(model, comm, seconds: tuple, alone: bool = False):
     """The end of the forward pass when each layer waits for its weights, the forward pass's
     compute alone (the same sum, nothing to wait for), and the trace events.
 
-    ``rate``: FLOP/s per sample of one GPU; ``alone``: one worker reads with nobody else on the
-    links (asynchronous parameter servers)."""
+    ``seconds``: each layer's forward time on one GPU (``sim.workloads.roofline``); ``alone``: one
+    worker reads with nobody else on the links (asynchronous parameter servers)."""
     where = comm.ranks[0].short_name
     read = done = alone_end = 0.0
     events = []
@@ -46,7 +46,7 @@ def forward_with_reads(model, comm, rate: float, alone: bool = False):
                                      read + copy, nbytes=layer.gradient_bytes))
             read += copy
         begin = max(done, read)
-        done = begin + layer.forward_flops / rate
-        alone_end += layer.forward_flops / rate
+        done = begin + seconds[k]
+        alone_end += seconds[k]
         events.append(TraceEvent("compute", f"forward {layer.name}", where, begin, done))
     return done, alone_end, events

@@ -23,7 +23,8 @@ def mechanisms_of(step, comm) -> tuple:
                                                                  policy.negotiation) * 1e6}))
     elif policy.when == R.PER_PACK:
         whole = sum(b for b, *_ in step.buckets) / 2**20
-        out.append(("per_pack", {"mb": whole if policy.bucket_mb is None else policy.bucket_mb}))
+        mb = whole if policy.bucket_mb is None else policy.bucket_mb
+        out.append(("per_pack", {"mb": mb}) if mb > 0 else ("per_tensor", {}))
     else:
         out.append(("after_backward", {"packs": len(step.buckets)}))
     if comm.strategy in ("central-storage", "parameter-server"):

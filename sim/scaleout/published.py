@@ -1,7 +1,8 @@
 """Published framework measurements to judge the simulator against, and how to set it up for each.
 
-These figures are never inputs of the model (``sim.workloads.throughput`` takes only the
-ONE-GPU rates of the TensorFlow page): they are what the simulator's answers are compared with,
+These figures are never inputs of the model (compute comes from the roofline,
+``sim.workloads.roofline``; even the one-GPU rates are checks, ``sim.workloads.throughput``): they
+are what the simulator's answers are compared with,
 in docs/published_comparison.md and lesson 09. Each row says which framework mechanism the run
 used, so the simulator is set up as that framework ran, not as it would fit best.
 
@@ -11,8 +12,8 @@ Sources:
   P100)", training synthetic data, images/s at 1 and 8 GPUs; batch 64 (AlexNet 512).
   InceptionV3, ResNet-50, ResNet-152: ``variable_update=parameter_server``,
   ``local_parameter_device=cpu``; AlexNet, VGG16: ``replicated (with NCCL)``.
-* Horovod: Sergeev & Del Balso, "Horovod: fast and easy distributed deep learning in
-  TensorFlow", arXiv:1802.05799 (2018), and Horovod's README benchmark: 128 servers with 4 Pascal
+* Horovod: the README chart of Horovod commit 8318a898 (2018-05-10) and Sergeev & Del Balso,
+  "Horovod: fast and easy distributed deep learning in TensorFlow", arXiv:1802.05799 (2018) §8: 128 servers with 4 Pascal
   GPUs each on 25 Gb/s RoCE, 512 GPUs: 90 % scaling efficiency for Inception V3 and ResNet-101,
   68 % for VGG-16; §8 / Fig. 7: RDMA over TCP on the same 25 GbE, "about 30 %" more for VGG-16,
   3-4 % for Inception V3 and ResNet-101 (the paper's figure; read as a ratio of throughputs).

@@ -9,8 +9,7 @@
   ``bytes_per_pack=0``, "all values are packed into one pack" (``tensorflow/tensorflow``
   ``tensorflow/python/distribute/cross_device_ops.py`` ``AllReduceCrossDeviceOps``,
   ``cross_device_utils.py`` ``group_by_size``; collectives.md §5.2-5.4). So one all-reduce of
-  the whole model, after backward: nothing overlaps. CentralStorageStrategy reduces to the CPU in
-  the same ``all_reduce`` call, after backward.
+  the whole model, after backward: nothing overlaps.
 * ``per-pack``: packs of ``bucket_mb`` (gradients reversed, then grouped by size) launched as
   each pack's last gradient exists, one after another on one stream. That is what a graph
   executor does with per-pack collectives: MultiWorkerMirrored with ``bytes_per_pack`` set
@@ -22,6 +21,12 @@
   ``--gradient_repacking=0``) and ``parameter_server`` (``VariableMgrLocalFetchFromPS``: each
   gradient sent to and summed on the parameter device as soon as it exists), and TF2's
   ParameterServerStrategy (each variable's update runs on its ps task once its gradient exists).
+  CentralStorageStrategy too, per tensor: its cross-device op is
+  ``ReductionToOneDevice(reduce_to_device=CPU)`` (``parameter_server_strategy.py``), whose batch
+  reduce is one independent reduce per tensor (``cross_device_ops.py``; only the collective path
+  packs, ``group_by_size``), so each gradient's copy to the CPU and its sum start as soon as it
+  exists; only the updates wait for the last (traced on TF 2.21 with Keras 3, lessons technical
+  review E7).
 * ``horovod-cycle``: Horovod's DistributedOptimizer adds one allreduce op per gradient
   (``horovod/horovod`` ``horovod/tensorflow/__init__.py`` ``_DistributedOptimizer.compute_gradients``),
   which enqueues the tensor when it exists; a background thread wakes every ``HOROVOD_CYCLE_TIME``
@@ -46,7 +51,7 @@ HOROVOD_2018 = {"cycle_ms": 5.0, "bucket_mb": 64.0, "negotiation": "gather"}   #
 NEGOTIATIONS = ("cache", "gather")
 
 _DEFAULT_WHEN = {"ring": AFTER_BACKWARD, "nccl": AFTER_BACKWARD, "hierarchical": AFTER_BACKWARD,
-                 "central-storage": AFTER_BACKWARD, "parameter-server": PER_PACK,
+                 "central-storage": PER_PACK, "parameter-server": PER_PACK,
                  "horovod": HOROVOD}
 
 
@@ -75,8 +80,8 @@ def resolve(strategy: str, bucket_mb: float | None = None, overlap: bool | None 
     """The strategy's own rule, with whatever the caller set explicitly.
 
     ``bucket_mb`` given on a TensorFlow all-reduce strategy is ``bytes_per_pack``: its packs go
-    as they are ready (``per-pack``). Parameter servers default to one gradient at a time
-    (``bucket_mb=0``); Horovod to its fusion threshold."""
+    as they are ready (``per-pack``). Parameter servers and CentralStorageStrategy
+    default to one gradient at a time (``bucket_mb=0``); Horovod to its fusion threshold."""
     if when is None:
         when = _DEFAULT_WHEN[strategy]
         if overlap is not None:
@@ -89,7 +94,7 @@ def resolve(strategy: str, bucket_mb: float | None = None, overlap: bool | None 
     if bucket_mb is None:
         if strategy == "horovod":
             bucket_mb = HOROVOD_FUSION_MB
-        elif strategy == "parameter-server":
+        elif strategy in ("parameter-server", "central-storage"):
             bucket_mb = 0.0
     cycle = (HOROVOD_CYCLE_MS if cycle_ms is None else float(cycle_ms)) if when == HOROVOD else 0.0
     negotiation = negotiation or "cache"

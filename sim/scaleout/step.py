@@ -10,9 +10,12 @@ buffer (``sim.scaleout.horovod``). Packs go one after another on one communicati
     after backward:  step = compute + sum(pack times)
     overlapped:      max(compute, sum(pack times)) <= step <= compute + sum(pack times).
 
-Stated simplifications: compute runs at ``peak x achieved fraction`` (``sim.workloads.throughput``),
-slowed only by the SMs an overlapping NCCL collective takes (``sim.scaleout.contention``,
-``contention=False`` turns it off); the optimizer update and the input pipeline are left out.
+Compute: each layer's forward and backward take their roofline time (``sim.workloads.roofline``:
+FLOPs at the precision's peak x a measured kernel fraction, or bytes at memory bandwidth; batch
+norm, activations and the like memory-bound), slowed by the SMs an overlapping NCCL collective
+takes (``sim.scaleout.contention``, ``contention=False`` turns it off). The optimizer's update
+(memory-bound) runs on every GPU once all gradients are reduced; with variables on the CPU it is
+the CPU's sum and is left in the communication. The input pipeline is left out.
 Asynchronous parameter servers: a worker runs its own step with nobody else on the links, unless
 the servers' links cannot carry every worker's traffic in that time (then the step is that
 traffic's time); its updates are ``workers - 1`` steps stale on average.
@@ -23,11 +26,11 @@ from dataclasses import dataclass, field
 
 from sim.des.trace import TraceEvent
 from sim.workloads import workload as workload_of
-from sim.workloads.throughput import achieved
+from sim.workloads.roofline import DEFAULT_PRECISION, compute_times
 from . import horovod, reduction
 from .buckets import buckets as make_buckets
 from .comm import Communicator
-from .contention import sm_share, stretch
+from .contention import slowdown, stretch
 from .cpu_variables import forward_with_reads, uses_cpu_variables
 from .mechanisms import mechanisms_of
 
@@ -51,10 +54,13 @@ class Step:
     mechanisms: tuple = ()
     compute_alone: float = 0.0      # forward + backward with nothing to wait for (one device)
     slowed: float = 0.0             # seconds backward lost to collectives' SMs (contention)
+    update: float = 0.0             # the optimizer's update on each GPU, after the reduction
+    precision: str = DEFAULT_PRECISION
 
     @property
     def compute(self) -> float:
-        return self.forward + self.backward
+        """Forward, backward and the optimizer's update, with nothing to wait for."""
+        return self.forward + self.backward + self.update
 
     @property
     def communication(self) -> float:
@@ -65,17 +71,18 @@ class Step:
         return self.devices * self.batch_per_device / self.step_time
 
 
-def device_rate(model, device) -> float:
-    """FLOP/s ``device`` achieves on ``model`` (peak of the family's dtype x achieved fraction)."""
-    got = achieved(model.family, device)
-    return device.peak_flops[got["dtype"]] * got["fraction"]
+def device_rate(model, device, precision: str = DEFAULT_PRECISION, batch: int = 64) -> float:
+    """FLOP/s ``device`` achieves on ``model``'s forward and backward (the roofline's)."""
+    times = compute_times(model, device, precision, batch)
+    return batch * model.flops / (sum(times.forward) + sum(times.backward))
 
 
 def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_device: int = 64,
                   bucket_mb: float | None = None, overlap: bool | None = None, ps: int = 1,
                   sync: bool = True, communicator: Communicator | None = None,
                   cycle_ms: float | None = None, when: str | None = None,
-                  negotiation: str | None = None, contention: bool = True) -> Step:
+                  negotiation: str | None = None, contention: bool = True,
+                  precision: str = DEFAULT_PRECISION) -> Step:
     """Simulate one step of ``model`` (name or Workload) on the GPUs ``ranks`` of ``machine``.
 
     ``bucket_mb``, ``overlap``, ``cycle_ms``, ``when`` and ``negotiation`` default to the strategy's framework
@@ -83,17 +90,18 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
     model = workload_of(model) if isinstance(model, str) else model
     comm = communicator or Communicator(machine, ranks, strategy, ps)
     policy = reduction.resolve(comm.strategy, bucket_mb, overlap, cycle_ms, when, negotiation)
-    rate = device_rate(model, comm.ranks[0]) / batch_per_device
+    times = compute_times(model, comm.ranks[0], precision, batch_per_device)
     asynchronous = not sync and not strategy_is_allreduce(comm)
     where = comm.ranks[0].short_name
     if uses_cpu_variables(comm):
-        forward, forward_alone, events = forward_with_reads(model, comm, rate, alone=asynchronous)
+        forward, forward_alone, events = forward_with_reads(model, comm, times.forward,
+                                                            alone=asynchronous)
     else:
-        forward = forward_alone = model.forward_flops / rate
+        forward = forward_alone = sum(times.forward)
         events = [TraceEvent("compute", "forward", where, 0.0, forward)]
     t, done = forward, []
-    for layer in model.backward_order():
-        t += layer.backward_flops / rate
+    for seconds_b in reversed(times.backward):
+        t += seconds_b
         done.append(t)
     backward_end = t
     seconds = comm.alone if asynchronous else comm.seconds
@@ -115,19 +123,27 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
             events.append(TraceEvent("compute", "backward", where, begin, backward_end))
     slowed_end = backward_end
     if contention and policy.overlaps:
-        slowed_end = stretch(forward, backward_end, rows, [sm_share(comm, b) for b, *_ in rows])
+        bound = times.memory_bound / max(sum(times.forward) + sum(times.backward), 1e-30)
+        shares = [slowdown(comm, b, end - start, bound) for b, _, start, end in rows]
+        slowed_end = stretch(forward, backward_end, rows, shares)
         if slowed_end > backward_end:
             events.append(TraceEvent("compute", "slowed by NCCL", where, backward_end, slowed_end))
     for k, (nbytes, _, start, end) in enumerate(rows):
         events.append(TraceEvent("transfer", f"bucket {k}", comm.strategy, start, end, nbytes=nbytes))
     step = max([slowed_end] + [end for *_, end in rows])
+    update = 0.0 if uses_cpu_variables(comm) else times.update
+    if update:
+        events.append(TraceEvent("compute", "update", where, step, step + update))
+        step += update
     staleness = 0.0
     if asynchronous:
         step = max(step, sum(comm.seconds(b) for b, *_ in rows))
         staleness = len(comm.ranks) - 1.0
     out = Step(model.name, len(comm.ranks), batch_per_device, forward, backward_end - forward,
                rows, step, staleness, sorted(events, key=lambda e: e.start), policy)
-    out.compute_alone = forward_alone + (backward_end - forward)
+    out.compute_alone = forward_alone + (backward_end - forward) + update
+    out.update = update
+    out.precision = precision
     out.slowed = slowed_end - backward_end
     out.mechanisms = mechanisms_of(out, comm)
     return out

@@ -11,14 +11,18 @@ import math
 
 from sim.i18n import t
 from sim.workloads import workload as workload_of
+from sim.workloads.roofline import DEFAULT_PRECISION, check_precision
 from .comm import Communicator
 from .ranks import ring_ranks
 from .step import simulate_step
 
 
-def cluster_of(machine: str, nodes: int, network: str | None = None):
-    """The Machine for ``nodes`` copies of the node preset ``machine`` on ``network``."""
-    from sim.hardware import cluster, preset
+def cluster_of(machine, nodes: int, network: str | None = None):
+    """The Machine for ``nodes`` copies of the node preset ``machine`` (or of a machine file's
+    node, a ``sim.hardware.NodeSpec``) on ``network``."""
+    from sim.hardware import NodeSpec, cluster, preset
+    if isinstance(machine, NodeSpec):
+        return machine.build() if nodes == 1 and network is None else cluster(machine, nodes, network)
     if not isinstance(machine, str):
         return machine
     if nodes == 1 and network is None:
@@ -30,17 +34,20 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
           strategy: str = "nccl", ps: int = 1, batch_per_device: int = 64,
           bucket_mb: float | None = None, overlap: bool | None = None, sync: bool = True,
           keep_steps: bool = False, cycle_ms: float | None = None, when: str | None = None,
-          negotiation: str | None = None, contention: bool = True) -> list:
+          negotiation: str | None = None, contention: bool = True,
+          precision: str = DEFAULT_PRECISION) -> list:
     """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency.
 
     ``bucket_mb``/``overlap``/``cycle_ms``/``when`` default to what the strategy's framework does
     (``sim.scaleout.reduction``); each row's ``mechanisms`` says what shaped its step."""
     model = workload_of(model) if isinstance(model, str) else model
     _check(batch_per_device, bucket_mb, ps)
+    check_precision(precision)
     rows = []
     for n in nodes:
         m = cluster_of(machine, n, network)
-        per_node = sum(1 for d in m.gpus if d.host == m.gpus[0].host)
+        devices = m.gpus                       # one list (m.gpus builds a new one each call)
+        per_node = sum(1 for d in devices if d.host == devices[0].host)
         for g in (gpus or [per_node]):
             if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= per_node:
                 raise ValueError(t("scale.bad_gpus", value=g, most=per_node, machine=m.name))
@@ -48,14 +55,16 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
             comm = Communicator(m, ranks, strategy, ps)
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
                                  ps, sync, communicator=comm, cycle_ms=cycle_ms, when=when,
-                                 negotiation=negotiation, contention=contention)
+                                 negotiation=negotiation, contention=contention,
+                                 precision=precision)
             one = batch_per_device / step.compute_alone
             row = {"nodes": n, "devices": len(ranks), "step_time_ms": step.step_time * 1e3,
                    "samples_per_s": step.samples_per_s,
                    "efficiency": step.samples_per_s / (len(ranks) * one),
                    "strategy": strategy, "compute_ms": step.compute_alone * 1e3,
                    "communication_ms": step.communication * 1e3, "staleness": step.staleness,
-                   "when": step.reduction.when, "mechanisms": step.mechanisms}
+                   "when": step.reduction.when, "mechanisms": step.mechanisms,
+                   "precision": precision}
             if keep_steps:
                 row["step"] = step
             rows.append(row)

@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from sim.storage import checkpoint_state, safe_io
+from sim.storage import checkpoint_state, safe_io, tracking
 
 _STATE = "checkpoint"
 _FORMAT = "sim.tf.train.Checkpoint/2"
@@ -27,25 +27,40 @@ def _is_variable(x):
     return hasattr(x, "_as_tensor") or hasattr(x, "_engine_variable")
 
 
-def _walk(obj, path, found, seen):
-    """Collect ``{path: variable}`` for every variable reachable through attributes."""
+def _walk(obj, path, found, seen, alias=False):
+    """Collect ``{path: variable}`` for every variable reachable through attributes. A variable
+    a Checkpoint or its tracked lists and dicts name again (``alias``) is found at each name, as
+    TensorFlow's object graph records every edge to it."""
+    if _is_variable(obj) and alias and path not in found:
+        found[path] = obj
+        seen.add(id(obj))
+        return
     if id(obj) in seen or obj is None or isinstance(obj, (str, bytes, int, float, bool)):
         return
     seen.add(id(obj))
     if _is_variable(obj):
         found.setdefault(path, obj)
         return
-    if isinstance(obj, dict):
+    tracked = isinstance(obj, (Checkpoint, tracking.ListWrapper, tracking.DictWrapper))
+    if isinstance(obj, Checkpoint):   # a nested Checkpoint: its named objects, not its counter
+        items = sorted(obj._objects.items())
+    elif not isinstance(obj, type) and callable(getattr(obj, "_checkpoint_dependencies", None)) \
+            and obj._checkpoint_dependencies() is not None:   # named as TensorFlow names them
+        items = list(obj._checkpoint_dependencies().items())
+    elif isinstance(obj, dict):
         items = [(str(k), v) for k, v in obj.items()]
     elif isinstance(obj, (list, tuple)):
         items = [(str(i), v) for i, v in enumerate(obj)]
     elif hasattr(obj, "__dict__") and not isinstance(obj, type) and type(obj).__module__.startswith(
             ("sim.", "__main__")) or hasattr(obj, "__dict__") and _has_variables(obj):
-        items = [(k.lstrip("_"), v) for k, v in sorted(vars(obj).items())]
+        # public attributes first (TensorFlow names a dependency by the attribute it was
+        # assigned to: net/l1/kernel), then the private ones not reached through them
+        attrs = sorted(vars(obj).items(), key=lambda kv: (kv[0].startswith("_"), kv[0]))
+        items = [(k.lstrip("_"), v) for k, v in attrs]
     else:
         return
     for name, value in items:
-        _walk(value, f"{path}/{name}" if path else name, found, seen)
+        _walk(value, f"{path}/{name}" if path else name, found, seen, tracked)
 
 
 def _has_variables(obj):
@@ -62,14 +77,30 @@ class Checkpoint:
         self._deferred = {}
         if root is not None:
             self._objects["root"] = root
-        self.save_counter = Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter")
+        object.__setattr__(self, "save_counter",
+                           Variable(0, dtype=dtypes.int64, trainable=False, name="save_counter"))
         for k, v in kwargs.items():
             setattr(self, k, v)
+
+    def __setattr__(self, name, value):
+        """An attribute set later is a dependency too (``ckpt.listed = [...]``), lists and dicts
+        wrapped to be tracked (tracking.py); it may complete a pending restore."""
+        if name.startswith("_") or name == "save_counter":
+            return object.__setattr__(self, name, value)
+        value = tracking.wrap(value)
+        object.__setattr__(self, name, value)
+        self._objects[name] = value
+        from sim.storage import deferred_restore
+        deferred_restore.apply_pending()
+
+    def _iterators(self):
+        """The dataset iterators this checkpoint names (their position is saved too)."""
+        return {k: v for k, v in self._objects.items() if hasattr(v, "_restore_position")}
 
     def _variables(self):
         found, seen = {}, set()
         for name in sorted(self._objects):
-            _walk(self._objects[name], name, found, seen)
+            _walk(self._objects[name], name, found, seen, True)
         found["save_counter"] = self.save_counter
         return found
 
@@ -78,7 +109,8 @@ class Checkpoint:
         file_prefix = os.fspath(file_prefix)
         variables = self._variables()
         arrays = {f"v{i}": np.asarray(v) for i, v in enumerate(variables.values())}
-        meta = {"format": _FORMAT, "keys": dict(zip(variables, arrays))}
+        meta = {"format": _FORMAT, "keys": dict(zip(variables, arrays)),
+                "iterators": {k: int(it._checkpoint_position()) for k, it in self._iterators().items()}}
         safe_io.atomic_savez(file_prefix + ".npz", arrays, meta)
         return file_prefix
 
@@ -111,6 +143,10 @@ class Checkpoint:
         if not isinstance(keys, dict):
             raise safe_io.damaged(file, "bad_metadata")
         values = {path: safe_io.checked_array(data, key, file) for path, key in keys.items()}
+        positions = meta.get("iterators") or {}
+        for name, iterator in self._iterators().items():
+            if name in positions:
+                iterator._restore_position(positions[name])
         self._deferred = values          # assigned now or, for variables not made yet, when
         if self._apply_deferred():       # a layer builds them (deferred.py)
             deferred.defer(self)

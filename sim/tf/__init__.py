@@ -31,12 +31,14 @@ from sim.engine.tensor import Tensor, constant, convert_to_tensor, is_tensor  # 
 from sim.engine.variable import (Variable, VariableAggregation,  # noqa: F401
                                  VariableSynchronization, name_scope, variable_creator_scope)
 from sim.engine.device import device  # noqa: F401
+from sim.engine.module import Module  # noqa: F401
 from sim.tf._lazy import module_getattr as _module_getattr
 from sim.tf._print import print  # noqa: F401,A004
 
 float16, bfloat16, float32, float64 = _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64
 half, double = _dt.float16, _dt.float64
 int8, int16, int32, int64, uint8 = _dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8
+uint16, uint32, uint64 = _dt.uint16, _dt.uint32, _dt.uint64
 bool, string = _dt.bool, _dt.string  # noqa: A001
 newaxis = None
 __version__ = "2.21.0"  # the TensorFlow version whose behaviour sim.tf follows

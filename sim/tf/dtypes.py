@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from sim.engine.dtypes import (DType, as_dtype, bfloat16, bool, double, float16,  # noqa: F401
-                               float32, float64, half, int8, int16, int32, int64, string, uint8)
+                               float32, float64, half, int8, int16, int32, int64, string, uint8,
+                               uint16, uint32, uint64)
 from sim.engine.ops.math import cast  # noqa: F401
 from sim.tf._lazy import module_getattr
 

@@ -17,7 +17,7 @@ from .base import Builder, Workload, conv_out
 def alexnet(image: int = 224, classes: int = 1000) -> Workload:
     b = Builder()
     size = conv_out(image, 11, 4, 2)
-    b.conv("conv1", 3, 64, 11, size, bias=True, bn=False)
+    b.conv("conv1", 3, 64, 11, size, bias=True, bn=False, stride=4)
     size = conv_out(size, 3, 2)
     b.conv("conv2", 64, 192, 5, size, bias=True, bn=False)
     size = conv_out(size, 3, 2)
@@ -26,7 +26,7 @@ def alexnet(image: int = 224, classes: int = 1000) -> Workload:
     b.conv("conv5", 256, 256, 3, size, bias=True, bn=False)
     b.dense("fc6", 256 * 6 * 6, 4096)
     b.dense("fc7", 4096, 4096)
-    b.dense("fc8", 4096, classes)
+    b.dense("fc8", 4096, classes, after=("softmax",))
     return Workload("alexnet", "alexnet", tuple(b.layers), f"{image}x{image} image",
                     "Krizhevsky arXiv 1404.5997; torchvision alexnet.py",
                     {"params": 61_100_840, "flops": 2 * 0.71e9,

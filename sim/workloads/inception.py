@@ -30,10 +30,10 @@ def _a(b, name, cin, pool, s):
 
 def _b(b, name, cin, s):
     out = conv_out(s, 3, 2)
-    b.conv(name + ".branch3x3", cin, 384, 3, out)
+    b.conv(name + ".branch3x3", cin, 384, 3, out, stride=2)
     b.conv(name + ".branch3x3dbl_1", cin, 64, 1, s)
     b.conv(name + ".branch3x3dbl_2", 64, 96, 3, s)
-    b.conv(name + ".branch3x3dbl_3", 96, 96, 3, out)
+    b.conv(name + ".branch3x3dbl_3", 96, 96, 3, out, stride=2)
     return 384 + 96 + cin, out
 
 
@@ -52,11 +52,11 @@ def _c(b, name, cin, c7, s):
 def _d(b, name, cin, s):
     out = conv_out(s, 3, 2)
     b.conv(name + ".branch3x3_1", cin, 192, 1, s)
-    b.conv(name + ".branch3x3_2", 192, 320, 3, out)
+    b.conv(name + ".branch3x3_2", 192, 320, 3, out, stride=2)
     b.conv(name + ".branch7x7x3_1", cin, 192, 1, s)
     b.conv(name + ".branch7x7x3_2", 192, 192, (1, 7), s)
     b.conv(name + ".branch7x7x3_3", 192, 192, (7, 1), s)
-    b.conv(name + ".branch7x7x3_4", 192, 192, 3, out)
+    b.conv(name + ".branch7x7x3_4", 192, 192, 3, out, stride=2)
     return 320 + 192 + cin, out
 
 
@@ -76,7 +76,7 @@ def _e(b, name, cin, s):
 def inception_v3(image: int = 299, classes: int = 1000) -> Workload:
     b = Builder()
     s = conv_out(image, 3, 2)
-    b.conv("Conv2d_1a_3x3", 3, 32, 3, s)
+    b.conv("Conv2d_1a_3x3", 3, 32, 3, s, stride=2)
     s = conv_out(s, 3)
     b.conv("Conv2d_2a_3x3", 32, 32, 3, s)
     b.conv("Conv2d_2b_3x3", 32, 64, 3, s)                 # padding 1
@@ -94,11 +94,11 @@ def inception_v3(image: int = 299, classes: int = 1000) -> Workload:
     aux = conv_out(s, 5, 3)                               # 5x5 average pool, stride 3
     b.conv("AuxLogits.conv0", c, 128, 1, aux)
     b.conv("AuxLogits.conv1", 128, 768, 5, conv_out(aux, 5))
-    b.dense("AuxLogits.fc", 768, classes)
+    b.dense("AuxLogits.fc", 768, classes, after=("softmax",))
     c, s = _d(b, "Mixed_7a", c, s)
     for name in ("Mixed_7b", "Mixed_7c"):
         c = _e(b, name, c, s)
-    b.dense("fc", c, classes)
+    b.dense("fc", c, classes, after=("softmax",))
     return Workload("inception_v3", "inception", tuple(b.layers), f"{image}x{image} image",
                     "Szegedy et al. CVPR 2016; torchvision inception.py",
                     {"params": 27_161_264, "flops": 2 * 5.71e9,

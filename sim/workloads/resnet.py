@@ -24,7 +24,7 @@ EXPANSION = 4
 def resnet(depth: int, image: int = 224, classes: int = 1000) -> Workload:
     b = Builder()
     size = conv_out(image, 7, 2, 3)
-    b.conv("conv1", 3, 64, 7, size)
+    b.conv("conv1", 3, 64, 7, size, stride=2)
     size = conv_out(size, 3, 2, 1)                      # max pool
     cin = 64
     for stage, (blocks, width) in enumerate(zip(BLOCKS[depth], (64, 128, 256, 512))):
@@ -33,12 +33,12 @@ def resnet(depth: int, image: int = 224, classes: int = 1000) -> Workload:
             out = conv_out(size, 3, stride, 1)
             name = f"layer{stage + 1}.{i}"
             b.conv(name + ".conv1", cin, width, 1, size)
-            b.conv(name + ".conv2", width, width, 3, out)
+            b.conv(name + ".conv2", width, width, 3, out, stride=stride)
             b.conv(name + ".conv3", width, width * EXPANSION, 1, out)
             if stride != 1 or cin != width * EXPANSION:
-                b.conv(name + ".downsample", cin, width * EXPANSION, 1, out)
+                b.conv(name + ".downsample", cin, width * EXPANSION, 1, out, stride=stride)
             cin, size = width * EXPANSION, out
-    b.dense("fc", cin, classes)
+    b.dense("fc", cin, classes, after=("softmax",))
     params, macs = PUBLISHED[depth]
     return Workload(f"resnet{depth}", "resnet", tuple(b.layers), f"{image}x{image} image",
                     "He et al. CVPR 2016 Table 1; torchvision resnet.py (v1.5)",

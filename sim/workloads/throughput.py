@@ -1,48 +1,59 @@
-"""What fraction of a device's peak FLOP/s a model family achieves: a stated, cited assumption.
+"""Published one-GPU training rates: the judge of the roofline (``sim.workloads.roofline``), never
+its input. Model mode once took its compute speed from the P100 rates below; now they are a check
+beside every other generation's, in docs/published_comparison.md (``single_gpu_rows()``).
 
-A simulated step computes for ``flops / (peak[dtype] x fraction)``. The fraction is never fitted
-to a scaling result: it comes from a published ONE-device training throughput, converted with our
-own FLOPs per sample (so it moves if the FLOP count does):
-
-    fraction = samples/s (1 device) x training FLOPs per sample / peak FLOP/s
-
-Sources:
-* Tesla P100 (SXM2, float32): tensorflow.org "Benchmarks" page (TF 1.x tf_cnn_benchmarks, 2017,
-  "Details for NVIDIA DGX-1 (NVIDIA Tesla P100)", synthetic data, 1 GPU): ResNet-50 219
-  images/s, Inception V3 142, VGG16 154 (batch 64 each), AlexNet 2987 (batch 512). -> about 0.51,
-  0.46, 1.35 and 1.21 of 10.6 TFLOP/s. A "fraction" above 1 is no error: cuDNN computes VGG's and
-  AlexNet's convolutions with Winograd or FFT algorithms, which need fewer multiplications than
-  the direct count of ``sim.workloads.base``; the measured rate is what a step takes.
-* ASSUMED, not sourced here: transformers (large matrix products) 0.5; other devices achieve the
-  same fraction of their own float32 peak as the P100 does. Those are labelled "assumed" in
-  ``achieved()``'s answer so a lesson can say so.
+Sources (training, synthetic data, images/s on one GPU):
+* K80 (Kepler) and P100 (Pascal), float32: tensorflow.org "Benchmarks" (TF 1.x tf_cnn_benchmarks,
+  May 2017; tensorflow/docs ``site/en/r1/guide/performance/benchmarks.md``), "Details for Google
+  Compute Engine (NVIDIA Tesla K80)" and "Details for NVIDIA DGX-1 (NVIDIA Tesla P100)", at the
+  page's batch per GPU.
+* V100 (Volta) FP32 / AMP and A100 (Ampere) TF32 / AMP: NVIDIA DeepLearningExamples,
+  ``TensorFlow/Classification/ConvNets/resnet50v1.5/README.md`` (TF 20.06-tf1 container, XLA on,
+  "Training performance", 1 GPU): DGX-1 V100 16G 412 (FP32, batch 128) and 1270 (AMP, batch 256);
+  DGX A100 40GB 808 (TF32) and 1770 (AMP), batch 256 (commit e6757d7; a later revision of the same
+  README, commit 1d4211f, prints 909 and 2375).
+No H100 single-GPU training rate for these models was found to cite; the H100 row is the
+simulator's alone.
 """
 from __future__ import annotations
 
-P100_SXM2_FP32 = 10.6e12        # NVIDIA Tesla P100 data sheet (SXM2, NVLink), float32
+TF_PAGE = "tensorflow.org Benchmarks (tf_cnn_benchmarks, May 2017), synthetic data"
+DLE = "NVIDIA DeepLearningExamples RN50 v1.5 TF README (20.06-tf1, XLA), commit e6757d7"
 
-# (model name, published single-device samples/s, source) per family, on the P100 SXM2 in float32.
-MEASURED_P100 = {
-    "resnet": ("resnet50", 219.0, "tensorflow.org Benchmarks, DGX-1 P100, 1 GPU, synthetic, batch 64"),
-    "inception": ("inception_v3", 142.0, "tensorflow.org Benchmarks, DGX-1 P100, 1 GPU, synthetic, batch 64"),
-    "vgg": ("vgg16", 154.0, "tensorflow.org Benchmarks, DGX-1 P100, 1 GPU, synthetic, batch 64"),
-    "alexnet": ("alexnet", 2987.0, "tensorflow.org Benchmarks, DGX-1 P100, 1 GPU, synthetic, batch 512"),
-}
-ASSUMED_FRACTION = {"transformer": 0.5}
+# (model, device model, precision, batch per GPU, published images/s, source)
+PUBLISHED_ONE_GPU = [
+    ("resnet50", "K80-GK210", "float32", 64, 51.9, TF_PAGE),
+    ("inception_v3", "K80-GK210", "float32", 64, 30.5, TF_PAGE),
+    ("vgg16", "K80-GK210", "float32", 32, 35.4, TF_PAGE),
+    ("alexnet", "K80-GK210", "float32", 512, 656.0, TF_PAGE),
+    ("resnet50", "P100-SXM2-16GB", "float32", 64, 219.0, TF_PAGE),
+    ("resnet50", "P100-SXM2-16GB", "float32", 32, 195.0, TF_PAGE),
+    ("inception_v3", "P100-SXM2-16GB", "float32", 64, 142.0, TF_PAGE),
+    ("resnet152", "P100-SXM2-16GB", "float32", 64, 91.8, TF_PAGE),
+    ("vgg16", "P100-SXM2-16GB", "float32", 64, 154.0, TF_PAGE),
+    ("alexnet", "P100-SXM2-16GB", "float32", 512, 2987.0, TF_PAGE),
+    ("resnet50", "V100-SXM2-16GB", "float32", 128, 412.0, DLE),
+    ("resnet50", "V100-SXM2-16GB", "mixed_float16", 256, 1270.0, DLE),
+    ("resnet50", "A100-SXM4-40GB", "tf32", 256, 808.0, DLE),
+    ("resnet50", "A100-SXM4-40GB", "mixed_float16", 256, 1770.0, DLE),
+    ("resnet50", "H100-SXM5-80GB", "tf32", 256, None, "none found"),
+    ("resnet50", "H100-SXM5-80GB", "mixed_float16", 256, None, "none found"),
+]
 
 
-def achieved(family: str, device=None) -> dict:
-    """``{"fraction", "dtype", "source", "assumed"}`` for ``family`` on ``device`` (any device:
-    the P100-derived fraction of its float32 peak, see the module docstring)."""
+def single_gpu_rows() -> list:
+    """Each published one-GPU rate beside the roofline's, with the simulator's error."""
+    from sim.hardware.devices import SPECS
+    from sim.hardware.machine import Machine
     from sim.workloads import workload
-    if family in MEASURED_P100:
-        model, rate, source = MEASURED_P100[family]
-        fraction = rate * workload(model).flops / P100_SXM2_FP32
-        assumed = device is not None and "P100" not in str(getattr(device, "model", device))
-        return {"fraction": fraction, "dtype": "float32", "source": source, "assumed": assumed}
-    base = ASSUMED_FRACTION[family]
-    if isinstance(base, str):
-        out = dict(achieved(base, device))
-        out.update(assumed=True, source=f"assumed: as {base} ({out['source']})")
-        return out
-    return {"fraction": base, "dtype": "float32", "source": "assumed", "assumed": True}
+    from sim.workloads.roofline import compute_times
+    out = []
+    for model, device, precision, batch, published, source in PUBLISHED_ONE_GPU:
+        gpu = Machine("one").add_device("GPU", SPECS[device])
+        times = compute_times(workload(model), gpu, precision, batch)
+        rate = batch / times.total
+        out.append({"model": model, "device": device, "precision": precision, "batch": batch,
+                    "published": published, "simulated": rate, "dtype": times.dtype,
+                    "unit": times.unit, "memory_bound": times.memory_bound / times.total,
+                    "error": None if published is None else rate / published - 1, "source": source})
+    return out

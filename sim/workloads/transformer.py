@@ -24,32 +24,36 @@ is published for these, so they are checked against the published closed form of
 """
 from __future__ import annotations
 
-from .base import Builder, Workload
+from .base import Builder, Workload, passes_of
 
 
 def _encoder_layer(b: Builder, name: str, d: int, seq: int, pre_norm: bool = False) -> None:
     """One transformer layer (attention + feed-forward), its layer norms folded into the
-    projection they follow (post-norm, BERT) or precede (pre-norm, GPT-2)."""
-    ln = 2 * d
+    projection they follow (post-norm, BERT) or precede (pre-norm, GPT-2). Heads are 64 wide
+    (BERT-base/large, GPT-2: hidden / heads = 64); the scores' softmax is memory-bound work."""
+    ln, tokens, heads = 2 * d, seq * d, d // 64
+    norm = passes_of("layer_norm")
     if pre_norm:
-        b.add(name + ".ln_1", ln, 0)
-    b.dense(name + ".attention.qkv", d, 3 * d, tokens=seq)
-    b.add(name + ".attention.scores", 0, 2 * seq * seq * d)     # Q·K^T and softmax·V
-    b.dense(name + ".attention.output", d, d, tokens=seq)
+        b.add(name + ".ln_1", ln, 0, outputs=tokens, passes=norm)
+    b.dense(name + ".attention.qkv", d, 3 * d, tokens=seq, after=())
+    b.add(name + ".attention.scores", 0, 2 * seq * seq * d, "matmul", 3 * tokens,
+          heads * seq * seq, passes_of("softmax"))                  # Q·K^T and softmax·V
+    b.dense(name + ".attention.output", d, d, tokens=seq, after=())
     if pre_norm:
-        b.add(name + ".ln_2", ln, 0)
+        b.add(name + ".ln_2", ln, 0, outputs=tokens, passes=norm)
     else:
-        b.add(name + ".attention.output.LayerNorm", ln, 0)
-    b.dense(name + ".intermediate", d, 4 * d, tokens=seq)
-    b.dense(name + ".output", 4 * d, d, tokens=seq)
+        b.add(name + ".attention.output.LayerNorm", ln, 0, outputs=tokens, passes=norm)
+    b.dense(name + ".intermediate", d, 4 * d, tokens=seq)           # + GELU
+    b.dense(name + ".output", 4 * d, d, tokens=seq, after=())
     if not pre_norm:
-        b.add(name + ".output.LayerNorm", ln, 0)
+        b.add(name + ".output.LayerNorm", ln, 0, outputs=tokens, passes=norm)
 
 
 def bert(size: str = "base", seq: int = 128) -> Workload:
     layers, d = {"base": (12, 768), "large": (24, 1024)}[size]
     b = Builder()
-    b.add("embeddings", (30522 + 512 + 2) * d + 2 * d, 0)      # word, position, type, LayerNorm
+    b.add("embeddings", (30522 + 512 + 2) * d + 2 * d, 0, outputs=seq * d,      # word, position,
+          passes=passes_of("embedding", "layer_norm"))                          # type, LayerNorm
     for i in range(layers):
         _encoder_layer(b, f"encoder.layer.{i}", d, seq)
     b.dense("pooler", d, d)
@@ -63,11 +67,12 @@ def bert(size: str = "base", seq: int = 128) -> Workload:
 def gpt2_small(seq: int = 1024) -> Workload:
     layers, d, vocab = 12, 768, 50257
     b = Builder()
-    b.add("wte+wpe (tied to the LM head)", vocab * d + 1024 * d, 0)
+    b.add("wte+wpe (tied to the LM head)", vocab * d + 1024 * d, 0, outputs=seq * d,
+          passes=passes_of("embedding"))
     for i in range(layers):
         _encoder_layer(b, f"h.{i}", d, seq, pre_norm=True)
-    b.add("ln_f", 2 * d, 0)
-    b.add("lm_head (tied)", 0, d * vocab * seq)
+    b.add("ln_f", 2 * d, 0, outputs=seq * d, passes=passes_of("layer_norm"))
+    b.add("lm_head (tied)", 0, d * vocab * seq, "matmul", seq * d, seq * vocab, passes_of("softmax"))
     return Workload("gpt2_small", "transformer", tuple(b.layers), f"sequence of {seq} tokens",
                     "Radford et al. 2019; Hugging Face GPT2Model (tied LM head)",
                     {"params": 124_439_808, "flops": _palm_forward(layers, d, seq, vocab),

@@ -28,7 +28,7 @@ def vgg16(image: int = 224, classes: int = 1000) -> Workload:
         cin = item
     b.dense("fc6", cin * size * size, 4096)
     b.dense("fc7", 4096, 4096)
-    b.dense("fc8", 4096, classes)
+    b.dense("fc8", 4096, classes, after=("softmax",))
     return Workload("vgg16", "vgg", tuple(b.layers), f"{image}x{image} image",
                     "Simonyan & Zisserman ICLR 2015 Table 1 (D)",
                     {"params": 138_357_544, "flops": 2 * 15.47e9,

@@ -67,8 +67,9 @@ def main(argv):
     env = Env(name)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from scenarios import SCENARIOS
+    from scenarios_precision import ALONE     # one per process, named on the command line
     out = {}
-    for key, fn in SCENARIOS.items():
+    for key, fn in ({**SCENARIOS, **ALONE} if wanted else SCENARIOS).items():
         if wanted and key not in wanted:
             continue
         try:

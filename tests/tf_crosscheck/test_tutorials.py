@@ -56,15 +56,40 @@ TUTORIALS_RUN = {
     # under Keras 3, TensorFlow 2.21's own MWMS fit fails (ValueError converting a PerReplica:
     # measured), so tf-keras
     "multi_worker_with_keras": ({}, [r"History"]),
+    # TensorFlow's guides on checkpoints and random numbers (issue 37), on both Kerases
+    # ("name@variant" runs tutorials/name.py). The restore status prints its class's name.
+    "checkpoint": ({}, [r"CheckpointLoadStatus|RestoreStatus object"]),
+    "checkpoint@keras3": ({"TF_USE_LEGACY_KERAS": "0"}, [r"CheckpointLoadStatus|RestoreStatus object"]),
+    "random_numbers": ({}, []),
+    "random_numbers@keras3": ({"TF_USE_LEGACY_KERAS": "0"}, []),
+    # the mixed precision guide (issue 30): its custom loop calls get_scaled_loss and
+    # get_unscaled_gradients, tf-keras's LossScaleOptimizer API (Keras 3's has scale_loss): tf-keras
+    "mixed_precision": ({}, [r"History"]),
 }
 # cells whose numbers TensorFlow itself does not repeat from run to run: compared as text with
 # the numbers masked. The PS tutorial's custom loop: each worker has its own iterator over the
 # data, and which worker takes which scheduled step is TensorFlow's thread timing (measured, three
 # TF runs: epoch-1 accuracy 1.0 / 0.725 / 0.8375, final loss 0.156 / 0.124 / 0.169), and the
 # evaluation of the model it trained (cells 18-19: TF printed 0.9375 and 0.75 in one run, sim 1.0).
-NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19}}
+# The random number guide's cells 2, 4 and 7 draw from non-deterministic states (the OS's
+# entropy in TensorFlow: get_global_generator, from_non_deterministic_state).
+NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19},
+                  "random_numbers": {2, 4, 7}, "random_numbers@keras3": {2, 4, 7}}
+_RANDOM_GAPS = (
+    "cell 11 counts tf.function traces with a Python side effect: TensorFlow traces once for two "
+    "variables of one shape and dtype (prints 1), sim's tf.function runs the Python body at every "
+    "call (prints 2); cells 25-26 save and load a tf.Module's tf.functions as a SavedModel, which "
+    "needs TensorFlow's traced graphs (sim raises NotImplementedError saying so)")
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
-EXPECTED_TO_FAIL: dict = {}
+EXPECTED_TO_FAIL: dict = {
+    ("random_numbers", "cells"): _RANDOM_GAPS,
+    ("random_numbers@keras3", "cells"): _RANDOM_GAPS,
+    ("checkpoint@keras3", "cells"): (
+        "Keras 3's names in a tf.train.Checkpoint (measured on TF 2.21: net/l1/_kernel, "
+        "optimizer/_trainable_variables/0, optimizer/_variables/2..7) and its optimizer's "
+        "second-model quirk (the restored kernel gets no gradient) are not modelled; sim writes "
+        "tf-keras's names"),
+}
 # The PS tutorial's first line is partly TensorFlow's thread timing: its in-process workers run
 # two scheduled functions side by side, overlapping more or less from run to run. Measured, six
 # TensorFlow runs: first-epoch loss 0.5047 to 0.5062 (0.3 %); sim's one-host machine, whose
@@ -82,7 +107,7 @@ def _env(**extra):
 
 
 def run_tutorial(name, engine, cwd, extra):
-    script = [str(HERE / "tutorial_cells.py"), str(TUTORIALS / f"{name}.py")]
+    script = [str(HERE / "tutorial_cells.py"), str(TUTORIALS / f"{name.split('@')[0]}.py")]
     cmd = [sys.executable] + (script if engine == "sim" else ["-m", "sim.launch.tf_task"] + script)
     p = subprocess.run(cmd, env=_env(**extra), cwd=str(cwd), capture_output=True, text=True,
                        timeout=1500)
@@ -111,7 +136,7 @@ def runs(request, tmp_path_factory):
     extra, _ = TUTORIALS_RUN[name]
     out = {}
     for engine in ("sim", "tensorflow"):
-        cwd = tmp_path_factory.mktemp(f"{name}_{engine}")
+        cwd = tmp_path_factory.mktemp(f"{name.replace('@', '_')}_{engine}")
         out[engine] = run_tutorial(name, engine, cwd, extra)
         if (cwd / "main.py").exists():
             out[engine + "_cluster"] = launch_main(cwd, engine, extra)

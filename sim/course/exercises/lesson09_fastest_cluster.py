@@ -46,8 +46,8 @@ def solution(model: str, options: dict, samples: float, budget: float):
 
 def cases() -> list:
     out = []
-    for model, budget in [("resnet50", 500.0), ("resnet50", 420.0), ("resnet50", 300.0),
-                          ("vgg16", 700.0), ("inception_v3", 750.0)]:
+    for model, budget in [("resnet50", 500.0), ("resnet50", 360.0), ("resnet50", 300.0),
+                          ("vgg16", 750.0), ("inception_v3", 750.0)]:
         samples = EPOCHS_90
         out.append(Case(t("scale.ex_case", model=model, samples=samples, budget=budget),
                         args=(model, OPTIONS, samples, budget),

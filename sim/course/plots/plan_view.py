@@ -1,16 +1,13 @@
 """The classroom demo: every candidate plan as a point (time to target, cost), the budget and the
 deadline as lines, the plans that fit both shaded, the best of them marked, and the fastest
-fitting plans as bars. ``plan_view`` is the plain function the static figure and the tests call;
-``plan_widget`` a thin ipywidgets layer (budget, deadline, critical batch) over it. Sized for a
-1280x720 projector: 12 x 5 inches, no text under 12 points."""
+fitting plans as bars. ``plan_view`` is the plain function the tests call; ``plan_widget`` a thin
+ipywidgets layer (budget, deadline, recipe) over it, which draws the figure once. Sized for a
+1280x720 projector: 12 x 5 inches, no text under 12 points, the legend outside the data."""
 from __future__ import annotations
-
-from dataclasses import replace
 
 from sim.i18n import number, t
 from sim.plan.candidates import grid
 from sim.plan.ranking import make_plan
-from sim.plan.steps_curve import RESNET50_IMAGENET
 
 COLORS = {"mirrored-nccl": "#4C72B0", "mirrored-ring": "#64B5CD", "mirrored-hierarchical": "#8172B2",
           "central-storage": "#CCB974", "ps-sync": "#C44E52", "ps-async": "#DD8452"}
@@ -18,20 +15,22 @@ DEMO_GRID = dict(machines=("dgx1-p100",), nodes=(1, 2, 4, 8, 16, 32), networks=(
                  strategies=("mirrored-nccl", "ps-sync", "ps-async"), batch_per_device=(64,))
 
 
-def plan_view(budget: float = 500, deadline_hours: float = 6, b_crit: float = 16384,
+def plan_view(budget: float = 500, deadline_hours: float = 6, recipe: str = "goyal-sgd",
               price: float = 2.0, rank_by: str = "time") -> dict:
-    """The ResNet-50 plan over the demo grid, for one budget, deadline and critical batch."""
-    curve = replace(RESNET50_IMAGENET, s_min=RESNET50_IMAGENET.e_min / b_crit, b_crit=b_crit) \
-        if b_crit != RESNET50_IMAGENET.b_crit else RESNET50_IMAGENET
-    plan = make_plan("resnet50", curve, grid(**DEMO_GRID), price, rank_by)
+    """The ResNet-50 plan over the demo grid, for one budget, deadline and recipe."""
+    plan = make_plan("resnet50", recipe, grid(**DEMO_GRID), price, rank_by)
     fits = plan.within(budget, deadline_hours)
     return {"plan": plan, "fits": fits, "best": fits[0] if fits else None, "budget": budget,
-            "deadline": deadline_hours}
+            "deadline": deadline_hours, "recipe": recipe}
 
 
 def _name(row) -> str:
     c = row.candidate
-    return f"{c.devices} GPU {c.network or ''} {c.strategy}".replace("  ", " ")
+    return t("plan.demo_bar", devices=c.devices, net=c.network or "", how=c.short_how()).strip()
+
+
+def _legend(strategy: str) -> str:
+    return t(f"plan.demo_strategy_{strategy}")
 
 
 def draw_view(view: dict):
@@ -39,13 +38,13 @@ def draw_view(view: dict):
     from sim.course.plots import setup_fonts
     setup_fonts()
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained",
-                                      gridspec_kw={"width_ratios": [1.25, 1]})
+                                      gridspec_kw={"width_ratios": [1, 1.1]})
     rows = [r for r in view["plan"].rows if r.reaches]
     for strategy, color in COLORS.items():
         mine = [r for r in rows if r.candidate.strategy == strategy]
         if mine:
             left.scatter([r.hours for r in mine], [r.cost for r in mine], s=[20 + 3 * r.candidate.devices ** 0.8
-                         for r in mine], color=color, alpha=0.8, label=strategy)
+                         for r in mine], color=color, alpha=0.8, label=_legend(strategy))
     from matplotlib.ticker import FuncFormatter, LogLocator
     left.set_xscale("log")
     left.set_yscale("log")
@@ -65,17 +64,19 @@ def draw_view(view: dict):
     left.set_xlabel(t("plan.demo_axis_hours"), fontsize=13)
     left.set_ylabel(t("plan.demo_axis_cost"), fontsize=13)
     left.tick_params(labelsize=12)
-    left.legend(fontsize=12, loc="upper right", framealpha=0.9)
-    left.set_title(t("plan.demo_title", budget=view["budget"], hours=view["deadline"],
-                     b_crit=view["plan"].curve.b_crit), fontsize=13)
+    left.legend(fontsize=12, loc="upper left", bbox_to_anchor=(0, -0.14), ncol=2, frameon=False)
+    fig.suptitle(t("plan.demo_title", budget=view["budget"], hours=view["deadline"],
+                   recipe=view["recipe"]), fontsize=13)
     top = view["fits"][:6]
     if top:
         right.barh(range(len(top))[::-1], [r.hours for r in top],
                    color=[COLORS[r.candidate.strategy] for r in top])
-        for i, r in zip(range(len(top))[::-1], top):
-            right.text(0.02, i, f"{_name(r)}   {number(r.hours, '.1f')} h, {number(r.cost, ',.0f')}",
-                       va="center", fontsize=12, transform=right.get_yaxis_transform())
+        longest = max(r.hours for r in top)
+        for i, r in zip(range(len(top))[::-1], top):      # past the bar's end, never over it
+            right.text(r.hours + 0.03 * longest, i, _name(r) + "   " +
+                       t("plan.demo_bar_value", hours=r.hours, cost=r.cost), va="center", fontsize=12)
         right.set_yticks([])
+        right.set_xlim(0, longest * 4.6)
         right.set_xlabel(t("plan.demo_axis_hours"), fontsize=13)
         right.tick_params(labelsize=12)
         right.set_title(t("plan.demo_fits", n=len(view["fits"]), total=len(rows)), fontsize=13)
@@ -85,29 +86,30 @@ def draw_view(view: dict):
     return fig
 
 
-def plan_widget():
-    """Budget, deadline and target sliders that redraw both pictures. The target is given by its
-    critical batch (McCandlish et al.: the tighter the target, the larger B_crit), as ResNet-50's
-    plan has no measured accuracy curve to slide along."""
+def plan_widget(recipe: str = "mlperf-lars"):
+    """Budget, deadline and recipe controls that redraw both pictures (the figure is drawn once,
+    under them)."""
     import ipywidgets as W
     import matplotlib.pyplot as plt
+    from sim.plan.recipes import RECIPES
     style = {"description_width": "initial"}
     layout = W.Layout(width="380px")
-    budget = W.SelectionSlider(options=[100, 200, 300, 400, 500, 700, 1000, 1500, 2500], value=500,
+    budget = W.SelectionSlider(options=[(number(v, ",.0f"), v) for v in
+                                        (100, 200, 300, 400, 500, 700, 1000, 1500, 2500)], value=500,
                                description=t("plan.demo_budget"), style=style, layout=layout)
-    deadline = W.SelectionSlider(options=[0.5, 1, 2, 3, 4, 6, 8, 12, 24], value=6,
-                                 description=t("plan.demo_deadline"), style=style, layout=layout)
-    b_crit = W.SelectionSlider(options=[1024, 2048, 4096, 8192, 16384, 32768, 65536], value=16384,
-                               description=t("plan.demo_target"), style=style, layout=layout)
+    deadline = W.SelectionSlider(options=[(number(v, "g"), v) for v in (0.5, 1, 2, 3, 4, 6, 8, 12, 24)],
+                                 value=6, description=t("plan.demo_deadline"), style=style, layout=layout)
+    chooser = W.Dropdown(options=list(RECIPES), value=recipe, description=t("plan.demo_recipe"),
+                        style=style, layout=W.Layout(width="300px"))
     out = W.Output()
 
     def redraw(*_):
         with out:
             out.clear_output(wait=True)
-            draw_view(plan_view(budget.value, deadline.value, b_crit.value))
+            draw_view(plan_view(budget.value, deadline.value, chooser.value))
             plt.show()
 
-    for w in (budget, deadline, b_crit):
+    for w in (budget, deadline, chooser):
         w.observe(redraw, names="value")
     redraw()
-    return W.VBox([W.HBox([budget, deadline, b_crit]), out])
+    return W.VBox([W.HBox([budget, deadline, chooser]), out])

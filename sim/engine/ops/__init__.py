@@ -6,20 +6,28 @@ Variable (``a + b``, ``a @ b``, ``a[1:]``...) call these same ops, so they count
 """
 from __future__ import annotations
 
+import numpy as np
+
+from sim.engine import conversion
 from sim.engine.ops import array, conv, indexing, linalg, math, nn, random, reduce  # noqa: F401
 from sim.engine.tensor import Tensor
 from sim.engine.variable import Variable
 
 
 def _flip(fn):
-    return lambda a, b: fn(b, a)
+    """A reflected operator (``2.0 * t``): TensorFlow converts the value to the tensor's dtype
+    strictly (override_binary_operator's force_same_dtype), then applies the op."""
+    def reflected(a, b):
+        value, t = conversion.reflected(a, b)
+        return fn(value, t)
+    return reflected
 
 
 _OPERATORS = {
     "__add__": math.add, "__radd__": _flip(math.add),
     "__sub__": math.subtract, "__rsub__": _flip(math.subtract),
     "__mul__": math.multiply, "__rmul__": _flip(math.multiply),
-    "__truediv__": math.divide, "__rtruediv__": _flip(math.divide),
+    "__truediv__": math.truediv, "__rtruediv__": _flip(math.truediv),
     "__floordiv__": math.floordiv, "__rfloordiv__": _flip(math.floordiv),
     "__mod__": math.floormod, "__rmod__": _flip(math.floormod),
     "__pow__": math.pow, "__rpow__": _flip(math.pow),
@@ -34,8 +42,14 @@ _OPERATORS = {
 
 
 def _eq_safe(op):
-    """``==`` with a non-tensor-like object (None, a string...) is False, as in TensorFlow."""
+    """``==`` with None, or an object that is no number, array or tensor, is False, as in
+    TensorFlow (tensor_equals); a number of the wrong kind (``int_tensor == 1.5``) raises there."""
     def f(a, b):
+        if b is None:
+            return op is math.not_equal
+        if isinstance(b, (int, float, np.ndarray, np.generic, list, tuple, Tensor)) or \
+                conversion.is_variable(b):
+            return op(a, b)
         try:
             return op(a, b)
         except (TypeError, ValueError):

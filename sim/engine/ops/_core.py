@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import counting, tape
+from sim.engine import conversion, counting, tape
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.tape import _state as _tape_state
-from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor
+from sim.engine.tensor import Tensor, check_numeric, convert_to_tensor, round_bfloat16
 
 _ndarray = np.ndarray
 
@@ -22,6 +22,8 @@ def out(value, inputs, grad_fns, flops, dtype=None, tgrad=None):
     """Wrap an op's NumPy result in a Tensor; count its cost; let recording tapes record it."""
     if type(value) is not _ndarray:
         value = np.asarray(value)
+    if dtype is not None and value.dtype.kind == "f":   # bfloat16: each result rounded, as TF
+        value = round_bfloat16(value)
     t = Tensor(value, dtype)
     recording = _tape_state.recording
     if counting._active or recording:
@@ -41,46 +43,16 @@ def tensor(x, dtype=None):
 
 
 def binary(x, y, op):
-    """Convert two operands as TensorFlow does: a non-tensor takes the tensor's dtype;
-    two tensors of different dtypes are an InvalidArgumentError."""
-    if type(x) is not Tensor:
-        x = _read(x)
-    if type(y) is not Tensor:
-        y = _read(y)
-    if type(x) is not Tensor:
-        x = convert_to_tensor(x, _loose(x, y)) if type(y) is Tensor else convert_to_tensor(x)
-    if type(y) is not Tensor:
-        y = convert_to_tensor(y, _loose(y, x))
-    dx, dy = x._v.dtype, y._v.dtype
-    if dx != dy or x._dt is not y._dt:
-        check_numeric(x, op)
-        check_numeric(y, op)
-        from sim.i18n import t
-        a, b = x.dtype.name, y.dtype.name
-        raise InvalidArgumentError(
-            f"cannot compute {op} as input #1(zero-based) was expected to be a {_kind(a)} tensor "
-            f"but is a {_kind(b)} tensor [Op:{op}] " + t("engine.dtype_mismatch", a=a, b=b))
-    if dx.kind == "O":
+    """Convert two operands as a generated TensorFlow op does (sim/engine/conversion.py): a
+    non-tensor takes the first tensor's dtype; two dtypes are an InvalidArgumentError."""
+    if type(x) is Tensor and type(y) is Tensor and x._v.dtype == y._v.dtype and x._dt is y._dt:
+        if x._v.dtype.kind == "O":
+            check_numeric(x, op)
+        return x, y
+    x, y = conversion.match((x, y), op)
+    if x._v.dtype.kind == "O":
         check_numeric(x, op)
     return x, y
-
-
-def _read(x):
-    if hasattr(x, "_as_tensor"):
-        return x._as_tensor()
-    if hasattr(x, "_engine_variable"):
-        return x._engine_variable()._as_tensor()
-    return x
-
-
-def _loose(value, other):
-    """The dtype a Python/NumPy operand is converted to next to tensor ``other``."""
-    d = other.dtype
-    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind == "f" and not d.is_floating:
-        return None  # let the dtype mismatch be reported
-    if isinstance(value, float) and d.is_integer and not value.is_integer():
-        return None
-    return d
 
 
 _KINDS = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64",
@@ -130,7 +102,7 @@ def axes(axis, ndim, op="Sum"):
     result = []
     for a in axis:
         a = int(a)
-        if not -ndim <= a < max(ndim, 1):
+        if not -ndim <= a < ndim:
             raise InvalidArgumentError(
                 f"Invalid reduction dimension {a} for input with {ndim} dimensions. [Op:{op}]")
         result.append(a % ndim if ndim else 0)

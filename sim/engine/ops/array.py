@@ -10,11 +10,11 @@ import builtins
 
 import numpy as np
 
-from sim.engine import dtypes
+from sim.engine import conversion, dtypes
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.ops import _tgrad, indexing
 from sim.engine.ops._core import out, tensor, unbroadcast
-from sim.engine.tensor import Tensor, _to_numpy
+from sim.engine.tensor import Tensor, _first_dtype
 
 
 def _ints(shape):
@@ -71,7 +71,9 @@ def squeeze(input, axis=None, name=None):
 
 
 def concat(values, axis, name=None):
-    xs = [tensor(v) for v in values]
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    xs = [tensor(values[0])] if len(values) == 1 else conversion.match(values, "ConcatV2")
     ax = int(axis) % max(xs[0]._v.ndim, 1)
     for i, x in enumerate(xs[1:], 1):
         s0, si = xs[0]._v.shape, x._v.shape
@@ -88,7 +90,12 @@ def concat(values, axis, name=None):
 
 
 def stack(values, axis=0, name=None):
-    xs = [tensor(v) for v in values]
+    if axis == 0 and _first_dtype(values) is None:   # no tensor among them
+        try:   # array_ops_stack.stack: a list of constants is converted as one value first
+            return tensor(values)
+        except (TypeError, ValueError):
+            pass
+    xs = conversion.match(values, "Pack")
     shapes = {x._v.shape for x in xs}
     if len(shapes) > 1:
         raise InvalidArgumentError(f"Shapes of all inputs must match: values[0].shape = "
@@ -226,25 +233,41 @@ def ones_like(input, dtype=None, name=None):
 
 def fill(dims, value, name=None):
     val = tensor(value)
-    return out(np.full(_ints(dims), val._v), (), None, 0)
+    return out(np.full(_ints(dims), val._v, dtype=val._v.dtype), (), None, 0, val._dt)
+
+
+_RANGE_ORDER = ("int32", "int64", "float16", "bfloat16", "float32", "float64")
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """``tf.range`` as math_ops.range: each bound converted on its own (Python floats are
+    float32), the widest of their dtypes in int32 < int64 < ... < float64 wins."""
     if limit is None:
         start, limit = 0, start
-    vals = [tensor(v)._v if isinstance(v, Tensor) else v for v in (start, limit, delta)]
-    if dtype is None:
-        kind = np.result_type(*[_to_numpy(v, None) for v in vals])
-        dt = dtypes.of_numpy(kind)
-    else:
-        dt = dtypes.as_dtype(dtype)
-    return out(np.arange(*vals).astype(dt.as_numpy_dtype), (), None, 0)
+    dt = None if dtype is None else dtypes.as_dtype(dtype)
+    ts = [conversion.read(v) if type(v) is Tensor else tensor(v, dt) for v in (start, limit, delta)]
+    if dt is None:
+        if not all(t.dtype.name in _RANGE_ORDER for t in ts):
+            raise AssertionError()
+        dt = max((t.dtype for t in ts), key=lambda d: _RANGE_ORDER.index(d.name))
+    npd = dt.as_numpy_dtype
+    lo, hi, step = (np.asarray(t._v).astype(npd)[()] for t in ts)
+    if step == 0 or (step > 0 and lo > hi) or (step < 0 and lo < hi):
+        need = "delta != 0" if step == 0 else \
+            f"start <= limit when delta > 0: {lo}/{hi}" if step > 0 else \
+            f"start >= limit when delta < 0: {lo}/{hi}"
+        raise InvalidArgumentError(f"Requires {need} [Op:Range]")
+    return out(np.arange(lo, hi, step, dtype=npd), (), None, 0)
 
 
 def linspace(start, stop, num, name=None, axis=0):
+    """``tf.linspace`` (math_ops.linspace_nd): ``stop`` takes ``start``'s dtype; integer bounds
+    give float64 values (the step is an integer true division)."""
     s = tensor(start)
-    dt = s.dtype if s.dtype.is_floating else dtypes.float32
-    return out(np.linspace(s._v, tensor(stop)._v, int(num), axis=axis).astype(dt.as_numpy_dtype),
+    e = tensor(stop, s.dtype)
+    conversion.allowed(s, conversion.SIGNED, "LinSpace")
+    dt = s.dtype if s.dtype.is_floating else dtypes.float64
+    return out(np.linspace(s._v, e._v, int(num), axis=axis).astype(dt.as_numpy_dtype),
                (), None, 0)
 
 

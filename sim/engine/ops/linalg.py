@@ -3,19 +3,37 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine import conversion
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.ops import _tgrad
 from sim.engine.ops._core import binary, out, unbroadcast
+from sim.engine.tensor import Tensor
 
 
 def _t(m):
     return np.swapaxes(m, -1, -2)
 
 
+_F16, _F32 = np.dtype(np.float16), np.float32
+
+
+def _product(A, B, bf16=False):
+    """``A @ B`` as TensorFlow's CPU kernels give it (measured on TF 2.21): float16 accumulates in
+    float32 and rounds once; bfloat16 (kept in float32) accumulates in float32 and truncates to
+    bfloat16 (Eigen's float-to-bfloat16 of the MatMul kernel), where other ops round."""
+    if A.dtype == _F16:
+        return (A.astype(_F32) @ B.astype(_F32)).astype(_F16)
+    v = A @ B
+    if bf16:
+        v = (np.ascontiguousarray(v, _F32).view(np.uint32) & np.uint32(0xFFFF0000)).view(_F32)
+    return v
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """C = op(A) @ op(B). Gradients: dA = g @ B^T, dB = A^T @ g (then undo the transposes)."""
-    x, y = binary(a, b, "MatMul")
+    x, y = (a, b) if type(a) is Tensor and type(b) is Tensor and a._v.dtype == b._v.dtype \
+        else conversion.hinted(a, b, "MatMul")
     av, bv = x._v, y._v
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     if av.ndim < 2 or bv.ndim < 2:
@@ -29,14 +47,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             f"Matrix size-incompatible: In[0]: [{','.join(map(str, A.shape))}], "
             f"In[1]: [{','.join(map(str, B.shape))}] [Op:MatMul] "
             + _fix(av.shape, bv.shape, ta, tb))
-    v = A @ B
+    bf16 = x._dt is not None
+    v = _product(A, B, bf16) if bf16 or A.dtype == _F16 else A @ B
 
     def grad_a(g):
-        dA = unbroadcast(g @ _t(B), A.shape)
+        dA = unbroadcast(_product(g, _t(B), bf16), A.shape)
         return _t(dA) if ta else dA
 
     def grad_b(g):
-        dB = unbroadcast(_t(A) @ g, B.shape)
+        dB = unbroadcast(_product(_t(A), g, bf16), B.shape)
         return _t(dB) if tb else dB
     return out(v, (x, y), (grad_a, grad_b), 2 * v.size * A.shape[-1], x._dt,
                _TGRADS[bool(ta), bool(tb)])

@@ -6,20 +6,24 @@ import math as _m
 
 import numpy as np
 
-from sim.engine import dtypes
+from sim.engine import conversion, dtypes
+from sim.engine.errors import InvalidArgumentError
 from sim.engine.higher_order import FirstOrderOnly
 from sim.engine.ops import _tgrad
 from sim.engine.ops._core import apply, binary, out, tensor, unbroadcast
 from sim.engine.tensor import Tensor, check_numeric
 
 
-def _bin(fn, op, ga, gb, tga=None, tgb=None):
+def _bin(fn, op, ga, gb, tga=None, tgb=None, convert=binary, kinds=None):
     """A broadcasting binary op; ``ga(g, a, b, v)``/``gb`` give the unreduced gradients on
-    arrays, ``tga(g, x, y, z)``/``tgb`` the same on Tensors."""
+    arrays, ``tga(g, x, y, z)``/``tgb`` the same on Tensors. ``convert`` is TensorFlow's rule for
+    its operands (sim/engine/conversion.py), ``kinds`` the dtypes its kernel takes."""
     tg = _tgrad.Binary(tga, tgb) if tga or tgb else FirstOrderOnly(op)
 
     def f(x, y, name=None):
-        x, y = binary(x, y, op)
+        x, y = convert(x, y, op)
+        if kinds is not None:
+            conversion.allowed(x, kinds, op)
         a, b = x._v, y._v
         v = apply(fn, a, b, op)
         fa = None if ga is None else (lambda g: unbroadcast(ga(g, a, b, v), a.shape))
@@ -35,28 +39,46 @@ def _is(cond, like):
 
 
 add = _bin(np.add, "AddV2", lambda g, a, b, v: g, lambda g, a, b, v: g,
-           lambda g, x, y, z: g, lambda g, x, y, z: g)
+           lambda g, x, y, z: g, lambda g, x, y, z: g, convert=conversion.hinted,
+           kinds=conversion.REAL | {"string"})
 subtract = _bin(np.subtract, "Sub", lambda g, a, b, v: g, lambda g, a, b, v: -g,
-                lambda g, x, y, z: g, lambda g, x, y, z: negative(g))
+                lambda g, x, y, z: g, lambda g, x, y, z: negative(g),
+                kinds=conversion.REAL)
 multiply = _bin(np.multiply, "Mul", lambda g, a, b, v: g * b, lambda g, a, b, v: g * a,
-                lambda g, x, y, z: multiply(g, y), lambda g, x, y, z: multiply(g, x))
+                lambda g, x, y, z: multiply(g, y), lambda g, x, y, z: multiply(g, x),
+                kinds=conversion.REAL)
 _realdiv = _bin(np.true_divide, "RealDiv", lambda g, a, b, v: g / b, lambda g, a, b, v: -g * v / b,
                 lambda g, x, y, z: _realdiv(g, y),
-                lambda g, x, y, z: negative(multiply(g, _realdiv(z, y))))
-floordiv = _bin(np.floor_divide, "FloorDiv", None, None)
-floormod = _bin(np.mod, "FloorMod", lambda g, a, b, v: g, lambda g, a, b, v: -g * np.floor(a / b),
+                lambda g, x, y, z: negative(multiply(g, _realdiv(z, y))),
+                kinds=conversion.REAL)
+def _int_division(fn, op):
+    """Integer division by zero is TensorFlow's InvalidArgumentError (NumPy would warn)."""
+    def f(a, b):
+        if a.dtype.kind in "iu" and not np.all(b):
+            raise InvalidArgumentError(f"Integer division by zero [Op:{op}]")
+        return fn(a, b)
+    return f
+
+
+floordiv = _bin(_int_division(np.floor_divide, "FloorDiv"), "FloorDiv", None, None,
+                kinds=conversion.REAL)
+floormod = _bin(_int_division(np.mod, "FloorMod"), "FloorMod", lambda g, a, b, v: g, lambda g, a, b, v: -g * np.floor(a / b),
                 lambda g, x, y, z: g,
-                lambda g, x, y, z: negative(multiply(g, floor(_realdiv(x, y)))))
+                lambda g, x, y, z: negative(multiply(g, floor(_realdiv(x, y)))),
+                kinds=conversion.REAL)
 maximum = _bin(np.maximum, "Maximum", lambda g, a, b, v: g * (a >= b), lambda g, a, b, v: g * (a < b),
                lambda g, x, y, z: multiply(g, _is(greater_equal(x, y), g)),
-               lambda g, x, y, z: multiply(g, _is(less(x, y), g)))
+               lambda g, x, y, z: multiply(g, _is(less(x, y), g)),
+               kinds=conversion.REAL)
 minimum = _bin(np.minimum, "Minimum", lambda g, a, b, v: g * (a <= b), lambda g, a, b, v: g * (a > b),
                lambda g, x, y, z: multiply(g, _is(less_equal(x, y), g)),
-               lambda g, x, y, z: multiply(g, _is(greater(x, y), g)))
+               lambda g, x, y, z: multiply(g, _is(greater(x, y), g)),
+               kinds=conversion.REAL)
 squared_difference = _bin(lambda a, b: (a - b) ** 2, "SquaredDifference",
                           lambda g, a, b, v: 2 * g * (a - b), lambda g, a, b, v: -2 * g * (a - b),
                           lambda g, x, y, z: multiply(g, multiply(subtract(x, y), 2.0)),
-                          lambda g, x, y, z: multiply(g, multiply(subtract(x, y), -2.0)))
+                          lambda g, x, y, z: multiply(g, multiply(subtract(x, y), -2.0)),
+                          kinds=conversion.FLOAT | {'int32', 'int64'})
 
 
 def _pow_b(g, a, b, v):
@@ -75,45 +97,33 @@ def _tpow_b(g, x, y, z):
 
 
 pow = _bin(np.power, "Pow", lambda g, a, b, v: g * b * np.power(a, b - 1), _pow_b,  # noqa: A001
-           _tpow_a, _tpow_b)
-
-
-def divide(x, y, name=None):
-    """``x / y``: integer tensors divide to float64 as in TensorFlow (truediv)."""
-    x, y = binary(x, y, "RealDiv")
-    if x._v.dtype.kind in "iu":
-        ft = dtypes.float64 if x._v.dtype.itemsize >= 4 else dtypes.float32
-        x, y = cast(x, ft), cast(y, ft)
-    return _realdiv(x, y)
+           _tpow_a, _tpow_b,
+           kinds=conversion.SIGNED)
 
 
 def _safe(b):
     return np.where(b == 0, 1, b)
 
 
-# tf.math.divide_no_nan: 0 where the divisor is 0 (how metrics and compute_average_loss avoid NaN).
-divide_no_nan = _bin(lambda a, b: np.where(b == 0, 0, a / _safe(b)).astype(np.result_type(a, b)),
-                     "DivNoNan", lambda g, a, b, v: np.where(b == 0, 0, g / _safe(b)),
-                     lambda g, a, b, v: np.where(b == 0, 0, -g * v / _safe(b)),
-                     lambda g, x, y, z: divide_no_nan(g, y),
-                     lambda g, x, y, z: negative(divide_no_nan(multiply(g, z), y)))
-
-truediv = divide
 realdiv = _realdiv
 mod = floormod
 
 
-def _cmp(fn, op):
+def _cmp(fn, op, kinds=None):
     def f(x, y, name=None):
         x, y = binary(x, y, op)
+        if kinds is not None:
+            conversion.allowed(x, kinds, op)
         return out(apply(fn, x._v, y._v, op), (x, y), None, max(x._v.size, y._v.size))
     f.__name__ = op
     return f
 
 
 equal, not_equal = _cmp(np.equal, "Equal"), _cmp(np.not_equal, "NotEqual")
-greater, greater_equal = _cmp(np.greater, "Greater"), _cmp(np.greater_equal, "GreaterEqual")
-less, less_equal = _cmp(np.less, "Less"), _cmp(np.less_equal, "LessEqual")
+greater = _cmp(np.greater, "Greater", conversion.REAL)
+greater_equal = _cmp(np.greater_equal, "GreaterEqual", conversion.REAL)
+less = _cmp(np.less, "Less", conversion.REAL)
+less_equal = _cmp(np.less_equal, "LessEqual", conversion.REAL)
 logical_and, logical_or = _cmp(np.logical_and, "LogicalAnd"), _cmp(np.logical_or, "LogicalOr")
 logical_xor = _cmp(np.logical_xor, "LogicalXor")
 
@@ -123,15 +133,15 @@ def logical_not(x, name=None):
     return out(np.logical_not(x._v), (x,), None, x._v.size)
 
 
-def _unary(fn, op, grad, cost=1, tgrad=None):
+def _unary(fn, op, grad, cost=1, tgrad=None, kinds=conversion.FLOAT):
     """An elementwise op; ``grad(g, a, v)`` is the input gradient, ``tgrad(g, x, y)`` the same
-    on Tensors."""
+    on Tensors; ``kinds`` the dtypes its kernel takes (TensorFlow's error for the others)."""
     tg = _tgrad.Unary(tgrad) if tgrad is not None else FirstOrderOnly(op)
 
     def f(x, name=None):
         x = tensor(x)
-        if x._v.dtype.kind == "O":
-            check_numeric(x, op)
+        if x.dtype.name not in kinds:
+            conversion.allowed(x, kinds, op)
         a = x._v
         v = fn(a)
         return out(v, (x,), (None if grad is None else (lambda g: grad(g, a, v)),),
@@ -140,7 +150,8 @@ def _unary(fn, op, grad, cost=1, tgrad=None):
     return f
 
 
-negative = _unary(np.negative, "Neg", lambda g, a, v: -g, tgrad=lambda g, x, y: negative(g))
+negative = _unary(np.negative, "Neg", lambda g, a, v: -g, tgrad=lambda g, x, y: negative(g),
+                  kinds=conversion.SIGNED)
 exp = _unary(np.exp, "Exp", lambda g, a, v: g * v, tgrad=lambda g, x, y: multiply(g, y))
 log = _unary(np.log, "Log", lambda g, a, v: g / a, tgrad=lambda g, x, y: _realdiv(g, x))
 log1p = _unary(np.log1p, "Log1p", lambda g, a, v: g / (1 + a),
@@ -150,13 +161,13 @@ sqrt = _unary(np.sqrt, "Sqrt", lambda g, a, v: g * 0.5 / v,
 rsqrt = _unary(lambda a: 1 / np.sqrt(a), "Rsqrt", lambda g, a, v: -0.5 * g * v ** 3,
                tgrad=lambda g, x, y: multiply(g, multiply(pow(y, 3.0), -0.5)))
 square = _unary(np.square, "Square", lambda g, a, v: 2 * g * a,
-                tgrad=lambda g, x, y: multiply(g, multiply(x, 2.0)))
+                tgrad=lambda g, x, y: multiply(g, multiply(x, 2.0)), kinds=conversion.REAL)
 abs = _unary(np.abs, "Abs", lambda g, a, v: g * np.sign(a),  # noqa: A001
-             tgrad=lambda g, x, y: multiply(g, sign(x)))
+             tgrad=lambda g, x, y: multiply(g, sign(x)), kinds=conversion.SIGNED)
 sign = _unary(np.sign, "Sign", lambda g, a, v: np.zeros_like(g),
-              tgrad=lambda g, x, y: Tensor(np.zeros_like(g._v)))
-reciprocal = _unary(lambda a: 1 / a, "Reciprocal", lambda g, a, v: -g * v * v,
-                    tgrad=lambda g, x, y: negative(multiply(g, square(y))))
+              tgrad=lambda g, x, y: Tensor(np.zeros_like(g._v)), kinds=conversion.SIGNED)
+reciprocal = _unary(lambda a: (1 / a).astype(a.dtype), "Reciprocal", lambda g, a, v: -g * v * v,
+                    tgrad=lambda g, x, y: negative(multiply(g, square(y))), kinds=conversion.SIGNED)
 sin = _unary(np.sin, "Sin", lambda g, a, v: g * np.cos(a), tgrad=lambda g, x, y: multiply(g, cos(x)))
 cos = _unary(np.cos, "Cos", lambda g, a, v: -g * np.sin(a),
              tgrad=lambda g, x, y: negative(multiply(g, sin(x))))
@@ -164,7 +175,13 @@ tanh = _unary(np.tanh, "Tanh", lambda g, a, v: g * (1 - v * v), cost=4,
               tgrad=lambda g, x, y: multiply(g, subtract(1.0, square(y))))
 floor = _unary(np.floor, "Floor", None)
 ceil = _unary(np.ceil, "Ceil", None)
-round = _unary(np.rint, "Round", None)  # noqa: A001 - banker's rounding, as TensorFlow
+_round = _unary(np.rint, "Round", None, kinds=conversion.SIGNED)
+
+
+def round(x, name=None):  # noqa: A001
+    """``tf.round``: banker's rounding; an integer tensor is returned as it is (math_ops.round)."""
+    x = tensor(x)
+    return x if x.dtype.is_integer else _round(x)
 is_nan = _unary(np.isnan, "IsNan", None)
 is_finite = _unary(np.isfinite, "IsFinite", None)
 is_inf = _unary(np.isinf, "IsInf", None)
@@ -242,3 +259,7 @@ def scalar_mul(scalar, x, name=None):
 
 def _is_tensorish(x):
     return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+
+
+# x / y, tf.divide and tf.math.divide_no_nan convert and cast as math_ops (division.py)
+from sim.engine.ops.division import divide, divide_no_nan, truediv  # noqa: E402,F401

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine.conversion import FLOAT, REAL, allowed
 from sim.engine.errors import InvalidArgumentError
 from sim.engine.ops import _tgrad
 from sim.engine.ops import array as _array
@@ -21,9 +22,10 @@ def _positive(x):
 
 
 relu = m._unary(lambda a: np.maximum(a, 0), "Relu", lambda g, a, v: g * (a > 0),
-                tgrad=lambda g, x, y: m.multiply(g, m.cast(_positive(x), g.dtype)))
+                tgrad=lambda g, x, y: m.multiply(g, m.cast(_positive(x), g.dtype)), kinds=REAL)
 relu6 = m._unary(lambda a: np.clip(a, 0, 6), "Relu6", lambda g, a, v: g * ((a > 0) & (a < 6)),
-                 tgrad=lambda g, x, y: m.multiply(g, _tgrad.constant((x._v > 0) & (x._v < 6), g)))
+                 tgrad=lambda g, x, y: m.multiply(g, _tgrad.constant((x._v > 0) & (x._v < 6), g)),
+                 kinds=REAL)
 elu = m._unary(lambda a: np.where(a > 0, a, np.expm1(np.minimum(a, 0))), "Elu",
                lambda g, a, v: g * np.where(a > 0, 1, v + 1),
                tgrad=lambda g, x, y: _where(_positive(x), g, m.multiply(g, m.add(y, 1.0))))
@@ -71,6 +73,7 @@ def _softmax_np(a, ax):
 
 def softmax(logits, axis=None, name=None):
     x = tensor(logits)
+    allowed(x, FLOAT, "Softmax")
     ax = -1 if axis is None else int(axis)
     v = _softmax_np(x._v, ax)
     return out(v, (x,), (lambda g: v * (g - (g * v).sum(axis=ax, keepdims=True)),),
@@ -80,6 +83,7 @@ def softmax(logits, axis=None, name=None):
 
 def log_softmax(logits, axis=None, name=None):
     x = tensor(logits)
+    allowed(x, FLOAT, "LogSoftmax")
     a = x._v
     ax = -1 if axis is None else int(axis)
     sh = a - a.max(axis=ax, keepdims=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import dtypes
+from sim.engine import conversion, dtypes
 from sim.engine.ops import _tgrad
 from sim.engine.ops._core import axes as _axes
 from sim.engine.ops._core import out, tensor
@@ -28,6 +28,8 @@ def _reducer(np_fn, op, grad, tgrad=None):
     def f(input_tensor, axis=None, keepdims=False, name=None):
         x = tensor(input_tensor)
         check_numeric(x, op)
+        if x._v.dtype.kind == "b" and op not in ("Any", "All"):
+            conversion.allowed(x, conversion.REAL, op)
         a = x._v
         ax = _axes(axis, a.ndim, op)
         v = np.asarray(np_fn(a, axis=ax, keepdims=keepdims))
@@ -138,8 +140,9 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg(np_fn, op):
     def f(input, axis=None, output_type=dtypes.int64, name=None):
         x = tensor(input)
+        conversion.allowed(x, conversion.REAL, op)
         a = x._v
-        ax = 0 if axis is None else int(axis)
+        ax = _axes(0 if axis is None else axis, a.ndim, op)[0]
         v = np_fn(a, axis=ax).astype(dtypes.as_dtype(output_type).as_numpy_dtype)
         return out(v, (x,), None, a.size)
     f.__name__ = op

@@ -14,6 +14,7 @@ import numpy as np
 
 from sim.keras import distribute_utils as du, saving
 from sim.keras.callbacks.base import Callback, _strategy
+from sim.keras.version import keras_major
 
 # ---------------------------------------------------------------- distributed file utils (§10.3)
 
@@ -52,6 +53,8 @@ class ModelCheckpoint(Callback):
             raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are 'epoch' "
                              "or int")
         self.save_freq = save_freq
+        if keras_major() == 3:   # keras/src/callbacks/model_checkpoint.py checks the path first
+            _keras3_filepath(self.filepath, save_weights_only)
         self._chief_worker_only = False
         self._batches_seen = 0
         self._current_epoch = 0
@@ -117,7 +120,30 @@ class ModelCheckpoint(Callback):
         remove_temp_dirpath(os.path.dirname(path), strategy)
 
 
+def _keras3_filepath(filepath, save_weights_only):
+    if save_weights_only and not filepath.endswith(".weights.h5"):
+        raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the filepath "
+                         "provided must end in `.weights.h5` (Keras weights format). Received: "
+                         f"filepath={filepath}")
+    if not save_weights_only and not filepath.endswith((".keras", ".h5")):
+        raise ValueError(f"The filepath provided must end in `.keras` (Keras model format). "
+                         f"Received: filepath={filepath}")
+
+
 # ---------------------------------------------------------------- BackupAndRestore (§10.1, T29)
+
+
+def remove_own_backup(read_dir):
+    """Remove what BackupAndRestore wrote, never the learner's files: ``backup_dir/chief`` (its
+    only folder, as tf-keras removes it), then ``backup_dir`` under Keras 3 (which removes the
+    whole folder) only if nothing else is left in it."""
+    from sim.keras.version import keras_major
+    shutil.rmtree(read_dir, ignore_errors=True)
+    if keras_major() == 3:
+        try:
+            os.rmdir(os.path.dirname(read_dir))
+        except OSError:          # the learner's own files are there: they stay
+            pass
 
 
 class WorkerTrainingState:
@@ -162,7 +188,7 @@ class WorkerTrainingState:
         if barrier is not None:      # multi-worker: every worker has finished its last backup
             barrier()
         if self.write_dir == self.read_dir:
-            shutil.rmtree(os.path.dirname(self.read_dir), ignore_errors=True)
+            remove_own_backup(self.read_dir)
 
     def maybe_load_initial_counters_from_ckpt(self, steps_per_epoch, initial_epoch):
         epoch, batch = self.ckpt_saved_epoch, self.ckpt_saved_batch

@@ -15,9 +15,11 @@ import sim.tf as tf
 
 from sim.distribute.memory_capacity import initial_value
 from sim.keras import backend, initializers, regularizers, restoring, weight_names
+from sim.keras.layers.dtype_policy import DTypePolicyMixin, call_in_scope, mark_autocast
+from sim.keras.mixed_precision import policy as dtype_policies
 from sim.keras.layers.call_inputs import (_dedupe, _fmt_shape, _map, _to_tensors,  # noqa: F401
                                          batch_input_shape_of, check_input, is_shape, is_symbolic,
-                                         shape_tuple)
+                                         output_shape_by_call, shape_tuple)
 from sim.keras.version import keras_major
 
 _call_depth = [0]
@@ -29,7 +31,7 @@ def is_variable(v) -> bool:
         and not isinstance(v, Layer))
 
 
-class Layer:
+class Layer(DTypePolicyMixin):
     """Base layer: override ``build(input_shape)`` and ``call(inputs)``."""
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
@@ -41,7 +43,8 @@ class Layer:
         self._eager_losses = []
         self._trainable = bool(trainable)
         self._name = name or backend.unique_object_name(backend.to_snake_case(type(self).__name__))
-        self._dtype = str(getattr(dtype, "name", dtype)) if dtype is not None else backend.floatx()
+        self._dtype_policy = dtype_policies.get(dtype)     # dtype_policy.py: mixed precision
+        self._dtype = self._dtype_policy.variable_dtype
         self.built = False
         self.supports_masking = False
         self._input_last_dim = None
@@ -113,7 +116,6 @@ class Layer:
 
     def _sublayers(self):
         return self._tracked_layers
-
     # ------------------------------------------------------------ weights
 
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
@@ -137,6 +139,7 @@ class Layer:
                           aggregation=aggregation or tf.VariableAggregation.NONE)
         if keras3 and not getattr(var, "_is_sharded_variable", False):
             weight_names.as_keras3(var, name, weight_names.keras3_path(self, name))
+        mark_autocast(var)
         # A ShardedVariable (ParameterServerStrategy with a partitioner) is tracked as its shards.
         (self._trainable_weights if trainable else self._non_trainable_weights).extend(
             var.variables if getattr(var, "_is_sharded_variable", False) else [var])
@@ -248,13 +251,12 @@ class Layer:
 
     def _check_input(self, inputs):
         check_input(self, inputs)
-
     def __call__(self, inputs, *args, **kwargs):
         if is_symbolic(inputs):
             from sim.keras.layers.input_layer import call_symbolic
 
             return call_symbolic(self, inputs, args, kwargs)
-        inputs = _to_tensors(inputs, self._dtype)
+        inputs = _to_tensors(inputs, self._dtype_policy._compute_dtype)
         with weight_names.building(self):
             if not self.built:
                 self._maybe_build(inputs)
@@ -266,7 +268,7 @@ class Layer:
                 self._clear_losses()
             _call_depth[0] += 1
             try:
-                outputs = self.call(inputs, *args, **kwargs)
+                outputs = call_in_scope(self, inputs, args, kwargs)   # autocast (dtype_policy.py)
             finally:
                 _call_depth[0] -= 1
         if self.activity_regularizer is not None:
@@ -276,12 +278,7 @@ class Layer:
 
     def compute_output_shape(self, input_shape):
         """The output shape, by running ``call`` on zeros (as Keras traces symbolically)."""
-        dummy = _map(lambda s: tf.zeros([1 if d is None else d for d in s]), input_shape,
-                     leaf=is_shape)
-        if not self.built:
-            self._maybe_build(dummy)
-        out = self.call(dummy) if not self._call_accepts_training else self.call(dummy, training=False)
-        return _map(lambda t: (None,) + shape_tuple(t)[1:], out)
+        return output_shape_by_call(self, input_shape)
 
     # ------------------------------------------------------------ config
 

@@ -104,3 +104,12 @@ def batch_input_shape_of(kwargs):
     if input_shape is not None and batch_input_shape is None:
         batch_input_shape = (batch_size,) + tuple(input_shape)
     return tuple(batch_input_shape) if batch_input_shape else None
+
+
+def output_shape_by_call(layer, input_shape):
+    """A layer's output shape, by running its ``call`` on zeros (as Keras traces symbolically)."""
+    dummy = _map(lambda s: tf.zeros([1 if d is None else d for d in s]), input_shape, leaf=is_shape)
+    if not layer.built:
+        layer._maybe_build(dummy)
+    out = layer.call(dummy, training=False) if layer._call_accepts_training else layer.call(dummy)
+    return _map(lambda t: (None,) + shape_tuple(t)[1:], out)

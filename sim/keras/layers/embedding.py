@@ -16,7 +16,7 @@ class Embedding(Layer):
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.mask_zero = mask_zero
-        self._output_dtype = self._dtype
+        self._output_dtype = self.compute_dtype   # float16 under mixed_float16, as Keras
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),

@@ -69,7 +69,7 @@ def call_symbolic(layer, inputs, args, kwargs):
     if isinstance(inputs, KerasTensor):
         layer._check_input(inputs)
     out_shapes = layer.compute_output_shape(shapes)
-    dtype = getattr(layer, "_output_dtype", None) or layer.dtype
+    dtype = getattr(layer, "_output_dtype", None) or layer.compute_dtype
     outputs = _map(lambda s: KerasTensor(s, dtype), out_shapes, leaf=is_shape)
     node = Node(layer, inputs, args, kwargs, outputs)
     for kt in flatten(outputs):

@@ -6,6 +6,10 @@ none: making one raises its ImportError (tf-keras, ``TF_USE_LEGACY_KERAS=1``, is
 """
 from __future__ import annotations
 
+import numpy as np
+
+import sim.tf as tf
+
 from sim.keras.optimizers import adagrad, adam, optimizer, rmsprop, sgd
 
 
@@ -46,6 +50,32 @@ class RMSprop(rmsprop.RMSprop):
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
                  name="RMSprop", **kwargs):
         super().__init__(learning_rate, rho, momentum, epsilon, centered, name, **kwargs)
+
+    def _update_step(self, var, grad, lr, slots):
+        """optimizer_v2's rmsprop.py: 1 - rho is a float32 subtraction of the float32 rho; with
+        momentum, the fused ResourceApply(Centered)RMSProp kernel: ms += (g^2 - ms)(1 - rho),
+        mom = mom*momentum + g*lr/sqrt(ms [- mg^2] + eps)."""
+        dt = np.dtype(var.dtype.name) if var.dtype.name != "bfloat16" else np.float32
+        rho, one_minus = dt.type(self.rho), dt.type(1) - dt.type(self.rho)
+        ms = slots["velocity"]
+        if not self.momentum:
+            ms.assign(ms * rho + tf.square(grad) * one_minus)
+            denom = ms
+            if self.centered:
+                mg = slots["average_gradient"]
+                mg.assign(mg * rho + grad * one_minus)
+                denom = ms - tf.square(mg)
+            var.assign_sub(grad * lr / (tf.sqrt(denom) + self.epsilon))
+            return
+        ms.assign_add((tf.square(grad) - ms) * one_minus)
+        denom = ms
+        if self.centered:
+            mg = slots["average_gradient"]
+            mg.assign_add((grad - mg) * one_minus)
+            denom = ms - tf.square(mg)
+        mom = slots["momentum"]
+        mom.assign(mom * self.momentum + grad * lr / tf.sqrt(denom + self.epsilon))
+        var.assign_sub(mom)
 
     def get_config(self):
         return _legacy_config(self, super().get_config())

@@ -8,18 +8,18 @@ same update. Subclasses write only ``_update_step(var, grad, lr, slots)`` with t
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 import sim.tf as tf
 
 from sim.keras import _errors, backend, divergence, distribute_utils as du
-from sim.keras.optimizers import rate, schedules, utils
+from sim.keras.optimizers import checkpoint_names, rate, schedules, utils
 from sim.keras.version import keras_major
 from sim.keras.optimizers.empty_gradients import filter_empty_gradients
 from sim.keras.optimizers.keras2_arguments import keras2_arguments
-from sim.keras.optimizers.slot_names import slot_variable_name
+from sim.keras.optimizers.slot_names import SLOT_SCOPE_TEXT as _SLOT_SCOPE_TEXT, slot_variable_name
 from sim.keras.weight_names import as_keras3
+from sim.storage import deferred_restore
 
 
 class _VariablesList(list):
@@ -27,14 +27,6 @@ class _VariablesList(list):
 
     def __call__(self):
         return self
-
-
-_SLOT_SCOPE_TEXT = (
-    "Trying to create optimizer slot variable under the scope for tf.distribute.Strategy ({}), "
-    "which is different from the scope used for the original variable ({}). Make sure the slot "
-    "variables are created under the same strategy scope. This may happen if you're restoring "
-    "from a checkpoint outside the scope."
-)
 
 
 class Optimizer:
@@ -153,6 +145,9 @@ class Optimizer:
             rate_variable = [self.learning_rate]
         return _VariablesList([self.iterations] + rate_variable + list(self._slot_vars))
 
+    def _checkpoint_dependencies(self):
+        return checkpoint_names.dependencies(self)
+
     def get_weights(self):
         return [np.asarray(backend.get_value(v)) for v in self.variables]
 
@@ -200,9 +195,10 @@ class Optimizer:
             self._slot_vars.extend(slots[k] for k in self._slot_names for slots in built)
         else:                     # one variable's slots after another
             self._slot_vars.extend(slots[k] for slots in built for k in self._slot_names)
+        if built:   # a checkpoint restored before the slots existed gives them their values
+            deferred_restore.apply_pending()
 
-    _slots_by_kind = False            # RMSprop (and every legacy optimizer) lists its slots kind
-                                      # by kind
+    _slots_by_kind = False            # RMSprop (and every legacy optimizer) lists its slots by kind
     _keras3_slot_names: dict = {}     # sim's slot name -> Keras 3's, where they differ
     _tf_keras_slot_names: dict = {}   # ... -> tf-keras's
     _legacy_slot_names: dict = {}     # ... -> optimizer_v2's
@@ -270,8 +266,8 @@ class Optimizer:
         """Per-step scalars shared by all variables (Adam's bias corrections)."""
 
     def _apply_one(self, var, grad, lr):
-        if self.weight_decay:
-            var.assign_sub(var * (self.weight_decay * lr))
+        if self.weight_decay:   # variable - variable * wd * lr, in the variable's dtype
+            var.assign_sub(var * self.weight_decay * lr)
         self._update_step(var, grad, lr, self._slots[id(var)])
 
     def _update_step(self, var, grad, lr, slots):

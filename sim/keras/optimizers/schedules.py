@@ -93,16 +93,16 @@ class PolynomialDecay(LearningRateSchedule):
         self.cycle = cycle
         self.name = name
 
-    def value(self, step):
-        s = _step(step)
-        steps = float(self.decay_steps)
+    def value(self, step):   # keras/src/optimizers/schedules: every term in float32
+        f = np.float32
+        s, steps = f(_step(step)), f(self.decay_steps)
         if self.cycle:
-            steps = steps * max(1.0, math.ceil(s / steps)) if s > 0 else steps
+            steps = steps * (f(1) if s == 0 else np.ceil(s / f(self.decay_steps)))
         else:
             s = min(s, steps)
-        frac = 1.0 - s / steps
-        return np.float32((self.initial_learning_rate - self.end_learning_rate) * frac ** self.power
-                          + self.end_learning_rate)
+        p = s / steps
+        ilr, elr = f(self.initial_learning_rate), f(self.end_learning_rate)
+        return (ilr - elr) * np.power(f(1) - p, f(self.power)) + elr
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
@@ -117,10 +117,12 @@ class CosineDecay(LearningRateSchedule):
         self.alpha = alpha
         self.name = name
 
-    def value(self, step):
-        s = min(_step(step), float(self.decay_steps))
-        cosine = 0.5 * (1.0 + math.cos(math.pi * s / self.decay_steps))
-        return np.float32(self.initial_learning_rate * ((1 - self.alpha) * cosine + self.alpha))
+    def value(self, step):   # float32 throughout, as Keras's _decay_function
+        f = np.float32
+        steps = f(self.decay_steps)
+        fraction = min(f(_step(step)), steps) / steps
+        cosine = f(0.5) * (f(1) + np.cos(f(math.pi) * fraction))
+        return f(self.initial_learning_rate) * (f(1 - self.alpha) * cosine + f(self.alpha))
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,

@@ -17,3 +17,11 @@ def slot_variable_name(optimizer, var, slot):
         ref = path.replace("/", "_") if path else var.name.replace("/", "_").replace(":", "_")
         return f"{ref}_{optimizer._keras3_slot_names.get(slot, slot)}"
     return f"{optimizer.name}/{optimizer._tf_keras_slot_names.get(slot, slot)}/{shared}"
+
+
+SLOT_SCOPE_TEXT = (
+    "Trying to create optimizer slot variable under the scope for tf.distribute.Strategy ({}), "
+    "which is different from the scope used for the original variable ({}). Make sure the slot "
+    "variables are created under the same strategy scope. This may happen if you're restoring "
+    "from a checkpoint outside the scope."
+)

@@ -5,9 +5,11 @@
 - any other ``.h5``: Keras 3's ``save_weights`` refuses it (Keras's ValueError); tf-keras's
   writes its HDF5 weights file, which ``load_weights`` reads under either (legacy_h5_weights.py);
   ``model.save`` / ``load_model`` make and read the legacy full-model file (legacy_h5_model.py).
-- a bare prefix or ``.npz``: sim's weights file (the stand-in for TensorFlow checkpoints:
-  ModelCheckpoint, BackupAndRestore); ``model.save`` to a directory is, under tf-keras, sim's
-  SavedModel directory (sim/tf/saved_model_dir.py), and under Keras 3 still sim's npz directory.
+- a bare prefix or ``.npz``: under tf-keras, sim's weights file (the stand-in for TensorFlow
+  checkpoints: ModelCheckpoint) and ``model.save`` to a directory sim's SavedModel directory
+  (sim/tf/saved_model_dir.py). Keras 3 refuses both with its ValueError (keras/src/saving/
+  saving_api.py, models/model.py); sim's own callbacks write their own files (BackupAndRestore's
+  npz) and never rely on a bare path.
 """
 from __future__ import annotations
 
@@ -44,9 +46,13 @@ def save(model, filepath, overwrite=True, save_format=None, **kwargs):
         legacy_metrics.build_from_outputs(model)        # tf-keras resolves 'accuracy' first
         data = legacy_h5_model.to_bytes(model)
         return safe_io.atomic_write(path, lambda f: f.write(data))
-    if not os.path.splitext(path)[1] and keras_major() == 2:   # tf-keras: a SavedModel directory
-        # (Keras 3 refuses a directory with a ValueError; sim still writes its npz directory there,
-        # which ModelCheckpoint relies on: not yet followed, see docs/tf_subset.md)
+    if keras_major() == 3:
+        raise ValueError(
+            "Invalid filepath extension for saving. Please add either a `.keras` extension for "
+            "the native Keras format (recommended) or a `.h5` extension. Use "
+            "`model.export(filepath)` if you want to export a SavedModel for use with "
+            f"TFLite/TFServing/etc. Received: filepath={path}.")
+    if not os.path.splitext(path)[1]:   # tf-keras: a SavedModel directory
         from sim.tf import saved_model_dir
         saved_model_dir.refuse_unbuilt(model)
         from sim.keras.saving import legacy_metrics
@@ -63,9 +69,9 @@ def save_weights(model, filepath, overwrite=True):
             return None
         from sim.keras.saving import weights_file
         return weights_file.save_weights(model, path)
+    if keras_major() == 3:
+        raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={path}")
     if path.endswith(_LEGACY_H5):
-        if keras_major() == 3:
-            raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={path}")
         if _overwrite_refused(path, overwrite):
             return None
         from sim.keras.saving import weights_file
