@@ -68,7 +68,7 @@ def test_the_learner_never_sees_a_claim_and_the_build_judges_it_where_it_is_read
                        code="x = [3.0, 2.0, 4.0]")
     src = read_source(path)
     src.cells.append(nbformat.v4.new_code_cell("x = [3.0, 2.0, 1.0]"))   # a later cell changes x
-    nb = language_notebook(src, "zh", "notebooks/src/99_toy.py")
+    nb = language_notebook(src, "zh", "exercises/src/99_toy.py")   # no slides: a toy has no title
     assert all("claim" not in c.source for c in nb.cells if c.cell_type == "markdown")
     at = claims.pending_claims(nb)
     nb, verdicts = execute(nb, tmp_path, claims_at=at)
@@ -93,3 +93,8 @@ def test_the_words_say_what_the_numbers_were():
     assert not never_above_start([1.0, 0.5, 2.0]) and "2 × its start" in never_above_start([1.0, 0.5, 2.0]).detail
     assert (falls([3, 2, 1]) & falls([1, 2])).ok is False
     assert isinstance(falls([2, 1]), Check) and bool(falls([2, 1]))
+
+
+def test_stripping_a_claim_keeps_the_paragraphs():
+    text = "One. <!-- claim a -->\n\nTwo.\n<!-- claim b: holds(1) -->\n<!-- claim c -->\nThree."
+    assert claims.strip_claims(text) == "One.\n\nTwo.\nThree."

@@ -80,10 +80,22 @@ def test_t19_one_file_under_auto_is_too_few_files(tmp_path):
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"^Could not apply FILE based sharding: the dataset only has 1 file\(s\), "
                              r"which is not enough for the required 2 shards/workers"):
-        list(auto_shard(ds, 2, 1))
+        list(auto_shard(ds, 2, 0))
+    assert list(auto_shard(ds, 2, 1)) == []      # past the last file: nothing, no error (TF 2.21)
     i18n.set_language("pt")
     with pytest.raises(tf.errors.InvalidArgumentError, match="pelo menos 2 arquivos; há 1"):
         list(auto_shard(ds, 2, 0))
+
+
+def test_too_few_files_raise_on_the_workers_that_have_one_counting_as_tensorflow(tmp_path):
+    """4 files, 8 workers (lesson 06): workers 0-3 raise 'only has w + 1 file(s)', 4-7 read
+    nothing, as TF 2.21's ShardDataset (tests/tf_crosscheck/test_lessons_tf_behaviour.py)."""
+    names = _write_files(tmp_path, [range(4 * k, 4 * k + 4) for k in range(4)])
+    ds = _decode(tf.data.Dataset.from_tensor_slices(names).interleave(tf.data.TFRecordDataset, cycle_length=1))
+    for w in range(4):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=rf"only has {w + 1} file\(s\).*Or, split your"):
+            list(auto_shard(ds, 8, w))
+    assert [list(auto_shard(ds, 8, w)) for w in range(4, 8)] == [[], [], [], []]
 
 
 def test_file_policy_gives_each_worker_whole_files(tmp_path):

@@ -155,7 +155,10 @@ def test_custom_training_loop_snippet_trains():
 
 
 @needs_keras
-def test_keras_fit_snippet():
+def test_keras_fit_snippet(monkeypatch):
+    """The guide's fit snippet runs under tf-keras, the Keras it was written for (Keras 3 refuses
+    its first batch on 4 replicas: tests/test_keras_guide.py)."""
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
     mirrored_strategy = tf.distribute.MirroredStrategy()
     with mirrored_strategy.scope():
         model = tf.keras.Sequential([

@@ -71,5 +71,5 @@ def test_draw_and_widget_build():
     plt.close("all")
     ui = widget()
     names = [c.description for c in ui.children[:4]]
-    assert names == ["workers", "GPUs per worker", "network", "all-reduce"]
+    assert names == ["workers", "GPUs per worker", "machine", "all-reduce"]
     plt.close("all")

@@ -99,10 +99,6 @@ def check_source(nb: nbformat.NotebookNode, path: Path) -> None:
     close_run(len(nb.cells))
 
 
-def _clean_metadata(cell: nbformat.NotebookNode) -> dict:
-    return {k: v for k, v in cell.metadata.items() if k != "lang"}
-
-
 def strip_solutions(source: str, lang: str) -> str:
     """Replace each solution region by the localized stub, keeping its indentation."""
     out: list[str] = []
@@ -142,7 +138,7 @@ def language_notebook(src: nbformat.NotebookNode, lang: str, rel_source: str,
         if cell.cell_type == "markdown" and lang_of != lang:
             continue
         new = copy.deepcopy(cell)
-        new.metadata = _clean_metadata(cell)
+        new.metadata = {k: v for k, v in cell.metadata.items() if k != "lang"}
         lesson_claims.hold(new, defined)
         if new.cell_type == "code":
             if variant == "student":

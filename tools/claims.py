@@ -32,9 +32,16 @@ def claims_in(text: str) -> list[tuple[str, str | None]]:
             for m in CLAIM.finditer(text)]
 
 
+_ALONE = re.compile(r"^[ \t]*<!--\s*claim\b.*?-->[ \t]*(\n|$)", re.S | re.M)
+_INLINE = re.compile(r"[ \t]*<!--\s*claim\b.*?-->", re.S)
+
+
 def strip_claims(text: str) -> str:
-    """The markdown a learner sees: the claim comments removed."""
-    return CLAIM.sub("", text).rstrip("\n") if CLAIM.search(text) else text
+    """The markdown a learner sees: the claim comments removed (a line that held only claims goes,
+    a claim at the end of a sentence leaves the line and its paragraph break as they were)."""
+    if not CLAIM.search(text):
+        return text
+    return _INLINE.sub("", _ALONE.sub("", text)).rstrip("\n")
 
 
 def definitions(src: nbformat.NotebookNode, name: str = "source") -> dict[str, str]:

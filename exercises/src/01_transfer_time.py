@@ -38,8 +38,8 @@
 #   o salto mais lento dita o ritmo.
 #
 # O verificador compara a sua resposta com o simulador em seis rotas: duas na estação de trabalho
-# PCIe (de GPU para GPU passando pelo switch, de GPU para a memória do host pelo uplink
-# compartilhado), um NVLink duplo em um DGX-1, um par de GPUs de um DGX-1 sem NVLink (PCIe e o enlace QPI entre as
+# PCIe (de GPU para GPU passando pelo switch, de GPU para a memória do host pelo enlace de
+# subida compartilhado), um NVLink duplo em um DGX-1, um par de GPUs de um DGX-1 sem NVLink (PCIe e o enlace QPI entre as
 # CPUs), dois nós DGX A100 ligados por InfiniBand e uma mensagem pequena entre servidores de CPU
 # por 25 GbE.
 

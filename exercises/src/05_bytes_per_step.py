@@ -36,7 +36,7 @@
 # - `"mirrored"`: os gradientes são combinados por um all-reduce em anel (um reduce-scatter e
 #   depois um all-gather, cada um movendo pedaços de `1/p` do buffer);
 # - `"central_storage"`: existe uma única cópia das variáveis, na CPU; cada GPU envia seus gradientes
-#   para lá e lê as variáveis atualizadas de volta antes da próxima passagem para frente (e, com uma
+#   para lá e lê as variáveis atualizadas de volta antes da próxima passagem para a frente (e, com uma
 #   única GPU, onde ficam as variáveis?);
 # - `"one_device"`: uma réplica em um dispositivo.
 #

@@ -36,7 +36,7 @@
 # - todas as tarefas escutam na porta `port`.
 #
 # A seção 1 da lição 06 mostra o formato. Monte cada configuração como um dict do Python e
-# transforme-a em texto com `json.dumps`. O verificador lê as suas strings como o TensorFlow lê e,
+# transforme-a em texto com `json.dumps`. O verificador lê as suas strings como o TensorFlow as lê e,
 # quando uma está errada, aponta o campo do `TF_CONFIG` com problema.
 
 # %%

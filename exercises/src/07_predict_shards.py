@@ -7,7 +7,7 @@
 #
 # - `"fixed"` (`num_shards`): `FixedShardsPartitioner`;
 # - `"min_size"` (`min_shard_bytes`, `max_shards`): `MinSizePartitioner`: ⌈variable bytes /
-#   `min_shard_bytes`⌉ shards, capped by `max_shards` (so the last shards can be smaller than
+#   `min_shard_bytes`⌉ shards, capped by `max_shards` (so every shard can be smaller than
 #   `min_shard_bytes`);
 # - `"max_size"` (`max_shard_bytes`, optional `max_shards`): `MaxSizePartitioner`: whole rows,
 #   at most `max_shard_bytes` per shard (but at least one row), capped at `max_shards`.
@@ -21,7 +21,7 @@
 # 编写 `shard_rows(kind, shape, bytes_per_element, **params)`，返回 `ParameterServerStrategy` 把形状为 `shape`（每个元素 `bytes_per_element` 字节）的变量切成的各个分片的行数：
 #
 # - `"fixed"`（`num_shards`）：`FixedShardsPartitioner`；
-# - `"min_size"`（`min_shard_bytes`、`max_shards`）：`MinSizePartitioner`：分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，最多 `max_shards` 个（所以最后的分片可能小于 `min_shard_bytes`）；
+# - `"min_size"`（`min_shard_bytes`、`max_shards`）：`MinSizePartitioner`：分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，最多 `max_shards` 个（所以每个分片都可能小于 `min_shard_bytes`）；
 # - `"max_size"`（`max_shard_bytes`，可选 `max_shards`）：`MaxSizePartitioner`：按整行切分，每个分片最多 `max_shard_bytes`（但至少一行），分片数不超过 `max_shards`。
 #
 # 分片数永远不会多于行数；然后按行切分，前面的分片多一行（10 行分成 4 片：`[3, 3, 2, 2]`）。检查器会与模拟器中的分区程序进行比较。
@@ -35,7 +35,7 @@
 #
 # - `"fixed"` (`num_shards`): `FixedShardsPartitioner`;
 # - `"min_size"` (`min_shard_bytes`, `max_shards`): `MinSizePartitioner`: ⌈bytes da variável /
-#   `min_shard_bytes`⌉ fragmentos, limitado por `max_shards` (os últimos fragmentos podem ficar
+#   `min_shard_bytes`⌉ fragmentos, limitado a `max_shards` (então todos os fragmentos podem ficar
 #   menores que `min_shard_bytes`);
 # - `"max_size"` (`max_shard_bytes`, `max_shards` opcional): `MaxSizePartitioner`: linhas inteiras,
 #   no máximo `max_shard_bytes` por fragmento (mas pelo menos uma linha), limitado a `max_shards`.

@@ -38,10 +38,10 @@
 # - o lote global é o lote por réplica vezes `num_replicas_in_sync`;
 # - com `k = global_batch / base_batch`: `"linear"` multiplica a taxa base por `k`, `"sqrt"` por
 #   `√k`, `"none"` a mantém;
-# - `"guide"` busca na tabela do guia a taxa do lote global `LEARNING_RATES_BY_BATCH_SIZE` (dada abaixo),
-#   seja qual for a taxa base.
+# - `"guide"` busca a taxa do lote global na tabela do guia, `LEARNING_RATES_BY_BATCH_SIZE` (dada
+#   abaixo), seja qual for a taxa base.
 #
-# Por exemplo, 2 workers com 8 GPUs, 32 exemplos por GPU, taxa 0,1 ajustada para o lote 256,
+# Por exemplo, 2 workers com 8 GPUs cada, 32 exemplos por GPU, taxa 0,1 ajustada para o lote 256,
 # `"linear"`: `(512, 0.2)`.
 
 # %%

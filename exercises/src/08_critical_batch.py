@@ -29,7 +29,7 @@
 # Em um passo síncrono, cada réplica tem o seu gradiente **local** (lote `b_small`, o lote por
 # réplica) e o gradiente **após o all-reduce** (lote `b_big`, o lote global). As normas ao quadrado
 # dos dois, medidas ao longo de muitos passos no mesmo ponto do treinamento, estão em
-# `small_sq_norms` e `big_sq_norms`. Para um lote de `B` exemplos `E|G_B|² = |G|² + tr(Σ)/B`, então
+# `small_sq_norms` e `big_sq_norms`. Para um lote de `B` exemplos, `E|G_B|² = |G|² + tr(Σ)/B`; então
 # cada par dá
 #
 # - `|G|² ≈ (b_big·|G_big|² - b_small·|G_small|²) / (b_big - b_small)`,

@@ -144,7 +144,7 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # - **同步**训练（`MirroredStrategy`、`MultiWorkerMirroredStrategy`、`TPUStrategy`）：所有副本都完成各自的这一步后，由全归约合并梯度，每个副本应用相同的更新。这相当于一道屏障：每一步的耗时都取决于最慢的那个副本。
 # - **异步**训练（`ParameterServerStrategy`）：变量存放在**参数服务器**上；每个**工作进程**读取变量、计算梯度，并在准备好后随时发送自己的更新。谁都不用等待，但某个工作进程的梯度可能是基于其他工作进程已经修改过的权重计算出来的（**陈旧性**，即 staleness）。
 #
-# 下面的单元格用固定的随机种子为 4 个工作进程生成每一步的耗时（有些步骤会掉队），并比较两种方式在相同时间内各完成了多少次更新。
+# 下面的单元格用固定的随机种子为 4 个工作进程生成每一步的耗时（有些步会特别慢，成为掉队者），并比较两种方式在相同时间内各完成了多少次更新。
 
 # %% [markdown] lang="pt"
 # É exatamente por isso que os loops de treinamento personalizados do TensorFlow chamam
@@ -255,7 +255,9 @@ strategy_map.show()
 #
 # You write TensorFlow code. `import sim.tf as tf` gives the same API on a **simulated machine**
 # (the default is a workstation with 4 GPUs on a shared PCIe switch); change that one line to
-# `import tensorflow as tf` and the same code runs on real TensorFlow with the same numbers. A line
+# `import tensorflow as tf` and the same code runs on real TensorFlow with the same numbers, as long
+# as it is code TensorFlow accepts: where TensorFlow refuses something (a Keras 3 `fit` whose first
+# batch splits unevenly, lesson 04) the simulator refuses it too, with TensorFlow's error. A line
 # marked `# sim-only` uses one of the simulator's own tools (its clock, its timelines, the course's
 # printed labels, its error display); TensorFlow has no such name, so leave those lines out on real
 # TensorFlow. Here is the simulated machine as TensorFlow sees it:
@@ -263,7 +265,7 @@ strategy_map.show()
 # %% [markdown] lang="zh"
 # ## 4. 本课程的使用方式
 #
-# 你编写的是 TensorFlow 代码。`import sim.tf as tf` 在一台**模拟机器**上提供相同的 API（默认是一台工作站，4 个 GPU 共用一个 PCIe 交换机）；把这一行改成 `import tensorflow as tf`，同样的代码就会在真正的 TensorFlow 上运行，并得到相同的数值。标有 `# sim-only` 的代码行用的是模拟器自带的工具（模拟时钟、时间线、课程的输出标签、错误显示），TensorFlow 中没有这些名字，在真正的 TensorFlow 上运行时删掉这些行即可。下面是 TensorFlow 眼中的这台模拟机器：
+# 你编写的是 TensorFlow 代码。`import sim.tf as tf` 在一台**模拟机器**上提供相同的 API（默认是一台工作站，4 个 GPU 共用一个 PCIe 交换机）；把这一行改成 `import tensorflow as tf`，同样的代码就会在真正的 TensorFlow 上运行，并得到相同的数值，前提是 TensorFlow 接受这段代码：凡是 TensorFlow 拒绝的写法（比如第一个批次不能均匀切分的 Keras 3 `fit`，见第 04 课），模拟器也会以 TensorFlow 的错误拒绝。标有 `# sim-only` 的代码行用的是模拟器自带的工具（模拟时钟、时间线、课程的输出标签、错误显示），TensorFlow 中没有这些名字，在真正的 TensorFlow 上运行时删掉这些行即可。下面是 TensorFlow 眼中的这台模拟机器：
 
 # %% [markdown] lang="pt"
 # ## 4. Como este curso funciona
@@ -271,7 +273,9 @@ strategy_map.show()
 # Você escreve código TensorFlow. `import sim.tf as tf` oferece a mesma API em uma **máquina
 # simulada** (por padrão, uma estação de trabalho com 4 GPUs ligadas a um mesmo switch PCIe);
 # troque essa única linha por `import tensorflow as tf` e o mesmo código roda no TensorFlow de
-# verdade, com os mesmos números. Uma linha marcada com `# sim-only` usa uma ferramenta própria do
+# verdade, com os mesmos números, desde que seja código que o TensorFlow aceita: onde o TensorFlow
+# recusa algo (um `fit` do Keras 3 cujo primeiro lote se divide de forma desigual, lição 04), o
+# simulador também recusa, com o erro do TensorFlow. Uma linha marcada com `# sim-only` usa uma ferramenta própria do
 # simulador (o relógio, as linhas do tempo, os rótulos impressos do curso, a exibição de erros); o
 # TensorFlow não tem esses nomes, então deixe essas linhas de fora no TensorFlow de verdade. Veja a
 # máquina simulada do jeito que o TensorFlow a enxerga:

@@ -88,14 +88,14 @@ print(t("lesson01.half_size", size=format_bytes(ALPHA * BANDWIDTH)))
 # simulated time.
 
 # %% [markdown] lang="zh"
-# 这里有两种情形。几 KB 的复制几乎全是延迟：发送 8 字节和 1,000 字节的代价差不多。100 MB 的复制（ResNet-50 的 float32 梯度大约就是 100 MB）几乎全是带宽。这就是为什么分布式训练要把许多小梯度**打包**成少数几个大缓冲区：只付一次 `α`，而不是每个张量付一次。
+# 这里有两种情形。几 kB 的复制几乎全是延迟：发送 8 字节和 1,000 字节的代价差不多。100 MB 的复制（ResNet-50 的 float32 梯度大约就是 100 MB）几乎全是带宽。这就是为什么分布式训练要把许多小梯度**打包**成少数几个大缓冲区：只付一次 `α`，而不是每个张量付一次。
 #
 # ## 2. 在模拟器上做同样的复制
 #
 # `sim.hardware.preset("workstation-4gpu")` 把这台机器构建成一张图：GPU、一个 PCIe 交换机、CPU，以及每个方向都有延迟和带宽的链路。`machine.route(src, dst)` 给出一次复制经过的各跳。`sim.des.Simulator` 在这张图上以模拟时间运行复制和计算。
 
 # %% [markdown] lang="pt"
-# São dois regimes. Uma cópia de poucos kilobytes é quase só latência: enviar 8 bytes ou 1.000
+# São dois regimes. Uma cópia de poucos quilobytes é quase só latência: enviar 8 bytes ou 1.000
 # bytes custa praticamente o mesmo. Uma cópia de 100 MB (os gradientes de uma ResNet-50 em float32
 # têm ~100 MB) é quase só largura de banda. É por isso que o treinamento distribuído **empacota**
 # muitos gradientes pequenos em poucos buffers grandes: paga `α` uma vez, e não uma vez por tensor.
@@ -168,7 +168,7 @@ ax.set_title(t("lesson01.bw_title"))
 plt.show()
 
 # %% [markdown] lang="en"
-# The dotted line is `n½ = α·B = 12 KB`: there a copy reaches half the link's bandwidth. Below it
+# The dotted line is `n½ = α·B = 12 kB`: there a copy reaches half the link's bandwidth. Below it
 # the link mostly waits; above it the link is busy.
 #
 # ## 3. A timeline, and a shared PCIe switch
@@ -179,14 +179,14 @@ plt.show()
 # shares whenever a copy starts or ends. Three experiments, 120 MB per copy:
 
 # %% [markdown] lang="zh"
-# 竖直的点线是 `n½ = α·B = 12 KB`：在这个大小时，复制能达到链路带宽的一半。小于它时链路大多在等待；大于它时链路一直在忙。
+# 竖直的点线是 `n½ = α·B = 12 kB`：在这个大小时，复制能达到链路带宽的一半。小于它时链路大多在等待；大于它时链路一直在忙。
 #
 # ## 3. 时间线，以及共用的 PCIe 交换机
 #
 # 在我们的工作站上，每个 GPU 都有自己通往 PCIe 交换机的 x16 链路，但交换机只通过**一条** x16 上行链路连到 CPU（以及主机内存）。模拟器会把一条链路的某个方向**平均**分给同一时刻经过它的所有复制（max-min 公平分配），并在每次复制开始或结束时重新计算各自的份额。下面做三个实验，每次复制 120 MB：
 
 # %% [markdown] lang="pt"
-# A linha pontilhada é `n½ = α·B = 12 KB`: ali uma cópia alcança metade da largura de banda do
+# A linha pontilhada é `n½ = α·B = 12 kB`: ali uma cópia alcança metade da largura de banda do
 # enlace. Abaixo dela o enlace passa a maior parte do tempo esperando; acima dela, está ocupado.
 #
 # ## 3. Uma linha do tempo, e um switch PCIe compartilhado

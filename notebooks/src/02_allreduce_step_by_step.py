@@ -236,7 +236,7 @@ for name, options in (("ring", {"channels": 1}), ("ring", {}), ("hierarchical", 
 # as long as with separate links: the `2(p−1)·n·β` of the reference, not `2·n·β`.
 
 # %% [markdown] lang="zh"
-# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，单个环（`channels=1`）要经过某一个 GPU 的网卡跨网络传输：总线带宽只有约 24 GB/s，也就是这个 GPU 与其网卡之间那段 PCIe 链路的带宽。NCCL 跑的不是一个环，而是好几个，称为**通道**（channel）：每个通道承载缓冲区的 1/8，并按轮转后的顺序经过一个节点内的各个 GPU，因此每个通道都经由不同的 GPU，也就是不同的网卡，离开节点。有了 8 个通道，一个节点的全部 8 块网卡同时工作，总线带宽达到约 190 GB/s，接近节点网卡合计的 8 × 25 GB/s（上限来自每个 GPU 到其网卡的 24 GB/s PCIe 链路）：对 1 GiB 的消息，耗时缩短到只用一个通道时的约八分之一，仅次于 NCCL 的树（见下文）。`hierarchical` 也让 8 块网卡同时工作，办法是把大部分字节留在 NVLink 上；halving-doubling 无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。两者的耗时都只有单个环的约六分之一，却比多通道的环多出约四分之一：它们分阶段、一前一后地传送 NVLink 上的字节和网络上的字节，而各个通道让两者同时保持忙碌。极小的消息则属于步数最少的算法。
+# 在一台 DGX A100 内，每个 GPU 都能通过 NVSwitch 以全速到达其他任何 GPU，所以大消息的全归约受限于每个 GPU 要发送的字节数：ring、halving-doubling 和环面算法都达到带宽最优的 `2(p−1)/p·n`，不分上下。到了两个节点，单个环（`channels=1`）要经过某一个 GPU 的网卡跨网络传输：总线带宽只有约 24 GB/s，也就是这个 GPU 与其网卡之间那段 PCIe 链路的带宽。NCCL 跑的不是一个环，而是好几个，称为**通道**（channel）：每个通道承载缓冲区的 1/8，并按轮转后的顺序经过一个节点内的各个 GPU，因此每个通道都经由不同的 GPU，也就是不同的网卡，离开节点。有了 8 个通道，一个节点的全部 8 块网卡同时工作，总线带宽达到约 190 GB/s，接近节点网卡合计的 8 × 25 GB/s（上限来自每个 GPU 到其网卡的 24 GB/s PCIe 链路）：对 1 GiB 的消息，耗时缩短到只用一个通道时的约八分之一，仅次于 NCCL 的树（见下文）。`hierarchical` 也让 8 块网卡同时工作，办法是把大部分字节留在 NVLink 上；halving-doubling 无需刻意安排也做到了同样的事：它前几轮的大交换留在节点内部，最后几轮的小交换同时经由每块网卡跨网络传输。两者的耗时都只有单个环的约六分之一，却比多通道的环多出约四分之一：它们分阶段、一前一后地传送 NVLink 上的字节和网络上的字节，而各个通道让两者同时保持忙碌。极小的消息则是步数最少的算法占优。
 #
 # ## 共享 PCIe 交换机上的争用
 #
@@ -311,22 +311,22 @@ for name in ("ring", "reduce_to_one"):
 # 模拟器按依赖关系重放调度：一次传输在它要发送的数据段已经到达（并已相加）且链路空闲时开始，每一跳都付出自己的延迟，NVLink 上 0.6 µs，跨网络 3.7 µs。如果把每一轮当作屏障来重放（一步中的每次传输都要等上一步最慢的那次），每一步都要付出网络的延迟；下表显示随着集群变大这样做的代价。在大集群上，`nccl` 会选择 NCCL 自己的树 `nccl_tree`（每个节点内的 GPU 连成一条链，节点之间是两棵二叉树）；在两个节点上，这棵树跨网络传送的字节只有环的一半，所以在 1 GiB 时它是那里最快的。
 
 # %% [markdown] lang="pt"
-# ## Por que um anel plano entre nós fica limitado pelas NICs
+# ## Por que um anel plano entre nós fica limitado pelas placas de rede
 #
-# Em um anel plano sobre vários nós, a cada passo cada canal passa de um nó para o seguinte
-# exatamente uma vez: uma mensagem de `n/(p·c)` bytes sai de cada nó por uma NIC por canal. Nos
-# seus `2(p−1)` passos cada NIC leva, portanto, `2(p−1)/p·n/c` bytes, por mais rápido que seja o
-# NVLink dentro do nó; assim o all-reduce leva no mínimo `2(p−1)/p·n/(c·B_NIC)` e a sua largura de
-# banda de barramento nunca passa do `c·B_NIC` do nó: 8 × 25 GB/s = 200 GB/s em nós DGX A100 (aqui
-# 192 GB/s, o trecho PCIe de 24 GB/s entre cada GPU e a sua NIC). Os trechos NVLink são bem mais
-# rápidos, então na linha do tempo abaixo as suas transferências são barras curtas com intervalos,
-# cada GPU esperando o segmento que atravessou a rede, enquanto as transferências pela rede vêm
-# uma logo após a outra: o gargalo são as NICs.
+# Em um anel plano sobre vários nós, a cada etapa cada canal passa de um nó para o seguinte
+# exatamente uma vez: uma mensagem de `n/(p·c)` bytes sai de cada nó por uma placa de rede (NIC) por
+# canal. Nas suas `2(p−1)` etapas cada placa de rede leva, portanto, `2(p−1)/p·n/c` bytes, por mais
+# rápido que seja o NVLink dentro do nó; assim o all-reduce leva no mínimo `2(p−1)/p·n/(c·B_NIC)` e a
+# sua largura de banda de barramento nunca passa do `c·B_NIC` do nó: 8 × 25 GB/s = 200 GB/s em nós
+# DGX A100 (aqui 192 GB/s, o trecho PCIe de 24 GB/s entre cada GPU e a sua placa de rede). Os
+# trechos NVLink são bem mais rápidos, então na linha do tempo abaixo as suas transferências são
+# barras curtas com intervalos, cada GPU esperando o segmento que atravessou a rede, enquanto as
+# transferências pela rede vêm uma logo após a outra: o gargalo são as placas de rede.
 #
 # O simulador reproduz um cronograma pelas dependências: uma transferência começa quando o
 # segmento que ela envia já chegou (e foi somado) e o seu enlace está livre, e cada salto paga a
 # sua própria latência, 0,6 µs no NVLink e 3,7 µs pela rede. Reproduzido com cada rodada como uma
-# barreira (cada transferência de um passo esperando a mais lenta do passo anterior), todo passo
+# barreira (cada transferência de uma etapa esperando a mais lenta da etapa anterior), toda etapa
 # pagaria a latência da rede; a tabela mostra quanto isso custa à medida que o cluster cresce. Em
 # clusters grandes o `nccl` escolhe a árvore do próprio NCCL, `nccl_tree` (uma cadeia pelas GPUs
 # de cada nó e duas árvores binárias entre os nós); em dois nós essa árvore envia pela rede só

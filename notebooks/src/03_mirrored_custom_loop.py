@@ -141,7 +141,7 @@ print(strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None))
 #
 # Daqui em diante o código é o do guia do TensorFlow, com `import sim.tf as tf` e os nossos próprios dados.
 # Primeiro o modelo e o otimizador, **dentro** de `strategy.scope()`: cada variável criada ali vira
-# uma `MirroredVariable`, uma cópia por GPU. O Keras 3 embrulha cada peso de camada em uma
+# uma `MirroredVariable`, uma cópia por GPU. O Keras 3 encapsula cada peso de camada em uma
 # `Variable` própria, com a variável espelhada dentro, e é esse o tipo impresso abaixo (o tf-keras
 # imprime `MirroredVariable`). (Se você criá-los fora do escopo, o otimizador depois se
 # recusa a misturar escopos, um tropeço comum.) Usamos taxa de aprendizado 0,1 para que os pesos se mexam
@@ -308,8 +308,7 @@ iterator = iter(dist_dataset)
 print(distributed_train_step(next(iterator)))
 components = strategy.experimental_local_results(model.trainable_variables[0])
 print([round(float(c.numpy()[0, 0]), 6) for c in components])
-print(t("lesson03.mirrors_equal"),
-      all(np.array_equal(c.numpy(), components[0].numpy()) for c in components))
+print(t("lesson03.mirrors_equal", same=all(np.array_equal(c.numpy(), components[0].numpy()) for c in components)))
 
 # %% [markdown] lang="en"
 # The value printed by `distributed_train_step` is `strategy.reduce(SUM, ...)` of the four
@@ -484,7 +483,7 @@ plt.show()
 
 # %% [markdown] lang="pt"
 # O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo em uma
-# V100. O que o seu passo custa é o lançamento das operações: 16 operações (passagem para frente,
+# V100. O que o seu passo custa é o lançamento das operações: 16 operações (passagem para a frente,
 # perda, passagem para trás, atualização) a 4 µs cada, os 64 µs em uma GPU. Dividir o lote não
 # economiza nada disso, porque cada réplica lança as mesmas operações sobre a sua fatia menor; só
 # acrescenta um all-reduce, cujas mensagens pagam a latência do PCIe por menos bytes que levem.
@@ -515,18 +514,22 @@ print(number(big.extended.last_step_time * 1e3, ".3f"), "ms")   # sim-only
 
 # %% [markdown] lang="en"
 # Each GPU computes its forward and backward pass on 2048 examples at the same time; then all of
-# them wait for one `NcclAllReduce` (every gradient packed into one message) on the links; then
+# them wait for one all-reduce of every gradient, packed into one message, on the links (on
+# TensorFlow 2.21 MirroredStrategy's default is a `CollectiveReduceV2` over NCCL, run on one
+# concatenation of all the gradients; the simulator's trace calls it `NcclAllReduce`); then
 # each applies the identical update. The all-reduce is the part that does not shrink: with 8 GPUs
 # the arithmetic would halve again, the all-reduce (and the launch of every op) would not. What to do about that (overlap,
 # bigger per-replica batches, faster links) is the subject of later lessons.
 
 # %% [markdown] lang="zh"
-# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次 `NcclAllReduce`（所有梯度打包成一条消息）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的单副本批次、更快的链路）是后面几课的主题。
+# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次全归约，所有梯度打包成一条消息（在 TensorFlow 2.21 上，MirroredStrategy 默认用基于 NCCL 的 `CollectiveReduceV2`，作用于所有梯度拼接成的一个张量；模拟器的时间线把它记作 `NcclAllReduce`）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的单副本批次、更快的链路）是后面几课的主题。
 
 # %% [markdown] lang="pt"
-# Cada GPU calcula a sua passagem para frente e para trás sobre 2048 exemplos ao mesmo tempo;
-# depois todas esperam por um `NcclAllReduce` (todos os gradientes empacotados em uma só mensagem) nos
-# enlaces; depois cada uma aplica a mesma atualização. O all-reduce é a parte que não encolhe: com 8
+# Cada GPU calcula a sua passagem para a frente e para trás sobre 2048 exemplos ao mesmo tempo;
+# depois todas esperam por um all-reduce de todos os gradientes, empacotados em uma só mensagem, nos
+# enlaces (no TensorFlow 2.21 o padrão da MirroredStrategy é um `CollectiveReduceV2` sobre o NCCL,
+# feito em uma concatenação de todos os gradientes; a linha do tempo do simulador o chama de
+# `NcclAllReduce`); depois cada uma aplica a mesma atualização. O all-reduce é a parte que não encolhe: com 8
 # GPUs as contas cairiam pela metade de novo, o all-reduce (e o lançamento de cada operação) não. O que fazer a respeito (sobreposição,
 # lotes por réplica maiores, enlaces mais rápidos) é assunto de lições posteriores.
 
@@ -570,8 +573,7 @@ means = strategy.run(local_mean_loss, args=(inputs,))
 print(t("lesson03.single_device_loss"), number(true_mean, ".6g"))
 print(t("lesson03.loss_sum"), number(float(strategy.reduce("SUM", scaled, axis=None)), ".6g"))
 print(t("lesson03.loss_mean"), number(float(strategy.reduce("MEAN", scaled, axis=None)), ".6g"))
-print(t("lesson03.loss_mean"), "(tf.reduce_mean)",
-      number(float(strategy.reduce("MEAN", means, axis=None)), ".6g"))
+print(t("lesson03.loss_mean_of_means"), number(float(strategy.reduce("MEAN", means, axis=None)), ".6g"))
 
 # %% [markdown] lang="en"
 # **A Keras loss with its default reduction.** Without `reduction=NONE`, a Keras loss averages

@@ -72,6 +72,36 @@ with mirrored_strategy.scope():
 
 # %%
 dataset = tf.data.Dataset.from_tensors(([1.], [1.])).repeat(100).batch(10)
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    model.fit(dataset, epochs=2)
+
+# %% [markdown] lang="en"
+# The guide's next line fails here, exactly as on TensorFlow 2.21 with four devices. The guide
+# ran on one GPU, and with one replica nothing is split. With four, each batch of 10 is cut
+# `[3, 3, 3, 1]` (section 2 shows how), and **Keras 3** (the `tf.keras` of TensorFlow 2.16 and
+# later) starts `fit` and `evaluate` by reducing the first batch to the host CPU, to build the
+# model from it (`_maybe_symbolic_build` calls `strategy.reduce("MEAN", batch, axis=None)`). That
+# reduce adds the four slices element by element, and `AddN` cannot add a `[3, 1]` to a `[1, 1]`.
+# tf-keras (Keras 2, the `tf.keras` the guide was written for) has no such step and trains on the
+# same batches. Only the **first** batch must split evenly: pick a global batch that is a multiple
+# of the number of replicas, here 8 = 4 × 2.
+
+# %% [markdown] lang="zh"
+# 指南的下一行在这里失败了，和在有 4 个设备的 TensorFlow 2.21 上完全一样。指南是在单个 GPU 上运行的，只有一个副本时什么都不用切分。有 4 个副本时，每个 10 个样本的批次被切成 `[3, 3, 3, 1]`（第 2 节会说明怎么切），而 **Keras 3**（TensorFlow 2.16 及之后版本的 `tf.keras`）在 `fit` 和 `evaluate` 开始时，会先把第一个批次归约到主机的 CPU 上，用它来构建模型（`_maybe_symbolic_build` 调用 `strategy.reduce("MEAN", batch, axis=None)`）。这次归约把 4 个分片逐元素相加，而 `AddN` 无法把 `[3, 1]` 和 `[1, 1]` 相加。tf-keras（Keras 2，即编写指南时的 `tf.keras`）没有这一步，会在同样的批次上正常训练。只有**第一个**批次必须能被均匀切分：请选一个是副本数整数倍的全局批次大小，这里用 8 = 4 × 2。
+
+# %% [markdown] lang="pt"
+# A linha seguinte do guia falha aqui, exatamente como no TensorFlow 2.21 com quatro dispositivos. O
+# guia rodava em uma GPU, e com uma réplica nada é dividido. Com quatro, cada lote de 10 é cortado em
+# `[3, 3, 3, 1]` (a seção 2 mostra como), e o **Keras 3** (o `tf.keras` do TensorFlow 2.16 em diante)
+# começa o `fit` e o `evaluate` reduzindo o primeiro lote na CPU do host, para construir o modelo a
+# partir dele (`_maybe_symbolic_build` chama `strategy.reduce("MEAN", batch, axis=None)`). Essa
+# redução soma as quatro fatias elemento a elemento, e o `AddN` não consegue somar um `[3, 1]` com um
+# `[1, 1]`. O tf-keras (Keras 2, o `tf.keras` para o qual o guia foi escrito) não tem esse passo e
+# treina nos mesmos lotes. Só o **primeiro** lote precisa se dividir por igual: escolha um lote global
+# que seja múltiplo do número de réplicas, aqui 8 = 4 × 2.
+
+# %%
+dataset = tf.data.Dataset.from_tensors(([1.], [1.])).repeat(100).batch(8)
 model.fit(dataset, epochs=2)
 model.evaluate(dataset)
 
@@ -82,28 +112,30 @@ model.evaluate(dataset)
 # of the step for a model this small), plus the all-reduce of the gradients. Your laptop's speed
 # plays no part, so everyone sees the same numbers.
 #
-# The guide then trains on NumPy arrays. Here `batch_size=10` is the **global** batch: Keras
-# builds a dataset batched by 10 and distributes it like the one above.
+# The guide then trains on NumPy arrays (with `batch_size=10`, which fails the same way; here 8).
+# `batch_size` is the **global** batch: Keras builds a dataset batched by 8 and distributes it
+# like the one above.
 
 # %% [markdown] lang="zh"
 # 进度行看起来和 TensorFlow 的一样，只有一处不同：时间是**模拟**出来的。每一步的耗时，是模拟工作站上的 4 个 GPU 对各自那份批次做前向和反向计算所需的时间（每个操作还要付出固定的启动开销，对这么小的模型来说，它占了一步的大部分时间），再加上梯度全归约的时间。你的笔记本电脑有多快与此无关，所以每个人看到的数字都相同。
 #
-# 接着，指南在 NumPy 数组上训练。这里的 `batch_size=10` 是**全局**批次：Keras 会构建一个按 10 分批的数据集，并像上面那样分发它。
+# 接着，指南在 NumPy 数组上训练（它用的 `batch_size=10` 会以同样的方式失败，这里改用 8）。`batch_size` 是**全局**批次：Keras 会构建一个按 8 分批的数据集，并像上面那样分发它。
 
 # %% [markdown] lang="pt"
 # A linha de progresso parece a do TensorFlow, com uma diferença: o tempo é **simulado**. Cada
 # passo custa o que as quatro GPUs da estação de trabalho simulada levariam para fazer a passagem
-# para frente e para trás na sua parte do lote (cada operação paga ainda um custo fixo de
+# para a frente e para trás na sua parte do lote (cada operação paga ainda um custo fixo de
 # lançamento, que é a maior parte do passo em um modelo tão pequeno), mais o all-reduce dos
 # gradientes. A velocidade do seu notebook não entra na conta, então todo mundo vê os mesmos
 # números.
 #
-# Em seguida o guia treina com arrays NumPy. Aqui `batch_size=10` é o lote **global**: o Keras monta
-# um dataset em lotes de 10 e o distribui como o de cima.
+# Em seguida o guia treina com arrays NumPy (com `batch_size=10`, que falha do mesmo jeito; aqui, 8).
+# O `batch_size` é o lote **global**: o Keras monta um dataset em lotes de 8 e o distribui como o de
+# cima.
 
 # %%
 inputs, targets = np.ones((100, 1)), np.ones((100, 1))
-model.fit(inputs, targets, epochs=2, batch_size=10)
+model.fit(inputs, targets, epochs=2, batch_size=8)
 
 # %%
 mirrored_strategy.num_replicas_in_sync
@@ -183,7 +215,7 @@ print("OFF: ", per_replica_sizes(mirrored_strategy, dataset.with_options(options
 # Qual deles roda depende da política de fragmentação. O `AUTO` padrão tenta primeiro fragmentar por
 # arquivo; um `range`, um `from_tensor_slices` ou arrays NumPy não têm arquivos, então ele cai na
 # fragmentação por `DATA`, e fragmentar por dados só funciona com o rebatch legado. Com `OFF` nada é
-# fragmentado e o RebatchV2 fica. Por isso o guia diz que a divisão exata é um detalhe de
+# fragmentado e vale o RebatchV2. Por isso o guia diz que a divisão exata é um detalhe de
 # implementação: não escreva código que dependa dela. Uma consequência importa, porém: as réplicas
 # de um mesmo passo podem ter quantidades **diferentes** de exemplos.
 #
@@ -258,7 +290,7 @@ print(global_batch_size, learning_rate)
 # slowly than linear, a reminder that the final word comes from tuning:
 
 # %% [markdown] lang="zh"
-# 学习率为什么要随批次变化？保持周期数不变，在每个副本的批次不变的前提下增加副本：全局批次变为原来的 `N` 倍，于是一个周期的步数**减少**为原来的 `1/N`。每一步在更多样本上平均梯度（方向的噪声更小），但如果学习率不变，模型每一步走的距离还是一样，而步数却变少了。**线性缩放规则**（Goyal 等，2017）说：批次乘以 `k`，学习率也乘以 `k`。这只是经验法则：它在一定的批次大小以内有效，往往需要几个周期的预热（warm-up），超过这个范围就会失效。指南中的表格增长得比线性慢，这提醒我们：最终还得靠调参来决定。
+# 学习率为什么要随批次变化？保持周期数不变，在每个副本的批次不变的前提下增加副本：全局批次变为原来的 `N` 倍，于是一个周期的步数**减少**为原来的 `1/N`。每一步在更多样本上平均梯度（方向的噪声更小），但如果学习率不变，模型每一步走的距离还是一样，而步数却变少了。**线性缩放规则**（Goyal 等人，2017）说：批次乘以 `k`，学习率也乘以 `k`。这只是经验法则：它在一定的批次大小以内有效，往往需要几个周期的预热（warm-up），超过这个范围就会失效。指南中的表格增长得比线性慢，这提醒我们：最终还得靠调参来决定。
 
 # %% [markdown] lang="pt"
 # Por que a taxa de aprendizado deveria depender do lote? Fixe o número de épocas e acrescente
@@ -271,7 +303,7 @@ print(global_batch_size, learning_rate)
 # final é o ajuste fino:
 
 # %%
-from sim.i18n import t   # sim-only
+from sim.i18n import number_list, t   # sim-only
 
 for g, lr in LEARNING_RATES_BY_BATCH_SIZE.items():
     print(t("lesson04.lr_rule", g=g, lr=lr, linear=0.1 * g / 5))
@@ -315,12 +347,13 @@ def train(num_replicas, learning_rate):
     history = model.fit(x, y, epochs=EPOCHS, batch_size=global_batch, verbose=0)
     return history.history["loss"], clock().now - start, len(clock().steps) - first_step
 
-results = {}
+results, timings = {}, {}
 table = [t("lesson04.lr_table_header")]
 for num_replicas, scaled in [(1, False), (2, False), (2, True), (4, False), (4, True)]:
     lr = BASE_LEARNING_RATE * (num_replicas if scaled else 1)
     losses, seconds, steps = train(num_replicas, lr)
     results[num_replicas, scaled] = (lr, losses)
+    timings[num_replicas, scaled] = (seconds, steps)
     table.append(t("lesson04.lr_table_row", replicas=num_replicas, batch=BATCH_SIZE_PER_REPLICA * num_replicas,
                    lr=lr, steps=steps, loss=losses[-1], ms=seconds * 1e3, us=seconds / steps * 1e6))
 print("\n".join(table))
@@ -356,19 +389,21 @@ plt.show()
 #   4 times fewer steps. The gain comes from the bigger global batch, not from a faster step,
 #   which is exactly why the learning rate has to follow it. Lesson 03 showed the other side:
 #   with the global batch fixed, more GPUs only made a tiny model's step slower.
+# <!-- claim lr_unscaled_higher: holds(all(results[n, False][1][-1] > results[n, True][1][-1] for n in (2, 4)), "unscaled ends higher than scaled at 2 and 4 replicas") & holds(all(abs(results[n, True][1][-1] - results[1, False][1][-1]) < abs(results[n, False][1][-1] - results[1, False][1][-1]) for n in (2, 4)), "scaled lands closer to one GPU") -->
+# <!-- claim step_slower_epoch_faster: holds(timings[1, False][0] / timings[1, False][1] < timings[2, True][0] / timings[2, True][1] < timings[4, True][0] / timings[4, True][1], "each step longer with more GPUs") & between(timings[2, True][0] / timings[1, False][0], 0.4, 0.65) & between(timings[4, True][0] / timings[1, False][0], 0.2, 0.35) -->
 
 # %% [markdown] lang="zh"
 # 一张表，两个教训：
 #
 # - **学习率。** 学习率不变时（虚线），2 个和 4 个副本在相同周期数结束时的损失明显更高：它们的步数只有原来的 1/2 和 1/4。按线性规则缩放后（实线），结果就接近单个 GPU 了。
-# - **时间。** 看最后两列。GPU 越多，每一步反而略微*变慢*：这个小模型的一步主要是各个操作的固定启动开销，无论分片多大，每个副本都要全额付出，而梯度的全归约还要再加上去。然而 5 个周期的总时间在 2 个 GPU 上约为一半，在 4 个 GPU 上约为四分之一：每个副本的批次不变，每一步处理的样本数就变为原来的 2 倍或 4 倍，所以一个周期的步数只有原来的 1/2 或 1/4。收益来自更大的全局批次，而不是更快的一步，这正是学习率必须随之调整的原因。第 03 课展示了另一面：全局批次不变时，GPU 越多，小模型的每一步只会越慢。
+# - **时间。** 看最后两列。GPU 越多，每一步反而略微*变慢*：这个小模型的一步主要是各个操作的固定启动开销，无论分片多大，每个副本都要全额付出，而梯度的全归约还要再加上去。然而 5 个周期的总时间在 2 个 GPU 上约为一半，在 4 个 GPU 上约为四分之一：每个副本的批次不变，每一步处理的样本数就变为原来的 2 倍或 4 倍，所以一个周期的步数只有原来的 1/2 或 1/4。收益来自更大的全局批次，而不是更快的一步，这正是学习率必须随之调整的原因。第 03 课展示了另一面：全局批次不变时，GPU 越多，小模型的每一步只会越慢。<!-- claim lr_unscaled_higher --><!-- claim step_slower_epoch_faster -->
 
 # %% [markdown] lang="pt"
 # Duas lições em uma tabela:
 #
 # - **Taxa de aprendizado.** Com a taxa inalterada (linhas tracejadas), 2 e 4 réplicas terminam o
-#   mesmo número de épocas com uma perda claramente maior: elas simplesmente deram 2 e 4 vezes menos
-#   passos. Com a taxa escalonada linearmente (linhas contínuas), elas chegam perto da GPU única.
+#   mesmo número de épocas com uma perda claramente maior: elas simplesmente deram metade e um quarto
+#   dos passos. Com a taxa escalonada linearmente (linhas contínuas), elas chegam perto da GPU única.
 # - **Tempo.** Olhe as duas últimas colunas. Cada passo demora um pouco *mais* com mais GPUs: um
 #   passo deste modelo pequeno é quase só o custo fixo de lançamento das suas operações, que cada
 #   réplica paga inteiro, seja qual for o tamanho da sua fatia, e o all-reduce dos gradientes vem
@@ -377,6 +412,7 @@ plt.show()
 #   rápido, e é exatamente por isso que a taxa de aprendizado precisa acompanhá-lo. A lição 03
 #   mostrou o outro lado: com o lote global fixo, mais GPUs só deixaram mais lento o passo de um
 #   modelo minúsculo.
+# <!-- claim lr_unscaled_higher --><!-- claim step_slower_epoch_faster -->
 
 # %% [markdown] lang="en"
 # ## 4. The loss in the progress line
@@ -384,12 +420,16 @@ plt.show()
 # Each replica computes the loss on its own slice. Which number does `fit` print? Take one batch
 # of 10 examples on the four replicas (split `[3, 3, 3, 1]`), compute each replica's mean squared
 # error with `strategy.run`, then let `fit` make exactly one step on that batch and read its log.
-# The loss is logged before the weights change, so the numbers are comparable.
+# Keras 3 refuses an uneven **first** batch (section 1), so `fit` first makes a step on an even
+# batch of 8 and then one on our batch of 10: with `steps_per_epoch=1` each epoch is one step,
+# and the second epoch's loss is the log of that one step. A callback computes the replicas'
+# losses at the start of the second epoch, from the weights that step starts with (the loss is
+# logged before the weights change, so the numbers are comparable).
 
 # %% [markdown] lang="zh"
 # ## 4. 进度行中的损失
 #
-# 每个副本都在自己的分片上计算损失。`fit` 打印的是哪个数？取一个 10 个样本的批次分给 4 个副本（切分为 `[3, 3, 3, 1]`），用 `strategy.run` 算出每个副本的均方误差，然后让 `fit` 在这个批次上恰好走一步，再读取它的日志。损失是在权重更新之前记录的，所以这些数可以直接比较。
+# 每个副本都在自己的分片上计算损失。`fit` 打印的是哪个数？取一个 10 个样本的批次分给 4 个副本（切分为 `[3, 3, 3, 1]`），用 `strategy.run` 算出每个副本的均方误差，然后让 `fit` 在这个批次上恰好走一步，再读取它的日志。Keras 3 不接受不均匀的**第一个**批次（见第 1 节），所以 `fit` 先在一个 8 个样本的均匀批次上走一步，再在我们这个 10 个样本的批次上走一步：设置 `steps_per_epoch=1` 后，每个周期只有一步，第二个周期的损失就是那一步的日志。一个回调在第二个周期开始时，用那一步开始时的权重算出各副本的损失（损失是在权重更新之前记录的，所以这些数可以直接比较）。
 
 # %% [markdown] lang="pt"
 # ## 4. A perda na linha de progresso
@@ -397,7 +437,11 @@ plt.show()
 # Cada réplica calcula a perda na sua fatia. Que número o `fit` imprime? Pegue um lote de 10
 # exemplos nas quatro réplicas (divisão `[3, 3, 3, 1]`), calcule o erro quadrático médio de cada
 # réplica com `strategy.run` e depois deixe o `fit` dar exatamente um passo nesse lote e leia o
-# log dele. A perda é registrada antes de os pesos mudarem, então os números são comparáveis.
+# log dele. O Keras 3 recusa um **primeiro** lote desigual (seção 1), então o `fit` dá antes um passo
+# em um lote igual de 8 e depois um no nosso lote de 10: com `steps_per_epoch=1` cada época é um
+# passo, e a perda da segunda época é o log desse único passo. Um callback calcula as perdas das
+# réplicas no início da segunda época, a partir dos pesos com que esse passo começa (a perda é
+# registrada antes de os pesos mudarem, então os números são comparáveis).
 
 # %%
 tf.keras.backend.clear_session()
@@ -408,29 +452,37 @@ with mirrored_strategy.scope():
 
 x = np.arange(10, dtype="float32").reshape(10, 1) / 10
 y = 2 * x + 1
-dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(10)
+even = tf.data.Dataset.from_tensor_slices((x[:8], y[:8])).batch(8)      # [2, 2, 2, 2]
+uneven = tf.data.Dataset.from_tensor_slices((x, y)).batch(10)          # [3, 3, 3, 1]
 
 def replica_loss(inputs):
     features, labels = inputs
     return tf.reduce_mean(tf.square(labels - model(features))), tf.shape(features)[0]
 
-batch = next(iter(mirrored_strategy.experimental_distribute_dataset(dataset)))
-losses, sizes = mirrored_strategy.run(replica_loss, args=(batch,))
-losses = np.array([float(v) for v in mirrored_strategy.experimental_local_results(losses)])
-sizes = np.array([int(v) for v in mirrored_strategy.experimental_local_results(sizes)])
-kernel, bias = model.get_weights()
+class BeforeTheUnevenStep(tf.keras.callbacks.Callback):
+    """At the start of epoch 1: the replicas' losses on the uneven batch, and the weights."""
+    def on_epoch_begin(self, epoch, logs=None):
+        if epoch == 1:
+            batch = next(iter(mirrored_strategy.experimental_distribute_dataset(uneven)))
+            losses, sizes = mirrored_strategy.run(replica_loss, args=(batch,))
+            self.losses = np.array([float(v) for v in mirrored_strategy.experimental_local_results(losses)])
+            self.sizes = np.array([int(v) for v in mirrored_strategy.experimental_local_results(sizes)])
+            self.kernel, self.bias = self.model.get_weights()
 
-history = model.fit(dataset, epochs=1, verbose=0)
+look = BeforeTheUnevenStep()
+history = model.fit(even.concatenate(uneven), epochs=2, steps_per_epoch=1, callbacks=[look], verbose=0)
+losses, sizes, kernel, bias = look.losses, look.sizes, look.kernel, look.bias
 print(t("lesson04.fit_sizes", value=sizes.tolist()))
-print(t("lesson04.fit_losses", value=np.round(losses, 4).tolist()))
+print(t("lesson04.fit_losses", value=number_list(losses, ".4f")))
 print(t("lesson04.fit_weighted", value=round(float(np.sum(sizes * losses) / sizes.sum()), 4)))
 print(t("lesson04.fit_mean", value=round(float(losses.mean()), 4)))
-print(t("lesson04.fit_logged", value=round(history.history["loss"][0], 4)))
+print(t("lesson04.fit_logged", value=round(history.history["loss"][1], 4)))
 
 # %% [markdown] lang="en"
 # The logged loss is the **mean over the global batch**: each replica's mean weighted by the
 # number of examples it had. Keras keeps the loss as a metric whose state is summed across
 # replicas, so the single example of the fourth replica counts once, not as a quarter of the total.
+# <!-- claim logged_is_weighted: about(history.history["loss"][1], float(np.sum(sizes * losses) / sizes.sum()), abs=1e-4) & holds(abs(history.history["loss"][1] - losses.mean()) > 0.1, "logged differs from the mean of the four") -->
 #
 # The gradient is a different story. Under `fit`, each replica takes the mean loss of its own
 # slice and multiplies it by `1 / replicas`; the all-reduce then **sums** the gradients. With an
@@ -440,7 +492,7 @@ print(t("lesson04.fit_logged", value=round(history.history["loss"][0], 4)))
 # change of the bias (`b ← b − 0.1 · g`) and compare:
 
 # %% [markdown] lang="zh"
-# 记录下来的损失是**全局批次上的均值**：各副本的均值按各自的样本数加权。Keras 把损失当作一个指标来维护，它的状态在各副本之间求和，所以第四个副本中那唯一的样本只算一次，而不是占总数的四分之一。
+# 记录下来的损失是**全局批次上的均值**：各副本的均值按各自的样本数加权。Keras 把损失当作一个指标来维护，它的状态在各副本之间求和，所以第四个副本中那唯一的样本只算一次，而不是占总数的四分之一。<!-- claim logged_is_weighted -->
 #
 # 梯度则是另一回事。在 `fit` 中，每个副本取自己分片上的平均损失，再乘以 `1 / 副本数`；随后全归约把各副本的梯度**求和**。均匀切分时，这恰好是全局均值的梯度（2 个副本、损失分别为 0.4 和 0.8 时，它们各自反向传播 0.2 和 0.4，而 0.2 + 0.4 = 0.6 正是全局均值）。不均匀切分时，它是各副本均值的均值。我们可以从偏置的变化（`b ← b − 0.1 · g`）读出这一步实际使用的梯度，并加以比较：
 
@@ -448,6 +500,7 @@ print(t("lesson04.fit_logged", value=round(history.history["loss"][0], 4)))
 # A perda registrada é a **média sobre o lote global**: a média de cada réplica ponderada pelo número
 # de exemplos que ela teve. O Keras guarda a perda como uma métrica cujo estado é somado entre as
 # réplicas, então o único exemplo da quarta réplica conta uma vez, e não como um quarto do total.
+# <!-- claim logged_is_weighted -->
 #
 # O gradiente é outra história. No `fit`, cada réplica pega a perda média da sua fatia e a multiplica
 # por `1 / réplicas`; depois o all-reduce **soma** os gradientes. Com uma divisão uniforme, isso é
@@ -465,8 +518,10 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 
 # %% [markdown] lang="en"
 # So with `fit`, an uneven last batch slightly over-weights the examples of the short replicas in
-# that one step (TensorFlow does the same). Over an epoch the effect is small; if it matters,
-# batch with `drop_remainder=True` and a global batch divisible by the number of replicas.
+# that one step (TensorFlow does the same; under Keras 3 it is never the first batch, which must
+# split evenly). Over an epoch the effect is small; if it matters, batch with
+# `drop_remainder=True` and a global batch divisible by the number of replicas.
+# <!-- claim gradient_mean_of_means: about(float((bias - model.get_weights()[1])[0] / 0.1), float(np.mean([s.mean() for s in slices])), abs=1e-3) & holds(abs(float(np.mean([s.mean() for s in slices])) - float(np.mean(2 * residual))) > 0.1, "mean of means differs from the global mean") -->
 #
 # ## 5. Two errors, on purpose
 #
@@ -483,7 +538,7 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 #   `sequential/dense/kernel`, says which layer it belongs to).
 
 # %% [markdown] lang="zh"
-# 所以在 `fit` 中，一个不均匀的最后批次会在那一步里稍稍加重样本较少的副本中各样本的权重（TensorFlow 也是如此）。放在整个周期里看，这个影响很小；如果它对你很重要，就用 `drop_remainder=True` 分批，并让全局批次大小能被副本数整除。
+# 所以在 `fit` 中，一个不均匀的最后批次会在那一步里稍稍加重样本较少的副本中各样本的权重（TensorFlow 也是如此；在 Keras 3 下它不会是第一个批次，因为第一个批次必须能被均匀切分）。<!-- claim gradient_mean_of_means -->放在整个周期里看，这个影响很小；如果它对你很重要，就用 `drop_remainder=True` 分批，并让全局批次大小能被副本数整除。
 #
 # ## 5. 故意引发的两个错误
 #
@@ -494,8 +549,10 @@ print(t("lesson04.grad_mean_of_means", value=round(float(np.mean([s.mean() for s
 
 # %% [markdown] lang="pt"
 # Então, com o `fit`, um último lote desigual dá um pouco mais de peso aos exemplos das réplicas
-# com menos exemplos naquele passo (o TensorFlow faz o mesmo). Ao longo de uma época o efeito é pequeno; se ele importar,
+# com menos exemplos naquele passo (o TensorFlow faz o mesmo; no Keras 3 ele nunca é o primeiro lote,
+# que precisa se dividir por igual). Ao longo de uma época o efeito é pequeno; se ele importar,
 # use `drop_remainder=True` e um lote global divisível pelo número de réplicas.
+# <!-- claim gradient_mean_of_means -->
 #
 # ## 5. Dois erros, de propósito
 #

@@ -58,7 +58,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 import sim.runtime   # sim-only
 import sim.tf as tf
-from sim.i18n import t   # sim-only
+from sim.i18n import number_list, t   # sim-only
 
 default_strategy = tf.distribute.get_strategy()
 print(default_strategy)
@@ -136,13 +136,13 @@ dataset = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(8
 default = tf.distribute.get_strategy()
 print(t("lesson05.default_same_dataset", same=default.experimental_distribute_dataset(dataset) is dataset))
 for batch in default.experimental_distribute_dataset(dataset):
-    print(t("lesson05.default_run", batch=default.run(lambda x: x, args=(batch,)).numpy(),
+    print(t("lesson05.default_run", batch=number_list(default.run(lambda x: x, args=(batch,)).numpy(), "g"),
             total=sum_of_squares(batch).numpy()))
 
 mirrored = tf.distribute.MirroredStrategy()
 with mirrored.scope():
     for batch in mirrored.experimental_distribute_dataset(dataset):
-        batches = [x.numpy().tolist() for x in mirrored.experimental_local_results(batch)]
+        batches = "[" + ", ".join(number_list(x.numpy(), "g") for x in mirrored.experimental_local_results(batch)) + "]"
         print(t("lesson05.mirrored_run", batches=batches, total=sum_of_squares(batch).numpy()))
 
 # %% [markdown] lang="en"
@@ -175,12 +175,12 @@ with strategy.scope():
     v = tf.Variable(1.)
 print(t("lesson05.od_variable", device=v.device))
 print(t("lesson05.od_replicas", n=strategy.num_replicas_in_sync))
-print(t("lesson05.od_run", value=strategy.run(lambda x: x * 2, args=(tf.constant(3.0),))))
+print(t("lesson05.od_run", value=float(strategy.run(lambda x: x * 2, args=(tf.constant(3.0),)))))
 dist_dataset = strategy.experimental_distribute_dataset(dataset)
 print(t("lesson05.od_dataset", name=type(dist_dataset).__name__))
 with strategy.scope():
     for batch in dist_dataset:
-        print(t("lesson05.od_batch", batch=batch.numpy(), total=sum_of_squares(batch).numpy()))
+        print(t("lesson05.od_batch", batch=number_list(batch.numpy(), "g"), total=sum_of_squares(batch).numpy()))
 
 # %% [markdown] lang="en"
 # ## 2. `CentralStorageStrategy`: the variables live once, on the CPU
@@ -215,8 +215,7 @@ with central_storage_strategy.scope():
 print(t("lesson05.mirrored_copies", kind=type(mirrored_kernel).__name__, n=len(mirrored_kernel.values)))
 for device in mirrored_strategy.experimental_local_results(mirrored_strategy.run(lambda: mirrored_kernel.device)):
     print(t("lesson05.a_copy_on", device=device))
-print(t("lesson05.central_copy", kind=type(central_kernel).__name__, n=len(central_kernel.values),
-        device=central_kernel.device))
+print(t("lesson05.central_copy", kind=type(central_kernel).__name__, device=central_kernel.device))
 for device in central_storage_strategy.experimental_local_results(central_storage_strategy.run(lambda: central_kernel.device)):
     print(t("lesson05.replica_reads", device=device))
 print(t("lesson05.compute_devices", devices=central_storage_strategy.extended.worker_devices))
@@ -225,23 +224,34 @@ print(t("lesson05.parameter_device", devices=central_storage_strategy.extended.p
 # %% [markdown] lang="en"
 # Mirrored: four copies, one per GPU, kept identical by an all-reduce of the gradients.
 # CentralStorage: one `AggregatingVariable` on the CPU that all four replicas read; their gradients
-# are **reduced to the CPU** and the update is **applied once**, there.
-#
+# are **reduced to the CPU** and the update is **applied once**, there. The `AggregatingVariable`
+# is not a distributed value: it wraps one ordinary variable, so it has no `.values`, and asking
+# for them raises the `AttributeError` of the variable inside, as TensorFlow does:
+
+# %% [markdown] lang="zh"
+# Mirrored：四份拷贝，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。`AggregatingVariable` 不是分布式值：它只包装了一个普通变量，所以没有 `.values`，访问它会像 TensorFlow 一样抛出内部那个变量的 `AttributeError`：
+
+# %% [markdown] lang="pt"
+# Mirrored: quatro cópias, uma por GPU, mantidas idênticas por um all-reduce dos gradientes.
+# CentralStorage: uma única `AggregatingVariable` na CPU, que as quatro réplicas leem; os gradientes
+# delas são **reduzidos na CPU** e a atualização é **aplicada uma só vez**, lá. A `AggregatingVariable`
+# não é um valor distribuído: ela envolve uma única variável comum, então não tem `.values`, e pedir
+# por ela gera o `AttributeError` da variável de dentro, como no TensorFlow:
+
+# %%
+with sim.show_error():   # sim-only: prints the error as "Type: message"
+    central_kernel.values
+
+# %% [markdown] lang="en"
 # Now one training step of two `Dense(1024)` layers (about 2.1 million parameters, a global batch
 # of 64) with the guide's custom-loop pattern, under `OneDeviceStrategy`, `MirroredStrategy` and
 # `CentralStorageStrategy`, all seeded the same way. We compare the weights after the step and the
 # simulated time of the step.
 
 # %% [markdown] lang="zh"
-# Mirrored：四份拷贝，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。
-#
 # 现在用指南中自定义训练循环的写法，对两层 `Dense(1024)`（约 210 万个参数，全局批次大小为 64）训练一步，分别在 `OneDeviceStrategy`、`MirroredStrategy` 和 `CentralStorageStrategy` 下运行，随机种子都相同。我们比较这一步之后的权重，以及这一步的模拟时间。
 
 # %% [markdown] lang="pt"
-# Mirrored: quatro cópias, uma por GPU, mantidas idênticas por um all-reduce dos gradientes.
-# CentralStorage: uma única `AggregatingVariable` na CPU, que as quatro réplicas leem; os gradientes
-# delas são **reduzidos na CPU** e a atualização é **aplicada uma só vez**, lá.
-#
 # Agora, um passo de treinamento de duas camadas `Dense(1024)` (cerca de 2,1 milhões de
 # parâmetros, lote global de 64) com o padrão de loop de treinamento personalizado do guia, na
 # `OneDeviceStrategy`, na `MirroredStrategy` e na `CentralStorageStrategy`, todas com a mesma
@@ -351,13 +361,17 @@ plt.show()
 # one ring all-reduce of all the gradients runs between the GPUs, under the PCIe switch, and each
 # GPU updates its own copy. With `CentralStorageStrategy` every GPU first **copies the variables
 # from the CPU** (at every step: that is how it sees the last update), computes, then **sends its
-# gradients to the CPU**; the update runs once on the CPU (green), and nothing is copied back. All four GPUs cross the **same** PCIe uplink between the switch and the CPU, so they
+# gradients to the CPU**; the update runs once on the CPU (green), and nothing is copied back.
+# (In TensorFlow's graph each gradient's copy to the CPU and its sum there can start as soon as
+# backward has produced that gradient; only the update waits for all of them. The simulator sends
+# them after the backward pass, which changes little here, where the compute is a sliver of the
+# step.) All four GPUs cross the **same** PCIe uplink between the switch and the CPU, so they
 # share its bandwidth: that shared link is what CentralStorage pays.
 #
 # Does the gap depend on the model? Let us sweep the layer width.
 
 # %% [markdown] lang="zh"
-# 看这两组条形。使用 `MirroredStrategy` 时，各 GPU 先计算（蓝色，这里非常短），然后在 PCIe 交换机下方的各 GPU 之间对所有梯度做一次环形全归约，每个 GPU 再更新自己的那一份。使用 `CentralStorageStrategy` 时，每个 GPU 先**从 CPU 复制变量**（每一步都要复制：它就是这样看到上一次更新的），再计算，然后**把梯度发送到 CPU**；更新只在 CPU 上运行一次（绿色），之后不会再复制回 GPU。四个 GPU 都要经过交换机与 CPU 之间**同一条** PCIe 上行链路，只能分享它的带宽：这条共享链路就是 CentralStorage 付出的代价。
+# 看这两组条形。使用 `MirroredStrategy` 时，各 GPU 先计算（蓝色，这里非常短），然后在 PCIe 交换机下方的各 GPU 之间对所有梯度做一次环形全归约，每个 GPU 再更新自己的那一份。使用 `CentralStorageStrategy` 时，每个 GPU 先**从 CPU 复制变量**（每一步都要复制：它就是这样看到上一次更新的），再计算，然后**把梯度发送到 CPU**；更新只在 CPU 上运行一次（绿色），之后不会再复制回 GPU。（在 TensorFlow 的计算图中，反向传播一算出某个梯度，它向 CPU 的复制和在 CPU 上的求和就可以开始；只有更新要等所有梯度到齐。模拟器在反向传播结束后才发送梯度，这在这里影响很小，因为计算只占这一步的一小部分。）四个 GPU 都要经过交换机与 CPU 之间**同一条** PCIe 上行链路，只能分享它的带宽：这条共享链路就是 CentralStorage 付出的代价。
 #
 # 差距是否取决于模型大小？下面改变层的宽度来看一看。
 
@@ -367,7 +381,10 @@ plt.show()
 # PCIe, e cada GPU atualiza a própria cópia. Com a `CentralStorageStrategy`, cada GPU primeiro
 # **copia as variáveis da CPU** (a cada passo: é assim que ela vê a última atualização), calcula e
 # depois **envia seus gradientes para a CPU**; a atualização roda uma única vez na CPU (verde), e
-# nada é copiado de volta. As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
+# nada é copiado de volta. (No grafo do TensorFlow, a cópia de cada gradiente para a CPU e a soma
+# dele lá podem começar assim que a retropropagação o produz; só a atualização espera por todos. O
+# simulador os envia depois da retropropagação, o que muda pouco aqui, onde a computação é uma
+# fração mínima do passo.) As quatro GPUs atravessam o **mesmo** enlace PCIe entre o switch
 # e a CPU, então dividem a largura de banda dele: esse enlace compartilhado é o que a CentralStorage
 # paga.
 #
@@ -534,7 +551,7 @@ for step, batch in enumerate(dist_dataset):
 # `TPUStrategy` também aceita uma dimensão de lote de tamanho desconhecido: ela preenche (*padding*)
 # o lote até uma forma fixa (`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)`
 # é o padrão). Formas estáticas evitam o preenchimento e a recompilação; por isso
-# `drop_remainder=True` é recomendado, não obrigatório. O simulador não compila nada, então roda;
+# `drop_remainder=True` é recomendado, não obrigatório. O simulador não compila nada, então o código roda;
 # imprima as formas para ver o que uma TPU enfrentaria.
 
 # %%
@@ -604,16 +621,19 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # %% [markdown] lang="en"
 # **A device the machine lacks.** The workstation has 4 GPUs, `/gpu:0` to `/gpu:3`. Asked for
 # `/gpu:7`, TensorFlow does not refuse: its *soft placement* keeps the name and runs the work on a
-# device that exists (the CPU). So a typo in a device name does not fail and nothing is printed (sim
+# device that exists. Its placer drops the type and the index and takes the best device left: on
+# this machine GPU:0 (a machine without GPUs would use the CPU). So a typo in a device name does not fail and nothing is printed (sim
 # logs it at INFO level, shown after `tf.get_logger().setLevel("INFO")`):
 
 # %% [markdown] lang="zh"
-# **机器上没有的设备。** 工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`。如果指定 `/gpu:7`，TensorFlow 并不会拒绝：它的*软放置*（soft placement）会保留这个名字，把计算放到一个存在的设备（CPU）上。所以设备名写错并不会报错，也不会打印任何信息（sim 会以 INFO 级别记录这一点，执行 `tf.get_logger().setLevel("INFO")` 后可以看到）：
+# **机器上没有的设备。** 工作站有 4 个 GPU，从 `/gpu:0` 到 `/gpu:3`。如果指定 `/gpu:7`，TensorFlow 并不会拒绝：它的*软放置*（soft placement）会保留这个名字，把计算放到一个存在的设备上：放置器去掉设备类型和编号，选剩下设备中最合适的那个，在这台机器上就是 GPU:0（没有 GPU 的机器则用 CPU）。所以设备名写错并不会报错，也不会打印任何信息（sim 会以 INFO 级别记录这一点，执行 `tf.get_logger().setLevel("INFO")` 后可以看到）：
 
 # %% [markdown] lang="pt"
 # **Um dispositivo que a máquina não tem.** A estação de trabalho tem 4 GPUs, de `/gpu:0` a
 # `/gpu:3`. Se você pedir `/gpu:7`, o TensorFlow não recusa: o *posicionamento flexível* (soft
-# placement) mantém o nome e roda o trabalho em um dispositivo que existe (a CPU). Assim, um erro
+# placement) mantém o nome e roda o trabalho em um dispositivo que existe: o posicionador descarta o
+# tipo e o índice e escolhe o melhor dispositivo restante, nesta máquina a GPU:0 (uma máquina sem
+# GPUs usaria a CPU). Assim, um erro
 # de digitação no nome do dispositivo não falha e nada é exibido (o sim registra isso no nível INFO,
 # visível depois de `tf.get_logger().setLevel("INFO")`):
 

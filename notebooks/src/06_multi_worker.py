@@ -132,7 +132,7 @@ print(resolver.master(rpc_layer="grpc"))
 #
 # ## 2. 首席工作进程（chief）
 #
-# 在同步训练中，每个工作进程都参与计算，但其中有一个还要负责**保存检查点、写摘要**（供 TensorBoard 使用）：这就是**首席工作进程（chief）**。TensorFlow 的规则分两种情况。如果集群中有 `"chief"` 作业，这个作业里唯一的任务就是 chief，工作进程的排名排在它之后；如果没有，**worker 0** 就是 chief。每个任务在所有参与训练的任务中还有一个排名（`id_in_cluster`），每个参与训练的任务算出的工作进程总数（`worker_count`）都一样，集合通信由 chief 牵头（`collective_leader`）。`"evaluator"` 任务不参与训练：它自己就是自己的 chief，不和任何人一起训练。
+# 在同步训练中，每个工作进程都参与计算，但其中有一个还要负责**保存检查点、写摘要**（供 TensorBoard 使用）：这就是**首席工作进程（chief）**。TensorFlow 的规则分两种情况。如果集群中有 `"chief"` 作业，这个作业里唯一的任务就是 chief，其余工作进程的排名依次排在它后面；如果没有，**worker 0** 就是 chief。每个任务在所有参与训练的任务中还有一个排名（`id_in_cluster`），每个参与训练的任务算出的工作进程总数（`worker_count`）都一样，集合通信由 chief 牵头（`collective_leader`）。`"evaluator"` 任务不参与训练：它自己就是自己的 chief，不和任何人一起训练。
 
 # %% [markdown] lang="pt"
 # `cluster_spec()` é um `tf.train.ClusterSpec`; `master()` é o endereço desta tarefa (com um
@@ -144,7 +144,7 @@ print(resolver.master(rpc_layer="grpc"))
 # escreve os resumos** (para o TensorBoard): o **chefe (chief)**. A regra do TensorFlow tem dois
 # casos. Se o cluster tem um job `"chief"`, a única tarefa dele é o chefe, e as posições dos
 # workers vêm depois dela. Se não tem, o **worker 0** é o chefe. Cada tarefa recebe também uma
-# posição entre todas as tarefas que treinam (`id_in_cluster`), todas contam o mesmo número de
+# posição entre todas as tarefas que treinam (`id_in_cluster`), e todas enxergam o mesmo total de
 # workers (`worker_count`), e o chefe lidera as operações coletivas (`collective_leader`). Uma tarefa `"evaluator"`
 # fica fora do treinamento: é o chefe de si mesma e não treina com ninguém.
 
@@ -227,18 +227,21 @@ for task in tf_configs.tasks(cluster):
 #
 # ## 4. The mistakes, and what they say
 #
-# A wrong `TF_CONFIG` fails when the strategy starts, on every machine. The simulator checks it as
-# TensorFlow reads it; each message starts with TensorFlow's own error, then names the field at
-# fault and ends with a corrected `TF_CONFIG`, built from yours. Four classics: a Python dict
-# pasted where JSON was expected (single quotes), an index past the end of its job, two chiefs,
-# and a `"ps"` job (parameter servers belong to `ParameterServerStrategy`, not to this strategy).
+# Four classics: a Python dict pasted where JSON was expected (single quotes), an index past the
+# end of its job, two chiefs, and a `"ps"` job (parameter servers belong to
+# `ParameterServerStrategy`, not to this strategy). The first three fail when the strategy starts,
+# on every machine; the simulator checks `TF_CONFIG` as TensorFlow reads it, and each message starts
+# with TensorFlow's own error, then names the field at fault and ends with a corrected `TF_CONFIG`,
+# built from yours. The fourth TensorFlow does **not** reject: `MultiWorkerMirroredStrategy()`
+# raises nothing and waits, silently and for ever, for the `"ps"` task to join (checked on
+# TensorFlow 2.21). The simulator stops there instead, with a message of its own that says so.
 
 # %% [markdown] lang="zh"
 # 评估器的 `TF_CONFIG` 里只有它自己的作业，参与训练的任务的 `TF_CONFIG` 里也不包含它：它在一旁评估检查点，从不参与训练中的全归约。
 #
 # ## 4. 常见错误及其提示
 #
-# 错误的 `TF_CONFIG` 会在策略启动时、在每台机器上报错。模拟器按照 TensorFlow 读取它的方式进行检查；每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。
+# 四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。前三个会在策略启动时、在每台机器上报错；模拟器按照 TensorFlow 读取 `TF_CONFIG` 的方式进行检查，每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。第四个 TensorFlow **不会**拒绝：`MultiWorkerMirroredStrategy()` 不报任何错误，而是一声不响地一直等待那个 `"ps"` 任务加入（已在 TensorFlow 2.21 上验证）。模拟器则在这里停下，给出一条它自己的信息，说明这一点。
 
 # %% [markdown] lang="pt"
 # O `TF_CONFIG` do avaliador contém só o job dele, e as tarefas de treinamento o deixam de fora
@@ -246,12 +249,15 @@ for task in tf_configs.tasks(cluster):
 #
 # ## 4. Os erros e o que eles dizem
 #
-# Um `TF_CONFIG` errado gera um erro quando a estratégia é iniciada, em todas as máquinas. O simulador o
-# verifica do jeito que o TensorFlow o lê; cada mensagem começa com o erro do próprio TensorFlow,
-# depois aponta o campo com problema e termina com um `TF_CONFIG` corrigido, montado a partir do
-# seu. Quatro clássicos: um dict do Python colado onde se esperava JSON (aspas simples), um índice
-# além do fim do seu job, dois chefes e um job `"ps"` (servidores de parâmetros são da
-# `ParameterServerStrategy`, não desta estratégia).
+# Quatro clássicos: um dict do Python colado onde se esperava JSON (aspas simples), um índice que
+# passa do fim da lista do seu job, dois chefes e um job `"ps"` (servidores de parâmetros são da
+# `ParameterServerStrategy`, não desta estratégia). Os três primeiros geram um erro quando a
+# estratégia é iniciada, em todas as máquinas; o simulador verifica o `TF_CONFIG` do jeito que o
+# TensorFlow o lê, e cada mensagem começa com o erro do próprio TensorFlow, depois aponta o campo
+# com problema e termina com um `TF_CONFIG` corrigido, montado a partir do seu. O quarto o
+# TensorFlow **não** recusa: a `MultiWorkerMirroredStrategy()` não gera erro e fica esperando, em
+# silêncio e para sempre, que a tarefa `"ps"` entre (verificado no TensorFlow 2.21). O simulador
+# para aí, com uma mensagem própria que diz isso.
 
 # %%
 two_workers = {"worker": ["10.1.10.58:12345", "10.1.10.250:12345"]}
@@ -345,16 +351,20 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 
 # %% [markdown] lang="en"
 # `list_files` shuffled the 4 files (with `seed=0`), so the examples come file by file in that
-# order. Now what each of 2 workers would read, for each policy. `sim.course.plots.sharding.who_reads`
+# order. The order is the simulator's own: TensorFlow's shuffle, with the same seed, picks another
+# permutation (files 0, 2, 1, 3 on TensorFlow 2.21) and reshuffles at every pass; nothing below
+# depends on it. Now what each of 2 workers would read, for each policy. `sim.course.plots.sharding.who_reads`
 # applies, for each worker in turn, the same rewrite that `MultiWorkerMirroredStrategy` applies on
 # that worker's machine:
 
 # %% [markdown] lang="zh"
-# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个顺序逐个文件地出现。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
+# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个顺序逐个文件地出现。这个顺序是模拟器自己的：TensorFlow 的打乱在同样的随机种子下会给出另一种排列（在 TensorFlow 2.21 上是文件 0、2、1、3），而且每遍历一次就重新打乱一次；下面的内容都不依赖于它。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
 
 # %% [markdown] lang="pt"
 # `list_files` embaralhou os 4 arquivos (com `seed=0`), então os exemplos chegam arquivo por
-# arquivo nessa ordem. Agora veja o que cada um dos 2 workers leria em cada política. O
+# arquivo nessa ordem. A ordem é a do próprio simulador: o embaralhamento do TensorFlow, com a mesma
+# semente, escolhe outra permutação (arquivos 0, 2, 1, 3 no TensorFlow 2.21) e embaralha de novo a
+# cada passagem; nada do que vem abaixo depende dela. Agora veja o que cada um dos 2 workers leria em cada política. O
 # `sim.course.plots.sharding.who_reads` aplica, para cada worker por vez, a mesma reescrita que a
 # `MultiWorkerMirroredStrategy` aplica na máquina daquele worker:
 
@@ -404,15 +414,18 @@ plt.show()
 
 # %% [markdown] lang="en"
 # `FILE` needs at least one file per worker. With 4 files and 8 workers, the rewrite has nothing
-# to give to half of them, and TensorFlow stops every worker rather than let four of them idle:
+# to give to half of them. TensorFlow then raises on the four workers that do get a file, at their
+# first read (its message counts the files that worker went through: 1 for worker 0), while
+# workers 4 to 7 read nothing, without an error. Worker 0:
 
 # %% [markdown] lang="zh"
-# `FILE` 要求每个工作进程至少分到一个文件。4 个文件、8 个工作进程时，改写没法给其中一半的工作进程分配任何东西，于是 TensorFlow 宁可让所有工作进程都停下来，也不让其中四个空转：
+# `FILE` 要求每个工作进程至少分到一个文件。4 个文件、8 个工作进程时，改写没法给其中一半的工作进程分配任何东西。这时，分到了文件的 4 个工作进程会在第一次读取时报错（信息里的文件数是这个工作进程已经遍历过的文件数：worker 0 是 1），而 worker 4 到 7 什么也读不到，也不报错。下面是 worker 0：
 
 # %% [markdown] lang="pt"
 # `FILE` precisa de pelo menos um arquivo por worker. Com 4 arquivos e 8 workers, a reescrita não
-# tem nada para dar à metade deles, e o TensorFlow interrompe todos os workers em vez de deixar quatro
-# deles ociosos:
+# tem nada para dar à metade deles. O TensorFlow então gera um erro nos quatro workers que recebem um
+# arquivo, na primeira leitura (a mensagem conta os arquivos que aquele worker percorreu: 1 para o
+# worker 0), enquanto os workers 4 a 7 não leem nada, sem erro nenhum. O worker 0:
 
 # %%
 try:
@@ -427,7 +440,7 @@ except tf.errors.InvalidArgumentError as error:
 # get `[0 1]` and `[4 5]`, worker 1's get `[2 3]` and `[6]`.
 
 # %% [markdown] lang="zh"
-# 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。
+# 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个有 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。
 
 # %% [markdown] lang="pt"
 # Com a `MultiWorkerMirroredStrategy`, a fragmentação `DATA` acontece depois que o lote global é dividido em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
@@ -564,7 +577,7 @@ print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 #
 # ## 7. 机器之间用 RING 还是 NCCL
 #
-# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.course.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。
+# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.course.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个节点有 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。
 
 # %% [markdown] lang="pt"
 # Cada linha vem com o prefixo da sua tarefa, como nos logs de um cluster. Os dois workers
@@ -616,21 +629,21 @@ plt.show()
 #
 # ## 8. 一个工作进程出故障；再次运行同一条命令即可恢复
 #
-# 在集群上，某台机器可能在训练中途出故障。全归约要等所有参与者，所以丢失一个工作进程就会让所有工作进程停下来：其他工作进程的集合通信会被中止，错误信息会指出出故障的任务。下面，启动器在 worker 1 的第 6 个训练步（第 1 个周期，此时第 0 个周期已经备份）杀死它。然后我们**再次运行同一条命令**：`BackupAndRestore` 找到备份，训练从第 1 个周期继续。
+# 在集群上，某台机器可能在训练中途出故障。全归约要等所有参与者，所以丢失一个工作进程就会让所有工作进程停下来：其他工作进程的集合通信会被中止，错误信息会指明是哪个任务出了故障。下面，启动器在 worker 1 的第 6 个训练步（第 1 个周期，此时第 0 个周期已经备份）杀死它。然后我们**再次运行同一条命令**：`BackupAndRestore` 找到备份，训练从第 1 个周期继续。
 
 # %% [markdown] lang="pt"
-# Nos nós DGX, cada GPU tem a sua própria placa de rede, então a NCCL executa 4 canais, um pela
+# Nos nós DGX, cada GPU tem a sua própria placa de rede, então o NCCL executa 4 canais, um pela
 # placa de cada GPU em uso, e o all-reduce leva cerca de um quarto do tempo do anel único. Nas estações de trabalho só há uma placa por máquina, então os
 # dois são iguais, e o enlace de 10 Gb demora muito mais do que o próprio cálculo: ali, acrescentar
 # máquinas deixa cada passo *mais lento*. Quem limita primeiro é a rede, não as GPUs.
 #
-# ## 8. Um worker falha; o mesmo comando retoma
+# ## 8. Um worker falha; o mesmo comando retoma o treinamento
 #
 # Em um cluster, uma máquina pode falhar no meio do treinamento. O all-reduce espera por todos,
 # então a perda de um worker faz todos pararem: as operações coletivas dos outros workers são
 # abortadas com um erro que nomeia a tarefa que falhou. Abaixo, o launcher mata o worker 1 no
 # seu 6º passo de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
-# mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento retoma na
+# mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento é retomado na
 # época 1.
 
 # %%
@@ -646,7 +659,7 @@ print(resumed.output)
 straight_weights = np.load(os.path.join(work.name, "straight.npz"))
 resumed_weights = np.load(os.path.join(work.name, "resumed.npz"))
 same = all(np.array_equal(straight_weights[k], resumed_weights[k]) for k in straight_weights.files)
-print(t("lesson06.same_weights", same=same))
+print(t("lesson06.same_weights", same=t("lesson06.yes" if same else "lesson06.no")))
 
 # %% [markdown] lang="en"
 # The second run trained epochs 1 and 2 only, and its final weights are exactly those of the
@@ -665,11 +678,11 @@ print(t("lesson06.same_weights", same=same))
 # kernel; the figure below it is the same picture for 2 DGX A100 nodes, for when it does not.)
 
 # %% [markdown] lang="zh"
-# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件放在 tf-keras（Keras 2）放置它们的地方：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。Keras 3 的布局不同：每个工作进程都写入 `backup_dir/latest.weights.h5` 和 `training_metadata.json`，不区分 chief 和其他工作进程。模拟器在两个版本下都按 tf-keras 的布局写入；恢复出的权重和继续训练的周期都相同。
+# 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件按 tf-keras（Keras 2）的布局存放：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。Keras 3 的布局不同：每个工作进程都写入 `backup_dir/latest.weights.h5` 和 `training_metadata.json`，不区分 chief 和其他工作进程。模拟器在两个版本下都按 tf-keras 的布局写入；恢复出的权重和继续训练的周期都相同。
 #
 # ## 9. 课堂演示：实时查看集群的时间线
 #
-# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种网络、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；没有内核时，请看控件下方那张 2 个 DGX A100 节点的静态图，内容相同。）
+# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种机器、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；没有内核时，请看控件下方那张 2 个 DGX A100 节点的静态图，内容相同。）
 
 # %% [markdown] lang="pt"
 # A segunda execução treinou só as épocas 1 e 2, e os pesos finais são exatamente os da execução
@@ -735,7 +748,7 @@ work.cleanup()
 # - A fragmentação automática decide quem lê o quê: `FILE` divide os arquivos (pelo menos um por
 #   worker), `DATA` divide os elementos depois do corte em lotes por réplica, `OFF` não divide nada.
 # - Crie a `MultiWorkerMirroredStrategy` primeiro; inicie cada tarefa com o mesmo script e o seu
-#   próprio `TF_CONFIG`; com muitas placas de rede, os canais da NCCL vencem o anel único; com um
+#   próprio `TF_CONFIG`; com muitas placas de rede, os canais do NCCL vencem o anel único; com um
 #   único enlace lento, nada ajuda.
-# - Quando um worker falha, todos os outros param; com `BackupAndRestore`, o mesmo comando retoma a
-#   partir da última época salva.
+# - Quando um worker falha, todos os outros param; com `BackupAndRestore`, o mesmo comando retoma o
+#   treinamento a partir da última época salva.

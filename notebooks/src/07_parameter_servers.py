@@ -36,7 +36,7 @@
 #
 # ## 1. 集群
 #
-# 下面的单元格是教程中的集群设置（端口是固定的，而不是随机挑选的）。在 TensorFlow 中，每个 `tf.distribute.Server` 是一个任务的 gRPC 服务器；这里每个任务都是一个模拟的 10 GbE CPU 集群中的主机，所以这些服务器只代表各个任务。
+# 下面的单元格是教程中的集群设置（端口是固定的，而不是随机挑选的）。在 TensorFlow 中，每个 `tf.distribute.Server` 是一个任务的 gRPC 服务器；这里每个任务都是模拟的 10 GbE CPU 集群中的一台主机，所以这些服务器只代表各个任务。
 
 # %% [markdown] lang="pt"
 # # 07 · Servidores de parâmetros e treinamento assíncrono
@@ -140,17 +140,19 @@ print(type(table).__name__, table.shape, tf.nn.embedding_lookup(table, [7]).shap
 # %% [markdown] lang="en"
 # The count of shards is arithmetic you can predict (exercise 07a). `MinSizePartitioner` makes
 # ⌈variable bytes / `min_shard_bytes`⌉ shards, capped by `max_shards` and by the number of rows
-# (so the last shards can be smaller than `min_shard_bytes`); `MaxSizePartitioner` makes
+# (so every shard can be smaller than `min_shard_bytes`: 300 KiB in shards of at least 256 KiB
+# makes 2 shards, of 180 and 120 KiB); `MaxSizePartitioner` makes
 # shards of at most `max_shard_bytes`; `FixedShardsPartitioner` makes a fixed number. The rows
 # are then split with the first shards one row longer (10 rows in 4 shards: 3, 3, 2, 2):
 
 # %% [markdown] lang="zh"
-# 分片的数量可以用简单的算术预测出来（练习 07a）。`MinSizePartitioner` 的分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，再受 `max_shards` 和行数限制（所以最后的分片可能小于 `min_shard_bytes`）；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
+# 分片的数量可以用简单的算术预测出来（练习 07a）。`MinSizePartitioner` 的分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，再受 `max_shards` 和行数限制（所以每个分片都可能小于 `min_shard_bytes`：300 KiB 按至少 256 KiB 分片，得到 180 KiB 和 120 KiB 两片）；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
 
 # %% [markdown] lang="pt"
 # A quantidade de fragmentos é uma conta que dá para prever (exercício 07a). O `MinSizePartitioner`
 # faz ⌈bytes da variável / `min_shard_bytes`⌉ fragmentos, limitado por `max_shards` e pelo número
-# de linhas (os últimos fragmentos podem ficar menores que `min_shard_bytes`); o
+# de linhas (então todos os fragmentos podem ficar menores que `min_shard_bytes`: 300 KiB em
+# fragmentos de pelo menos 256 KiB dão 2 fragmentos, de 180 e 120 KiB); o
 # `MaxSizePartitioner` faz fragmentos de no máximo `max_shard_bytes`; o `FixedShardsPartitioner` faz
 # um número fixo. Depois as linhas são divididas e os primeiros fragmentos ficam com uma linha a
 # mais (10 linhas em 4 fragmentos: 3, 3, 2, 2):
@@ -187,9 +189,9 @@ for what, part, shape in [
 # ## 2. O coordenador
 #
 # `ClusterCoordinator.schedule(fn)` coloca uma `tf.function` em uma fila e devolve **na hora** um
-# `RemoteValue` (um *future*). Um worker livre pega a função, executa e preenche o valor. `join()`
+# `RemoteValue` (um *future*). Um worker livre pega a função, a executa e preenche o valor. `join()`
 # espera até a fila esvaziar; `fetch()` espera por um valor. Aqui três workers leem um contador e
-# somam um a ele. O simulador executa cada função como um worker faria: ela **lê** as variáveis no
+# o incrementam de 1. O simulador executa cada função como um worker faria: ela **lê** as variáveis no
 # ps quando começa, e a **atualização** chega quando o cálculo e as transferências terminam.
 
 # %%
@@ -206,7 +208,7 @@ def read_and_increment():
 values = [coordinator.schedule(read_and_increment) for _ in range(6)]
 print(t("lesson07.status", status=values[0]))
 coordinator.join()
-print(t("lesson07.fetched", values=[float(v.fetch()) for v in values], counter=float(counter.numpy())))
+print(t("lesson07.fetched", values=[int(float(v.fetch())) for v in values], counter=int(float(counter.numpy()))))
 print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 
 # %% [markdown] lang="en"
@@ -218,6 +220,12 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # whatever the compute times: every applied update makes the N − 1 others in flight one update
 # older (the first round is less stale, which is why six increments give a mean of 1.5).
 #
+# That is the simulated cluster, one host per task. Run the same cells on TensorFlow and you get
+# its tutorial's in-process cluster, one process on one host: in three runs on TensorFlow 2.21 the
+# six functions read six different values, 0 to 5 in some order, so none read a stale counter (they
+# ran one after the other). Staleness needs workers that compute at the same time, as on separate
+# hosts.
+#
 # A simulated worker reads the variables once, when it starts a scheduled function, and writes at
 # its end, as a worker on its own host does here. TensorFlow's tutorial runs all its tasks in one
 # process on one host: there a function's ops read the variables as they run, and two functions
@@ -225,7 +233,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # function runs at the same time. `SIM_PS_MACHINE=one-host` simulates that machine: the
 # tutorial's `Model.fit` (10 steps per function, `steps_per_execution=10`) then gives
 # TensorFlow's loss within 0.5 % (TensorFlow's own runs differ by up to 0.3 %), where the
-# default cluster of one host per task gives a first-epoch loss 5.5 % higher, from that staleness.
+# default cluster of one host per task gives a first-epoch loss 5.6 % higher, from that staleness.
 #
 # ## 3. Staleness in a training loop
 #
@@ -235,7 +243,9 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # %% [markdown] lang="zh"
 # 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，长期平均陈旧性趋近 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步（第一轮的陈旧性较低，所以这六次加一的平均值是 1.5）。
 #
-# 模拟的工作进程在开始一个被调度的函数时读取一次变量，在函数结束时写回，就像这里每个工作进程都在自己的主机上那样。TensorFlow 的教程把所有任务放在同一台主机的同一个进程中运行：在那里，函数中的运算在执行时才读取变量，同时被调度的两个函数会一步接一步地并排运行，因此每一步只会错过另一个函数在同一时刻运行的那一步。`SIM_PS_MACHINE=one-host` 模拟的就是这样的机器：这时教程中的 `Model.fit`（每个函数 10 步，`steps_per_execution=10`）给出的损失与 TensorFlow 相差不到 0.5%（TensorFlow 自己的几次运行之间最多相差 0.3%）；而默认的集群（每个任务一台主机）由于上述陈旧性，第一个周期的损失要高 5.5%。
+# 这是模拟的集群：每个任务一台主机。如果在 TensorFlow 上运行同样的单元格，得到的是教程中的进程内集群，即一台主机上的一个进程：在 TensorFlow 2.21 上运行三次，六个函数读到的是六个不同的值（0 到 5，顺序不一），所以没有一个函数读到陈旧的计数器（它们是一个接一个运行的）。要出现陈旧性，工作进程必须同时计算，比如分布在不同的主机上。
+#
+# 模拟的工作进程在开始一个被调度的函数时读取一次变量，在函数结束时写回，就像这里每个工作进程都在自己的主机上那样。TensorFlow 的教程把所有任务放在同一台主机的同一个进程中运行：在那里，函数中的操作在执行时才读取变量，同时被调度的两个函数会一步接一步地并排运行，因此每一步只会错过另一个函数在同一时刻运行的那一步。`SIM_PS_MACHINE=one-host` 模拟的就是这样的机器：这时教程中的 `Model.fit`（每个函数 10 步，`steps_per_execution=10`）给出的损失与 TensorFlow 相差不到 0.5%（TensorFlow 自己的几次运行之间最多相差 0.3%）；而默认的集群（每个任务一台主机）由于上述陈旧性，第一个周期的损失要高 5.6%。
 #
 # ## 3. 训练循环中的陈旧性
 #
@@ -247,9 +257,15 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # contador vale 6; mas a maioria das atualizações foi calculada a partir de um valor que outros
 # workers mudaram antes de a atualização chegar: ele estava **defasado**. A **defasagem** de uma atualização é o número de atualizações aplicadas entre a
 # leitura e a escrita dela. Com N workers sempre ocupados, em regime permanente a defasagem média
-# tende a N − 1, sejam quais forem os tempos de cálculo: cada atualização aplicada deixa as outras
-# N − 1 em andamento uma atualização mais velhas (a primeira rodada é menos defasada, por isso os
+# tende a N − 1, sejam quais forem os tempos de cálculo: cada atualização aplicada torna as outras
+# N − 1, ainda em andamento, uma atualização mais defasadas (a primeira rodada é menos defasada, por isso os
 # seis incrementos dão uma média de 1,5).
+#
+# Esse é o cluster simulado, com um host por tarefa. Rode as mesmas células no TensorFlow e você terá
+# o cluster em processo do tutorial, um só processo em um só host: em três execuções no TensorFlow
+# 2.21, as seis funções leram seis valores diferentes, de 0 a 5 em alguma ordem, então nenhuma leu
+# um contador defasado (elas rodaram uma depois da outra). A defasagem exige workers que calculam
+# ao mesmo tempo, como em hosts separados.
 #
 # Um worker simulado lê as variáveis uma vez, quando começa uma função agendada, e escreve no fim
 # dela, como um worker em seu próprio host faz aqui. O tutorial do TensorFlow roda todas as tarefas
@@ -257,9 +273,9 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # rodam, e duas funções agendadas juntas rodam lado a lado, passo a passo; assim, cada passo só
 # deixa de ver o passo que a outra função executa ao mesmo tempo. `SIM_PS_MACHINE=one-host` simula
 # essa máquina: o `Model.fit` do tutorial (10 passos por função, `steps_per_execution=10`) dá
-# então a perda do TensorFlow com diferença de até 0,5 % (as execuções do próprio TensorFlow
-# diferem entre si em até 0,3 %), enquanto o cluster padrão, com um host por tarefa, dá
-# uma perda 5,5 % maior na primeira época, por causa dessa defasagem.
+# então a perda do TensorFlow com diferença de até 0,5% (as execuções do próprio TensorFlow
+# diferem entre si em até 0,3%), enquanto o cluster padrão, com um host por tarefa, dá
+# uma perda 5,6% maior na primeira época, por causa dessa defasagem.
 #
 # ## 3. Defasagem em um loop de treinamento
 #
@@ -327,12 +343,12 @@ plt.show()
 # table gives the loss at the end (relative to the optimum), `diverged` when it blew up.
 
 # %% [markdown] lang="zh"
-# 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两个参数服务器都存放着模型的变量）。相同的工作进程会保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
+# 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两个参数服务器都存放着模型的变量）。这些工作进程每一步耗时完全相同，所以始终保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
 #
 # **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），数值爆炸时显示“发散”。
 
 # %% [markdown] lang="pt"
-# Na linha do tempo cada barra é um passo, da leitura à atualização, colorido pela defasagem; as
+# Na linha do tempo cada barra é um passo, da leitura à atualização, colorida conforme a defasagem; as
 # marcas nas linhas ps são as atualizações que cada servidor de parâmetros aplicou (os dois guardam
 # uma variável do modelo). Workers idênticos mantêm uma ordem fixa, então depois da primeira
 # rodada toda atualização tem defasagem exatamente N − 1 = 2.
@@ -346,6 +362,7 @@ plt.show()
 
 # %%
 from sim.des import ComputeTime
+from sim.i18n import pad   # sim-only: right-aligns by display width (a CJK character is two columns)
 from sim.scaling.problems import staleness_regression
 from sim.scaling.staleness_regimes import run_async, run_sync
 
@@ -356,7 +373,7 @@ for n in (1, 4, 16):
   for rule, name in ((None, "lesson07.short_plain"), ("1+tau", "lesson07.short_aware")):
     run = run_async(problem, n, ComputeTime(exponential=1.0), updates=3000, lr=rates, rule=rule)
     cells = [t("lesson07.diverged_cell") if np.isinf(v) else number(v, ".4f") for v in run.final_loss()]
-    print(t("lesson07.lr_row", n=n, rule=t(name), losses="".join(f"{c:>10}" for c in cells)))
+    print(t("lesson07.lr_row", n=n, rule=t(name), losses="".join(pad(c, 10) for c in cells)))
 
 # %% [markdown] lang="en"
 # With one worker every rate up to 1.0 converges; with 16 the plain rule already diverges at 0.6,
@@ -376,7 +393,7 @@ for n in (1, 4, 16):
 #
 # ## 4. 掉队者：同步、备用工作进程、异步
 #
-# 同步训练每一步都要等最慢的工作进程。8 个工作进程、每一步耗时 `1 + Exp(1)` 个时间单位时，一步的期望时间是 `1 + H₈ = 3.72`（H₈ = 1 + 1/2 + … + 1/8），而不是 2。**备用工作进程**（Chen 等人，2016）启动 10 个，只用最先到达的 8 个梯度：`1 + H₁₀ − H₂ = 2.43`。异步训练谁也不等。下面是损失随模拟时间的变化，其中偶尔会出现严重的掉队者（5% 的步耗时 10 个单位）：
+# 同步训练每一步都要等最慢的工作进程。8 个工作进程、每一步耗时 `1 + Exp(1)` 个时间单位时，一步的期望时间是 `1 + H₈ = 3.72`（H₈ = 1 + 1/2 + … + 1/8），而不是 2。使用**备用工作进程**（Chen 等人，2016）时，启动 10 个工作进程，只用最先到达的 8 个梯度：`1 + H₁₀ − H₂ = 2.43`。异步训练谁也不等。下面是损失随模拟时间的变化，其中偶尔会出现严重的掉队者（5% 的步耗时 10 个单位）：
 
 # %% [markdown] lang="pt"
 # Com um worker, toda taxa até 1,0 converge; com 16, a regra simples já diverge em 0,6 e, em 0,3,
@@ -427,13 +444,17 @@ plt.show()
 # scheduled step runs **at least once** (it may run twice, which is why TensorFlow warns that
 # evaluation through `schedule` is not exactly-once). Here worker 1 fails in the middle of the
 # epoch; the red line marks it, the hatched bar is the lost step, and all 30 steps still land.
+# TensorFlow also warns that a function may be *partially* executed before its worker fails and
+# then run again from the start: a function with a side effect, like this `assign_add`, can then
+# count a step twice on TensorFlow. The simulator applies a function's updates only when it ends,
+# so here the counter reads exactly 30.
 
 # %% [markdown] lang="zh"
 # 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短到原来的四分之一以下。小学习率的异步训练同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
 #
 # ## 5. 故障
 #
-# **一个工作进程出故障。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不是恰好一次）。这里工作进程 1 在一个周期的中途出故障；红线标出出故障的时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。
+# **一个工作进程出故障。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不保证恰好执行一次）。这里工作进程 1 在一个周期的中途出故障；红线标出故障发生的时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。TensorFlow 还提醒：一个函数可能在它的工作进程出故障之前已经**部分**执行，然后又从头重新运行；因此像这里的 `assign_add` 这样有副作用的函数，在 TensorFlow 上可能把一步算两次。模拟器只在函数结束时才应用它的更新，所以这里计数器恰好是 30。
 
 # %% [markdown] lang="pt"
 # O retardatário raro dita o ritmo de quase todo passo síncrono; dois workers reserva cortam o
@@ -443,9 +464,12 @@ plt.show()
 #
 # **Um worker falha.** O coordenador entrega a função que ele executava a outro worker: cada passo
 # agendado roda **pelo menos uma vez** (pode rodar duas, e é por isso que o TensorFlow avisa que a
-# avaliação via `schedule` não é exatamente uma vez). Aqui o worker 1 falha no meio da época; a
-# linha vermelha marca a falha, a barra hachurada é o passo perdido, e os 30 passos chegam mesmo
-# assim.
+# avaliação via `schedule` não tem garantia de execução exatamente uma vez (*exactly-once*)). Aqui o worker 1 falha no meio da época; a
+# linha vermelha marca a falha, a barra hachurada é o passo perdido, e os 30 passos são aplicados mesmo
+# assim. O TensorFlow avisa também que uma função pode ser executada *em parte* antes de o worker
+# falhar e depois rodar de novo desde o início: uma função com efeito colateral, como este
+# `assign_add`, pode então contar um passo duas vezes no TensorFlow. O simulador aplica as
+# atualizações de uma função só quando ela termina, então aqui o contador marca exatamente 30.
 
 # %%
 cluster = coordinator.cluster
@@ -475,7 +499,7 @@ plt.show()
 # %% [markdown] lang="pt"
 # **Um servidor de parâmetros falha.** As variáveis dele se perderam, então o TensorFlow não pode
 # continuar: o próximo `join` (ou `schedule`, `done`, `fetch`) lança `tf.errors.UnavailableError`
-# e as funções na fila são canceladas. A solução é reiniciar o coordenador e retomar do último
+# e as funções na fila são canceladas. A solução é reiniciar o coordenador e retomar o treinamento a partir do último
 # checkpoint (`BackupAndRestore` ou `tf.train.CheckpointManager`).
 
 # %%
@@ -532,7 +556,7 @@ plt.show()
 # - `ClusterCoordinator.schedule` 立即返回一个 `RemoteValue`；`join` 和 `fetch` 会等待。
 # - 每次更新的陈旧性等于它读取之后已应用的更新次数：平均为 N − 1。陈旧性让稳定的学习率大约按 1/N 缩小；把学习率除以 `1 + 陈旧性` 会有帮助。
 # - 异步训练不受掉队者影响；同步训练则需要备用工作进程来应对它们。
-# - 丢失一个工作进程只需重新运行（至少一次）；丢失一个 ps 会让训练停下来，直到从检查点重启。
+# - 丢失一个工作进程，只会让它正在执行的那一步被重新执行（至少执行一次）；丢失一个 ps 会让训练停下来，直到从检查点重启。
 
 # %% [markdown] lang="pt"
 # ## Resumo
@@ -545,4 +569,4 @@ plt.show()
 #   `1 + defasagem` ajuda.
 # - O treinamento assíncrono ignora os retardatários; o síncrono precisa de workers reserva para
 #   isso.
-# - Perder um worker custa uma nova execução (pelo menos uma vez); perder um ps interrompe o treinamento até que ele seja retomado de um checkpoint.
+# - Perder um worker custa a reexecução do passo que ele fazia (semântica *pelo menos uma vez*); perder um ps interrompe o treinamento até que ele seja retomado de um checkpoint.

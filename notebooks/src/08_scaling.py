@@ -20,7 +20,7 @@
 # %% [markdown] lang="zh"
 # # 08 · 更大的批次，更多的副本：缩放学习率
 #
-# 给 `MirroredStrategy` 增加副本、同时保持每个副本的批次不变，**全局**批次就会随之变大。TensorFlow 的指南告诉我们：把每个副本的批次乘以 `num_replicas_in_sync`，并且“重新调整学习率”，还给出了一张小小的查找表。本节课在规模虽小、但货真价实的训练上测量这种调整到底应该是什么，以及增加 GPU 从什么时候起不再划算：
+# 给 `MirroredStrategy` 增加副本、同时保持每个副本的批次不变，**全局**批次就会随之变大。TensorFlow 的指南告诉我们：把每个副本的批次乘以 `num_replicas_in_sync`，并且“重新调整学习率”，还给出了一张小小的查找表。本节课用规模虽小但货真价实的训练来实测：学习率究竟该怎样调整，以及从什么时候起增加 GPU 不再划算：
 #
 # 1. 指南的做法，以及学习率的三条规则（线性、平方根、不缩放）；
 # 2. 把**预热**（warm-up）写成 Keras 的学习率调度，在 `MirroredStrategy` 下用于 `Model.fit`；
@@ -48,7 +48,7 @@
 # 4. a melhor taxa de aprendizado para cada tamanho de lote, ao lado da tabela do guia;
 # 5. a **escala de ruído do gradiente**, medida a partir dos gradientes por réplica e do gradiente
 #    após o all-reduce;
-# 6. as regras com um orçamento fixo de épocas, e o que o aquecimento salva;
+# 6. as regras com um orçamento fixo de épocas, e o que o aquecimento resolve;
 # 7. o tempo simulado até a meta em função do número de GPUs;
 # 8. uma demonstração para a sala de aula: escolha um lote e uma regra e veja a perda.
 
@@ -99,8 +99,8 @@ print(global_batch_size, scaling.global_batch_size(BATCH_SIZE_PER_REPLICA, mirro
 # %% [markdown] lang="zh"
 # 接着，指南从 `LEARNING_RATES_BY_BATCH_SIZE` 中读取学习率。把它和三条规则放在一起比较，都从批次 5 时的 0.1 出发。当批次变为原来的 `k` 倍时：
 #
-# - **线性规则**（Goyal 等，2017）：学习率也变为原来的 `k` 倍。只要梯度在这几步之间几乎不变，一个样本数为原来 `k` 倍的大步就能代替 `k` 个小步；
-# - **平方根规则**（Krizhevsky，2014；Hoffer 等，2017）：学习率变为原来的 `√k` 倍，这样每次更新的方差保持不变；
+# - **线性规则**（Goyal 等人，2017）：学习率也变为原来的 `k` 倍。只要梯度在这几步之间几乎不变，一个样本数为原来 `k` 倍的大步就能代替 `k` 个小步；
+# - **平方根规则**（Krizhevsky，2014；Hoffer 等人，2017）：学习率变为原来的 `√k` 倍，这样每次更新的方差保持不变；
 # - **不缩放**：无论批次多大，学习率都不变。
 
 # %% [markdown] lang="pt"
@@ -233,7 +233,7 @@ print(step, round(float(warmup(step)), 4), [round(v, 4) for v in history.history
 #
 # 现在开始测量。问题取自参考资料中的实验 E1：在源源不断的新样本上做线性回归（16 个输入，方差从 1 递减到 0.1，标签噪声为 1），所以不会过拟合，损失也能精确算出。对每个全局批次大小 `B = 1, 2, 4, ..., 1024`，我们用 21 个学习率（从 2⁻⁸ 到 4，相邻两个相差 √2 倍）分别训练，保留最先把损失降到起始值 5%（然后是 1%）的那一个；图中画的是 3 个随机种子的中位数。同一个批次大小的 21 个学习率是**一起**训练的：它们叠成一个 NumPy 数组，使用相同的数据，所以整个扫描只需要大约一秒（`bench/scaling_sweep.py` 把它和逐个学习率训练的做法作了对比）。
 #
-# McCandlish 等人（2018）预言 `S(B) = S_min (1 + B_crit / B)`：在远小于**临界批次大小** `B_crit` 时，批次加倍，步数减半（理想缩放）；在远大于它时，步数停在 `S_min` 不再下降。在 `B = B_crit` 处，训练需要的步数是最少步数的 2 倍，样本数也是最少样本数的 2 倍。
+# McCandlish 等人（2018）给出 `S(B) = S_min (1 + B_crit / B)`：当批次远小于**临界批次大小** `B_crit` 时，批次加倍，步数减半（理想缩放）；在远大于它时，步数停在 `S_min` 不再下降。在 `B = B_crit` 处，训练需要的步数是最少步数的 2 倍，样本数也是最少样本数的 2 倍。
 
 # %% [markdown] lang="pt"
 # ## 3. Passos até a meta em função do tamanho do lote
@@ -243,13 +243,13 @@ print(step, round(float(warmup(step)), 4), [round(v, 4) for v in history.history
 # então nada sofre overfitting e a perda é conhecida exatamente. Para cada lote global
 # `B = 1, 2, 4, ..., 1024` treinamos com 21 taxas de aprendizado (potências de √2 de 2⁻⁸ a 4) e
 # ficamos com a que primeiro leva a perda a 5% (depois 1%) do valor inicial; o gráfico mostra a
-# mediana de 3 sementes. As 21 taxas de um lote treinam **juntas**, como um único array NumPy
+# mediana de 3 sementes. Os 21 treinamentos de um lote (um por taxa) rodam **juntos**, como um único array NumPy
 # empilhado sobre os mesmos dados: a varredura inteira leva cerca de um segundo
 # (`bench/scaling_sweep.py` compara com uma taxa de cada vez).
 #
 # McCandlish et al. (2018) preveem `S(B) = S_min (1 + B_crit / B)`: bem abaixo do **tamanho
 # crítico do lote** `B_crit`, dobrar o lote divide os passos por dois (escalonamento perfeito);
-# bem acima, os passos param de cair em `S_min`. Em `B = B_crit` um treinamento precisa do dobro
+# bem acima, os passos deixam de cair e ficam em `S_min`. Em `B = B_crit` um treinamento precisa do dobro
 # dos passos mínimos e do dobro dos exemplos mínimos.
 
 # %% slide="figure"
@@ -280,7 +280,7 @@ for k, target in enumerate(e1.targets):
 # caem mais ou menos pela metade, depois cada vez menos, e a última duplicação não traz ganho nenhum. São os três
 # regimes de Shallue et al. (2019): escalonamento perfeito, retornos decrescentes, paralelismo de
 # dados máximo. A meta mais exigente tem o `B_crit` maior: uma perda mais perto do seu piso tem um
-# gradiente verdadeiro menor ao lado do mesmo ruído, então fazer a média sobre mais exemplos
+# gradiente verdadeiro menor diante do mesmo ruído, então fazer a média sobre mais exemplos
 # continua compensando por mais tempo.
 
 # %%
@@ -333,9 +333,9 @@ for batch in (5, 10, 20):
 
 # %% [markdown] lang="pt"
 # Com lotes pequenos a melhor taxa cresce mais ou menos linearmente com o lote (a linha
-# pontilhada); depois a curva se dobra e estaciona abaixo do limite de estabilidade `2 / λ_max` (aqui
+# pontilhada); depois a curva se achata e estaciona abaixo do limite de estabilidade `2 / λ_max` (aqui
 # 2: a maior variância de uma entrada é 1), embora a grade fosse até 4. Nenhuma regra única serve
-# para a faixa inteira, o que Shallue et al. também viram em redes reais. Neste modelo a melhor
+# para a faixa inteira, o que Shallue et al. também observaram em redes reais. Neste modelo a melhor
 # taxa cresce bem mais rápido que a tabela do guia: a tabela pertence ao modelo do guia, e o seu
 # modelo precisa da própria medição.
 
@@ -343,8 +343,8 @@ for batch in (5, 10, 20):
 # ## 5. The gradient noise scale, from the replicas' own gradients
 #
 # Where is `B_crit` without running the whole sweep? McCandlish et al. estimate the **noise
-# scale** `B_simple = tr(Σ) / |G|²` (the noise of one example's gradient over the squared true
-# gradient) from gradient norms at two batch sizes. For a batch of `B` examples,
+# scale** `B_simple = tr(Σ) / |G|²` (the summed variance of one example's gradient over the
+# squared norm of the true gradient) from gradient norms at two batch sizes. For a batch of `B` examples,
 # `E|G_B|² = |G|² + tr(Σ)/B`, so two sizes give both terms. Synchronous data parallelism has both
 # for free: each replica's **local** gradient (`b_small` = the per-replica batch) and the
 # **all-reduced** one (`b_big` = the global batch). Below, `strategy.run` returns both squared
@@ -354,20 +354,20 @@ for batch in (5, 10, 20):
 # %% [markdown] lang="zh"
 # ## 5. 梯度噪声尺度：来自各副本自己的梯度
 #
-# 不跑完整的扫描，怎么知道 `B_crit` 在哪里？McCandlish 等人用两个批次大小下的梯度范数来估计**噪声尺度** `B_simple = tr(Σ) / |G|²`（单个样本梯度的噪声除以真实梯度的平方）。对于含 `B` 个样本的批次，`E|G_B|² = |G|² + tr(Σ)/B`，所以两个批次大小就能解出这两项。同步数据并行免费提供了这两者：每个副本的**本地**梯度（`b_small` = 每个副本的批次）和**全归约之后**的梯度（`b_big` = 全局批次）。下面的 `strategy.run` 在训练开始时（`w = 0`）返回这两个梯度的范数平方；先分别对两个估计值在多次抽样上求平均，再相除，就得到 `B_simple`，并与这个问题的解析解比较。
+# 不跑完整的扫描，怎么知道 `B_crit` 在哪里？McCandlish 等人用两个批次大小下的梯度范数来估计**噪声尺度** `B_simple = tr(Σ) / |G|²`（单个样本梯度的噪声方差之和，除以真实梯度范数的平方）。对于含 `B` 个样本的批次，`E|G_B|² = |G|² + tr(Σ)/B`，所以两个批次大小就能解出这两项。同步数据并行免费提供了这两者：每个副本的**本地**梯度（`b_small` = 每个副本的批次）和**全归约之后**的梯度（`b_big` = 全局批次）。下面的 `strategy.run` 在训练开始时（`w = 0`）返回这两个梯度的范数平方；先分别对两个估计值在多次抽样上求平均，再相除，就得到 `B_simple`，并与这个问题的解析解比较。
 
 # %% [markdown] lang="pt"
 # ## 5. A escala de ruído do gradiente, a partir dos gradientes das próprias réplicas
 #
 # Onde fica o `B_crit` sem rodar a varredura inteira? McCandlish et al. estimam a **escala de
-# ruído** `B_simple = tr(Σ) / |G|²` (o ruído do gradiente de um exemplo sobre o quadrado do
-# gradiente verdadeiro) a partir das normas do gradiente em dois tamanhos de lote. Para um lote de
+# ruído** `B_simple = tr(Σ) / |G|²` (a soma das variâncias do gradiente de um exemplo sobre o
+# quadrado da norma do gradiente verdadeiro) a partir das normas do gradiente em dois tamanhos de lote. Para um lote de
 # `B` exemplos, `E|G_B|² = |G|² + tr(Σ)/B`, então dois tamanhos dão os dois termos. O paralelismo
 # de dados síncrono entrega os dois de graça: o gradiente **local** de cada réplica (`b_small` = o
 # lote por réplica) e o gradiente **após o all-reduce** (`b_big` = o lote global). Abaixo,
 # `strategy.run` devolve as duas normas ao quadrado no início do treinamento (`w = 0`); fazer a
-# média das duas estimativas separadamente sobre as amostras e só então dividir dá o `B_simple`,
-# comparado com a sua forma fechada para este problema.
+# média das duas estimativas separadamente sobre os sorteios e só então dividir dá o `B_simple`,
+# comparado com o valor que a fórmula fechada dá para este problema.
 
 # %%
 from sim.scaling.regression import StreamingRegression
@@ -414,7 +414,7 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # %% [markdown] lang="pt"
 # No início a escala de ruído é pequena (cerca de 22): o gradiente é grande e aponta para o lado
 # certo, então um lote grande desperdiça exemplos. Ela cresce à medida que a perda cai: nas metas
-# de 5% e 1% da seção 3, sua forma fechada chega às centenas. Aqui ela superestima o `B_crit` (de
+# de 5% e 1% da seção 3, o valor da fórmula fechada chega às centenas. Aqui ela superestima o `B_crit` (de
 # 3 a 4 vezes) porque o problema é mal condicionado; em um problema com variâncias iguais, `B_simple`
 # e `B_crit` concordam muito melhor. Medida a cada poucos passos, ela diz quando um lote maior
 # começa a compensar.
@@ -437,7 +437,7 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # 实际训练通常固定的是**周期**数，而不是目标，所以批次越大，步数越少。参考资料中的实验 E2 和 E3 使用一个分类器：20 维空间中的 8192 个训练点，由一个随机的“教师”网络打标签；学生是一个 20 → 128 ReLU → 10 的 MLP，用普通 SGD 训练，在训练进行到三分之二时学习率按阶梯衰减为原来的 0.1 倍。基准是批次 32、学习率 0.1；批次变为原来的 `k = 4, 16, 64` 倍，学习率分别按各条规则调整（当 `k ≥ 16` 时，线性规则配合 5 个周期的预热）。为了让笔记本跑得快，这里只用一个随机种子；测试中用三个。同一个批次大小的所有训练都叠成 NumPy 数组一起进行；有一个测试在 4 个 GPU 上用 `MirroredStrategy` 下的 `Model.fit` 重放其中一次训练，得到的权重在 float32 舍入误差范围内一致。
 
 # %% [markdown] lang="pt"
-# ## 6. Um orçamento fixo de épocas: qual regra, e o que o aquecimento salva
+# ## 6. Um orçamento fixo de épocas: qual regra, e o que o aquecimento resolve
 #
 # O treinamento real costuma fixar o número de **épocas**, não a meta, então um lote maior
 # significa menos passos. Os experimentos E2 e E3 da referência usam um classificador: 8.192
@@ -447,7 +447,7 @@ print(t("lesson08.noise_row", draws=DRAWS, small=PER_REPLICA, big=PER_REPLICA * 
 # cada regra (a linear com 5 épocas de aquecimento quando `k ≥ 16`). Aqui usamos uma semente para o
 # notebook ser rápido; os testes rodam três. Todos os treinamentos de um mesmo tamanho de lote rodam
 # juntos, como arrays NumPy empilhados; um teste repete um deles com `Model.fit` e
-# `MirroredStrategy` em quatro GPUs e obtém os mesmos pesos, até o arredondamento de float32.
+# `MirroredStrategy` em quatro GPUs e obtém os mesmos pesos, a menos do arredondamento do float32.
 
 # %%
 e2 = experiments.e2(ks=(4, 16, 64), seeds=(0,))
@@ -481,7 +481,7 @@ for k in (4, 16, 64):
 # lote de 8k no ImageNet.
 # <!-- claim e2_rules -->
 #
-# Agora o aquecimento (E3, 30 épocas): lote 2048 com a taxa escalonada linearmente 6,4, com e sem
+# Agora o aquecimento (E3, 30 épocas): lote 2048 com a taxa escalonada linearmente (6,4), com e sem
 # 5 épocas de aquecimento a partir de 0,1, e lote 4096 com 12,8 e aquecimento. O gráfico mostra os
 # primeiros 50 passos.
 
@@ -582,9 +582,12 @@ for i, n in enumerate(result.replicas):
 # replicas, above all once they span several nodes. From 32 to 64 GPUs the run gets only a few
 # percent faster: those 32 extra GPUs are nearly wasted. For a larger model the compute per step
 # is larger too, but the argument stays: beyond the critical batch, more replicas buy little.
+# (The all-reduce here is timed from the links' latencies and bandwidths alone; NCCL's fixed cost
+# per call, which lesson 02's model adds, would make it larger and the conclusion only stronger.)
+# <!-- claim time_past_bcrit: about(e1.fit(1).b_crit, 170, rel=0.05) & between(result.seconds[5] / result.seconds[6], 1.0, 1.1) & holds(list(result.allreduce_seconds) == sorted(result.allreduce_seconds), "the all-reduce grows with the replicas") -->
 
 # %% [markdown] lang="zh"
-# 有两个因素让曲线偏离理想情况。超过 `B_crit`（这里约为 170）之后，无论用多少个 GPU，步数都几乎不再下降；而且每一步都要付出全归约的时间，它随副本数增长，在跨越多个节点之后尤其明显。从 32 个 GPU 增加到 64 个，训练耗时只缩短了百分之几：多出来的 32 个 GPU 几乎白费了。对于更大的模型，每一步的计算量也更大，但道理不变：超过临界批次大小之后，更多的副本带来的收益很少。
+# 有两个因素让曲线偏离理想情况。超过 `B_crit`（这里约为 170）之后，无论用多少个 GPU，步数都几乎不再下降；而且每一步都要付出全归约的时间，它随副本数增长，在跨越多个节点之后尤其明显。从 32 个 GPU 增加到 64 个，训练耗时只缩短了百分之几：多出来的 32 个 GPU 几乎白费了。对于更大的模型，每一步的计算量也更大，但道理不变：超过临界批次大小之后，更多的副本带来的收益很少。（这里的全归约时间只按链路的延迟和带宽计算；第 02 课的模型还会加上 NCCL 每次调用的固定开销，那会让它更长，结论只会更强。）<!-- claim time_past_bcrit -->
 
 # %% [markdown] lang="pt"
 # Duas coisas afastam a curva do ideal. Acima de `B_crit` (cerca de 170 aqui) os passos quase não
@@ -592,7 +595,10 @@ for i, n in enumerate(result.replicas):
 # sobretudo quando elas ocupam vários nós. De 32 para 64 GPUs o treinamento fica só alguns por cento
 # mais rápido: essas 32 GPUs extras são quase desperdiçadas. Para um modelo maior a computação por
 # passo também é maior, mas o raciocínio continua valendo: além do lote crítico, mais réplicas
-# trazem pouco ganho.
+# trazem pouco ganho. (O all-reduce aqui é cronometrado só pelas latências e larguras de banda dos
+# enlaces; o custo fixo do NCCL por chamada, que o modelo da lição 02 acrescenta, o deixaria maior e
+# a conclusão ainda mais forte.)
+# <!-- claim time_past_bcrit -->
 
 # %% [markdown] lang="en"
 # ## 8. Classroom demo: a batch size and a rule
@@ -609,7 +615,7 @@ for i, n in enumerate(result.replicas):
 # %% [markdown] lang="pt"
 # ## 8. Demonstração para a sala de aula: um tamanho de lote e uma regra
 #
-# Escolha um lote global e uma regra; a curva laranja treina a regressão da seção 3 com a taxa que
+# Escolha um lote global e uma regra; a curva laranja mostra a regressão da seção 3 treinada com a taxa que
 # essa regra dá (a partir do lote 8 com 0,25, a curva cinza), por 150 passos. A figura estática
 # mostra seis escolhas; o widget abaixo dela redesenha um painel (execute o notebook para usá-lo).
 
@@ -647,7 +653,7 @@ scaling_plots.rule_demo_widget()
 # - The noise scale, measured from per-replica and all-reduced gradients, estimates where
 #   `B_crit` lies; past it, more GPUs buy little time.
 #
-# The exercise asks you to compute a cluster's global batch and scaled rate under each rule,
+# Exercises 08a and 08b ask you to compute a cluster's global batch and scaled rate under each rule,
 # and to estimate the critical batch size from measured gradient norms.
 
 # %% [markdown] lang="zh"
@@ -659,7 +665,7 @@ scaling_plots.rule_demo_widget()
 # - 在批次小于临界批次大小、学习率低于稳定性上限时，线性缩放有效；缩放后的学习率很大时要预热；超过 `B_crit` 之后，哪条规则都帮不上忙。
 # - 由每个副本的梯度和全归约之后的梯度测得的噪声尺度，可以估计 `B_crit` 的位置；超过它以后，更多的 GPU 节省不了多少时间。
 #
-# 练习要求你为一个给定的集群计算各条规则下的全局批次大小和缩放后的学习率，并根据测得的梯度范数估计临界批次大小。
+# 练习 08a 和 08b 要求你为一个给定的集群计算各条规则下的全局批次大小和缩放后的学习率，并根据测得的梯度范数估计临界批次大小。
 
 # %% [markdown] lang="pt"
 # Aqui não escalonar a taxa é o que dá certo: a mesma taxa 0,25 com um lote maior elimina, pela
@@ -682,5 +688,5 @@ scaling_plots.rule_demo_widget()
 # - A escala de ruído, medida a partir dos gradientes por réplica e após o all-reduce, estima onde
 #   fica o `B_crit`; depois dele, mais GPUs economizam pouco tempo.
 #
-# O exercício pede que você calcule o lote global e a taxa escalonada de um cluster sob cada regra
+# Os exercícios 08a e 08b pedem que você calcule o lote global e a taxa escalonada de um cluster sob cada regra
 # e estime o tamanho crítico do lote a partir de normas de gradiente medidas.

@@ -172,8 +172,8 @@ for epoch, a, b, diff in two_engines.side_by_side(one_sim["loss"], one_tf["loss"
 # ## 2. MultiWorkerMirroredStrategy de verdade: dois processos worker
 #
 # Entre os documentos que o curso segue, o capítulo sobre `MultiWorkerMirroredStrategy` e
-# `TF_CONFIG` termina com um exemplo no MNIST: uma pequena rede convolucional treinada com
-# `Model.fit`. O curso mantém esse script sem edições, exceto pelos imports, que citam `sim.tf`
+# `TF_CONFIG` termina com um exemplo com o MNIST: uma pequena rede convolucional treinada com
+# `Model.fit`. O curso mantém esse script sem edições, exceto pelos imports, que importam `sim.tf`
 # (`tests/seed_scripts/seed002_mwms_mnist.py`). O launcher o executa em qualquer um dos
 # engines, cada worker em um processo próprio com o `TF_CONFIG` que o launcher escreveu para
 # ele (endereços neste computador, `127.0.0.1`, em portas livres):
@@ -224,7 +224,7 @@ print(t("lesson10.sim_time", steps=steps, ms=seed_sim["simulated_seconds"] * 1e3
 # simulator describes.
 
 # %% [markdown] lang="zh"
-# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信全归约相连）和两个模拟器进程（通过课程模拟的互连网络相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
+# 两个真正的 TensorFlow 进程（通过 TensorFlow 自己的 gRPC 和集合通信（全归约）相连）和两个模拟器进程（通过课程模拟的互连网络相连）在 3 个周期结束时准确率相同，损失在五位有效数字上一致（十几个 float32 训练步累积的舍入误差）。最后一行是模拟器预测的另一半：这 12 步在它所模拟的硬件（这里每个工作进程有一个模拟 GPU）上需要多长时间。本机上那次真正的运行中，每个工作进程只用了一个 CPU，所以它实际耗费的时间与这个预测无关；要检验时间，就得在模拟器所描述的硬件上运行。
 
 # %% [markdown] lang="pt"
 # Dois processos do TensorFlow de verdade, ligados pelo gRPC e pelo all-reduce coletivo do próprio
@@ -318,14 +318,16 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # hardware; it stops there. It does not model:
 #
 # - **the speed of real kernels**: a step's compute time comes from FLOPs and bytes over a
-#   device's peak rates, not from cuDNN's choice of algorithm or caches; each op pays one fixed
+#   device's peak rates (lesson 09's model mode uses a published fraction of the peak instead),
+#   not from cuDNN's choice of algorithm or caches; each op pays one fixed
 #   launch cost (a few microseconds, set per device type), not a measured one;
 # - **memory exactly**: the simulator counts weights, optimizer slots, the tensors kept for the
 #   backward pass and the gradients, and raises TensorFlow's out-of-memory error past a device's
 #   size, but not the allocator's fragmentation, cuDNN's workspaces or the framework's own
 #   buffers, so a real GPU fills up sooner;
 # - **the real network stack**: gRPC, TCP and its retransmissions, other traffic on the same
-#   links, firewalls and time-outs; a simulated link is its latency and bandwidth, nothing more;
+#   links, firewalls and time-outs; a simulated link is its latency, its bandwidth and the
+#   overheads its protocol adds (TCP headers, each message's cost at both ends), nothing more;
 # - **the operating system**: other processes, noisy neighbours, preemption and failing disks
 #   (a failure happens only where you inject it, as in lesson 06);
 # - **TensorFlow's graph machinery**: `tf.function` tracing, Grappler and XLA optimisations, and
@@ -334,7 +336,9 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 #   last bits; the simulator is deterministic;
 # - **APIs outside the course's subset**, which raise `NotImplementedError` naming what to use.
 #
-# The numbers of a correct script agree with TensorFlow's to float32 rounding; its times are a
+# The numbers of a correct script agree with TensorFlow's to float32 rounding; where TensorFlow
+# refuses a script (Keras 3's `fit` on an unevenly split first batch, lesson 04; `.values` of a
+# CentralStorage variable, lesson 05) the simulator raises the same error. Its times are a
 # prediction to check on the real machines.
 #
 # ## What to remember
@@ -353,15 +357,15 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 #
 # 模拟器重现 TensorFlow 的 API 和数值结果，并根据硬件模型预测时间；仅此而已。它没有模拟：
 #
-# - **真实内核的速度**：一步的计算时间由 FLOP 数和字节数除以设备的峰值速率得出，而不是取决于 cuDNN 选用的算法或缓存；每个操作付出的启动开销是一个固定值（几微秒，按设备类型设定），而不是测量得到的；
+# - **真实内核的速度**：一步的计算时间由 FLOP 数和字节数除以设备的峰值速率得出（第 09 课的模型模式则用已发表基准测得的峰值比例），而不是取决于 cuDNN 选用的算法或缓存；每个操作付出的启动开销是一个固定值（几微秒，按设备类型设定），而不是测量得到的；
 # - **精确的内存占用**：模拟器会统计权重、优化器的槽变量、为反向传播保留的张量和梯度，超出设备容量时引发 TensorFlow 的内存不足错误；但它不统计分配器的碎片、cuDNN 的工作区和框架自身的缓冲区，所以真实 GPU 会更早被占满；
-# - **真实的网络协议栈**：gRPC、TCP 及其重传、同一链路上的其他流量、防火墙和超时；模拟的链路只有延迟和带宽，别无其他；
+# - **真实的网络协议栈**：gRPC、TCP 及其重传、同一链路上的其他流量、防火墙和超时；模拟的链路只有延迟、带宽，以及按协议算出的开销（TCP 协议头、每条消息在两端的开销），别无其他；
 # - **操作系统**：其他进程、争抢资源的邻居、抢占以及磁盘故障（只有在你主动注入时才会出故障，就像第 06 课那样）；
 # - **TensorFlow 的计算图机制**：`tf.function` 的追踪、Grappler 和 XLA 优化，以及输入流水线的并行线程；
 # - **真实 GPU 的不确定性**：使用某些内核时，真实的多次运行之间在最后几位上会有差别；模拟器则是确定的；
 # - **课程子集之外的 API**：它们会引发 `NotImplementedError`，并说明应该改用什么。
 #
-# 一个正确的脚本，其数值结果与 TensorFlow 的结果在 float32 舍入误差范围内一致；它的时间则是一个预测，需要在真正的机器上检验。
+# 一个正确的脚本，其数值结果与 TensorFlow 的结果在 float32 舍入误差范围内一致；凡是 TensorFlow 拒绝的脚本（第一个批次切分不均匀的 Keras 3 `fit`，见第 04 课；CentralStorage 变量的 `.values`，见第 05 课），模拟器也会抛出同样的错误。它的时间则是一个预测，需要在真正的机器上检验。
 #
 # ## 小结
 #
@@ -377,18 +381,21 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # hardware; e não vai além disso. Ele não modela:
 #
 # - **a velocidade dos kernels reais**: o tempo de cálculo de um passo vem dos FLOPs e dos bytes
-#   divididos pelas taxas de pico do dispositivo, e não do algoritmo que o cuDNN escolhe nem dos
+#   divididos pelas taxas de pico do dispositivo (o modo modelo da lição 09 usa, em vez disso, uma
+#   fração do pico publicada), e não do algoritmo que o cuDNN escolhe nem dos
 #   caches; cada operação paga um custo fixo de lançamento (alguns microssegundos, definidos por
 #   tipo de dispositivo), e não um custo medido;
 # - **a memória com exatidão**: o simulador conta os pesos, os slots do otimizador, os tensores
 #   guardados para a retropropagação e os gradientes, e lança o erro de falta de memória do
-#   TensorFlow quando passam do tamanho do dispositivo; mas não conta a fragmentação do alocador,
+#   TensorFlow quando eles excedem a memória do dispositivo; mas não conta a fragmentação do alocador,
 #   as áreas de trabalho do cuDNN nem os buffers do próprio framework, então uma GPU real enche
 #   antes;
 # - **a pilha de rede real**: gRPC, o TCP e suas retransmissões, outros tráfegos nos mesmos
-#   enlaces, firewalls e timeouts; um enlace simulado é a sua latência e a sua largura de banda, e
-#   nada mais;
-# - **o sistema operacional**: outros processos, vizinhos barulhentos, preempção e discos com falha
+#   enlaces, firewalls e timeouts; um enlace simulado é a sua latência, a sua largura de banda e os
+#   custos que o seu protocolo acrescenta (cabeçalhos TCP, o custo de cada mensagem nas duas
+#   pontas), e nada mais;
+# - **o sistema operacional**: outros processos, interferência de outras cargas no mesmo host (os
+#   *noisy neighbors*), preempção e discos com falha
 #   (uma falha só acontece onde você a injeta, como na lição 06);
 # - **a maquinaria de grafos do TensorFlow**: o tracing do `tf.function`, as otimizações do
 #   Grappler e do XLA e as threads paralelas do pipeline de entrada;
@@ -396,8 +403,10 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 #   últimos bits; o simulador é determinístico;
 # - **APIs fora do subconjunto do curso**, que lançam `NotImplementedError` dizendo o que usar.
 #
-# Os números de um script correto concordam com os do TensorFlow até o arredondamento do float32;
-# os tempos são uma previsão a conferir nas máquinas reais.
+# Os números de um script correto concordam com os do TensorFlow a menos do arredondamento do
+# float32; onde o TensorFlow recusa um script (o `fit` do Keras 3 com um primeiro lote dividido de
+# forma desigual, lição 04; o `.values` de uma variável da CentralStorage, lição 05), o simulador
+# gera o mesmo erro. Os tempos são uma previsão a conferir nas máquinas reais.
 #
 # ## Resumo
 #

@@ -41,5 +41,6 @@ def show() -> None:
     """Print the table with aligned columns (each strategy on its own line, to fit a notebook)."""
     rows = table_rows()
     for column, strategy in enumerate(rows[0][1:], start=1):
-        cells = ", ".join(f"{row[0]}: {row[column]}" for row in rows[1:])
+        cells = t("strategy_map.cell_separator").join(
+            t("strategy_map.cell", api=row[0], status=row[column]) for row in rows[1:])
         print(f"{strategy:<28} {cells}")

@@ -34,7 +34,7 @@ def row_offsets(value, axis):
     """``[(begin, size), ...]`` per replica: where each replica's rows sit in the gather."""
     from sim.distribute import _ops
     from sim.distribute.values import DistributedValues
-    parts = value.values if isinstance(value, DistributedValues) else (value,)
+    parts = value._values if isinstance(value, DistributedValues) else (value,)
     out, begin = [], 0
     for p in parts:
         a = np.asarray(_ops.to_numpy(p))

@@ -151,22 +151,28 @@ def _with_input(node, new_input):
 
 # -- the shard TensorFlow inserts --------------------------------------------------------------
 class RequiredShard(_ShardDataset):
-    """``shard(W, w)`` with ``require_non_empty``: an input of fewer than W elements (files,
-    under FILE) is an error on every worker, not a silently idle one."""
+    """``shard(W, w)`` with ``require_non_empty``, as TF 2.21's ShardDataset runs it (checked in
+    tests/tf_crosscheck): with fewer than W elements (files, under FILE), a worker whose index has
+    a file raises at its first read, counting the files it went through (``w + 1``); a worker
+    past the last file reads nothing, without an error."""
     _kind = "shard"
 
     def _iterate(self):
         it = self._input._iterate()
         head = list(itertools.islice(it, self._num_shards))
-        if 0 < len(head) < self._num_shards:
+        if len(head) < self._num_shards:
+            if self._index >= len(head):
+                return
             from sim.engine.errors import InvalidArgumentError
             from sim.i18n import t
             raise InvalidArgumentError(None, None, (
-                f"Could not apply FILE based sharding: the dataset only has {len(head)} file(s), "
-                f"which is not enough for the required {self._num_shards} shards/workers. If you "
-                "are using datasets with distribution strategy, consider setting the auto sharding "
-                "policy to either DATA or OFF using the `experimental_distribute.auto_shard_policy` "
-                "option of `tf.data.Options()`.\n"
+                f"Could not apply FILE based sharding: the dataset only has {self._index + 1} "
+                f"file(s), which is not enough for the required {self._num_shards} shards/workers. "
+                "If you are using datasets with distribution strategy, consider setting the auto "
+                "sharding policy to either DATA or OFF using the "
+                "`experimental_distribute.auto_shard_policy` option of `tf.data.Options()`. Or, "
+                "split your input files into a larger number of small files such that number of "
+                "files is greater than number of shards/workers.\n"
                 + t("datafiles.not_enough", seen=len(head), workers=self._num_shards)))
         if head:
             yield head[self._index]

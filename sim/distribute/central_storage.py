@@ -37,9 +37,14 @@ class CentralStorageExtended(MirroredExtended):
 
     def __init__(self, container_strategy, compute_devices=None, parameter_device=None):
         devices = resolve_devices(compute_devices)
+        # parameter_devices is the name as given, or TF's default: the one compute device, else
+        # "/device:CPU:0" (_LOCAL_CPU, parameter_server_strategy.py); variables go to its full name
+        self._parameter_name = parameter_device
         if parameter_device is None:
             gpus = _machine.local_devices("GPU")
             parameter_device = gpus[0] if len(gpus) == 1 else (_machine.local_devices("CPU") or devices)[0]
+            self._parameter_name = _machine.canonical(parameter_device) if len(devices) == 1 \
+                else "/device:CPU:0"
         self._parameter_device = _machine.canonical(parameter_device)
         super().__init__(container_strategy, devices,
                          ReductionToOneDevice(reduce_to_device=self._parameter_device))
@@ -51,7 +56,7 @@ class CentralStorageExtended(MirroredExtended):
 
     @property
     def parameter_devices(self):
-        return (self._parameter_device,)
+        return (self._parameter_name,)
 
     def _make_variable(self, next_creator, kwargs, sync, agg, devices):
         from sim.distribute.variables import AggregatingVariable

@@ -27,7 +27,7 @@ class ClusterSyncOnReadVariable(SyncOnReadVariable):
         parts = PerReplica(tuple(v._as_tensor() for v in self._values))
         op = ReduceOp.SUM if agg == "SUM" else ReduceOp.MEAN
         out = ext._collective_ops.batch_reduce_implementation(op, [(parts, ext._devices)], None)[0]
-        first = out.values[0] if isinstance(out, DistributedValues) else out
+        first = out._values[0] if isinstance(out, DistributedValues) else out
         return _ops.like(_ops.to_numpy(first), self._values[0]._as_tensor())
 
     def _write(self, op, value):

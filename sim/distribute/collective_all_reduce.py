@@ -51,7 +51,7 @@ class CollectiveAllReduce(CrossDeviceOps):
                                           self._num_replicas_in_sync)
         out = []
         for (value, dest), per_device in zip(pairs, reduced):
-            template = value.values[0] if isinstance(value, DistributedValues) else value
+            template = value._values[0] if isinstance(value, DistributedValues) else value
             dests = devices_of(dest) if dest is not None else self._devices
             if tuple(dests) == self._devices:
                 tensors = [_ops.like(a, template) for a in per_device]
@@ -62,10 +62,10 @@ class CollectiveAllReduce(CrossDeviceOps):
 
     def _as_local(self, value):
         """A value with one component per local replica (a plain value is every replica's)."""
-        if isinstance(value, DistributedValues) and len(value.values) == len(self._devices):
+        if isinstance(value, DistributedValues) and len(value._values) == len(self._devices):
             return value
         if isinstance(value, DistributedValues):
-            value = value.values[0]
+            value = value._values[0]
         return PerReplica((value,) * len(self._devices))
 
     # -- the collective ----------------------------------------------------------------------

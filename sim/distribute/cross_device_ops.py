@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.distribute import _collective, _copies, _ops, packing, timing
-from sim.distribute.errors import explain
+from sim.distribute.errors import addn_shape_error, explain
 from sim.distribute.reduce_op import ReduceOp
 from sim.distribute.values import DistributedValues, Mirrored, PerReplica
 
@@ -27,7 +27,7 @@ def devices_of(x):
     if names is not None:
         return tuple(names)
     if isinstance(x, DistributedValues):
-        return tuple(getattr(v, "_device_name", None) or "" for v in x.values)
+        return tuple(getattr(v, "_device_name", None) or "" for v in x._values)
     return (getattr(x, "_device_name", None) or "",)
 
 
@@ -74,18 +74,21 @@ def _mirrored(values, devices):
 
 
 def _arrays(value):
-    return [np.asarray(_ops.to_numpy(v)) for v in value.values]
+    return [np.asarray(_ops.to_numpy(v)) for v in value._values]
 
 
-def _check_shapes(arrays):
+def _check_shapes(arrays, device=None):
     shapes = [a.shape for a in arrays]
+    if any(s != shapes[0] for s in shapes) and device is not None:
+        raise addn_shape_error(shapes, device)
     if any(s != shapes[0] for s in shapes):
         from sim.engine.errors import InvalidArgumentError
+        from sim.i18n import join_list
         raise InvalidArgumentError(explain(
             f"Shapes of all inputs must match: values[0].shape = {list(shapes[0])} != "
             f"values[{next(i for i, s in enumerate(shapes) if s != shapes[0])}].shape = "
             f"{list(next(s for s in shapes if s != shapes[0]))} [Op:AddN]",
-            "reduce_shape_mismatch", shapes=", ".join(str(tuple(s)) for s in shapes)))
+            "reduce_shape_mismatch", shapes=join_list(str(tuple(s)) for s in shapes)))
 
 
 def batch_all_reduce_arrays(reduce_op, values, reduce_group, num_replicas):
@@ -114,9 +117,9 @@ class CrossDeviceOps:
             per_replica_value = PerReplica((per_replica_value,))
         validate_destinations(destinations)
         dests = devices_of(destinations)
-        if len(per_replica_value.values) == 1 and len(dests) == 1 \
+        if len(per_replica_value._values) == 1 and len(dests) == 1 \
                 and devices_of(per_replica_value) == dests:
-            return per_replica_value.values[0]
+            return per_replica_value._values[0]
         return self.reduce_implementation(reduce_op, per_replica_value, destinations, options)
 
     def batch_reduce(self, reduce_op, value_destination_pairs, options=None):
@@ -127,8 +130,8 @@ class CrossDeviceOps:
                 value = PerReplica((value,))
             validate_destinations(dest)
             pairs.append((value, dest))
-        if all(len(v.values) == 1 and devices_of(v) == devices_of(d) for v, d in pairs):
-            return [v.values[0] for v, _ in pairs]
+        if all(len(v._values) == 1 and devices_of(v) == devices_of(d) for v, d in pairs):
+            return [v._values[0] for v, _ in pairs]
         return self.batch_reduce_implementation(reduce_op, pairs, options)
 
     def broadcast(self, tensor, destinations):
@@ -142,7 +145,7 @@ class CrossDeviceOps:
 
     def _gather(self, value, destinations, axis):
         """Concatenate the components along ``axis`` on one device, copy to the destinations."""
-        values = value.values if isinstance(value, DistributedValues) else (value,)
+        values = value._values if isinstance(value, DistributedValues) else (value,)
         out = _ops.concat(list(values), axis)
         dests = devices_of(destinations) if destinations is not None else ("",)
         return _mirrored([out] * len(dests), dests)
@@ -157,14 +160,14 @@ class ReductionToOneDevice(CrossDeviceOps):
 
     def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
         _check_op(reduce_op)
-        if not per_replica_value.values:
+        if not per_replica_value._values:
             raise ValueError(explain("`per_replica_value` must be non-empty", "reduce_op"))
         dests = devices_of(destinations)
         root = self.reduce_to_device or dests[0]
         arrays = _arrays(per_replica_value)
-        _check_shapes(arrays)
+        _check_shapes(arrays, root)
         if self.accumulation_fn is not None:
-            total = _ops.to_numpy(self.accumulation_fn(list(per_replica_value.values)))
+            total = _ops.to_numpy(self.accumulation_fn(list(per_replica_value._values)))
         else:
             total = arrays[0].copy()
             for a in arrays[1:]:
@@ -174,7 +177,7 @@ class ReductionToOneDevice(CrossDeviceOps):
         sources = devices_of(per_replica_value)
         if all(sources) and all(dests):
             _time_reduce_then_copy(sources, root, dests, arrays[0].nbytes)
-        result = _ops.like(total, per_replica_value.values[0])
+        result = _ops.like(total, per_replica_value._values[0])
         return _mirrored([result] * len(dests), dests)
 
 
@@ -212,7 +215,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         devices = devices_of(values[0])
         results = batch_all_reduce_arrays(
             reduce_op, values, lambda group: self._all_reduce_group(group, devices), len(devices))
-        return [_mirrored([_ops.like(a, v.values[0]) for a in per_device], devices)
+        return [_mirrored([_ops.like(a, v._values[0]) for a in per_device], devices)
                 for v, per_device in zip(values, results)]
 
     def _all_reduce_group(self, tensors, devices):

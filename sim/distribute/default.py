@@ -31,7 +31,8 @@ class _DefaultDistributionStrategy(Strategy):
                                    "_DefaultDistributionStrategy", "default_singleton"))
 
     def __repr__(self):
-        return "<tf.distribute default strategy>"
+        from sim.i18n import t
+        return t("distribute.repr_default")
 
 
 def _default_device():

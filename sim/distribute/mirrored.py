@@ -98,7 +98,7 @@ class MirroredExtended(StrategyExtended):
     def _tag_devices(self, structure):
         if isinstance(structure, PerReplica):
             if getattr(structure, "_device_names", None) is None \
-                    and len(structure.values) == len(self._devices):
+                    and len(structure._values) == len(self._devices):
                 structure._device_names = self._devices
             return structure
         if not isinstance(structure, (list, tuple, dict)):
@@ -107,7 +107,7 @@ class MirroredExtended(StrategyExtended):
         n = len(devices)
         for x in nest.flatten(structure):
             if isinstance(x, PerReplica) and getattr(x, "_device_names", None) is None \
-                    and len(x.values) == n:
+                    and len(x._values) == n:
                 x._device_names = devices
         return structure
 
@@ -221,7 +221,7 @@ class MirroredExtended(StrategyExtended):
 
     # -- updates ----------------------------------------------------------------------------
     def _update(self, var, fn, args, kwargs, group):
-        components = var.values if getattr(var, "_is_distributed_variable", False) else (var,)
+        components = var._values if getattr(var, "_is_distributed_variable", False) else (var,)
         timer = _timing.current()
         n = len(components)
         strategy = self._container_strategy()
@@ -263,7 +263,7 @@ class MirroredExtended(StrategyExtended):
 
     def _local_results(self, value):
         if isinstance(value, DistributedValues):
-            return value.values
+            return value._values
         if isinstance(value, (list, tuple, dict)):
             flat = nest.flatten(value)
             if any(isinstance(x, DistributedValues) for x in flat):

@@ -237,7 +237,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
 
         from sim.distribute import _ops
         from sim.runtime import clock
-        local = value.values if isinstance(value, DistributedValues) else (value,) * len(self._devices)
+        local = value._values if isinstance(value, DistributedValues) else (value,) * len(self._devices)
         arrays = [np.asarray(_ops.to_numpy(v)) for v in local]
         pieces = self._fabric.gather(arrays, arrive=clock().now)
         return _ops.like(np.concatenate(pieces, axis=axis), local[0])

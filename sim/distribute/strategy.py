@@ -216,7 +216,7 @@ class StrategyExtended:
 
     def _local_results(self, value):
         if isinstance(value, DistributedValues):
-            return value.values
+            return value._values
         return (value,)
 
     # -- input (the default strategy overrides: it does not split) ---------------------------

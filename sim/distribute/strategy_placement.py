@@ -1,12 +1,13 @@
 """Soft placement for strategies: a device the simulated machine lacks, as TensorFlow treats it.
 
 TensorFlow places an op whose device does not exist on one that does (soft placement is on in
-eager mode), and runs logical CPUs (a CPU split by ``set_logical_device_configuration``) on the
-one physical CPU: ``OneDeviceStrategy("/gpu:0")`` on a machine without GPUs, or
-``MirroredStrategy(["/gpu:0", "/gpu:1"])`` on a one-GPU machine, still build, keep the names
-asked for (``worker_devices`` shows ``.../device:GPU:1``) and compute on the host's CPU. Here the
-missing local GPU's full name is mapped to host 0's CPU on the machine, so the simulation times
-that replica there, and an INFO record in the course language on the ``tensorflow`` logger says
+eager mode: ``EagerContext::SelectDevice`` drops the type and index and takes the device of the
+highest priority, GPU:0 on a machine with GPUs, else CPU:0), and runs logical CPUs (a CPU split
+by ``set_logical_device_configuration``) on the one physical CPU: ``OneDeviceStrategy("/gpu:7")``
+on a 4-GPU machine, or ``MirroredStrategy(["/gpu:0", "/gpu:1"])`` on a one-GPU machine, still
+build, keep the names asked for (``worker_devices`` shows ``.../device:GPU:7``) and compute on
+GPU:0 (on the host's CPU without GPUs). Here the missing local GPU's full name is mapped to that
+device of host 0, so the simulation times that replica there, and an INFO record in the course language on the ``tensorflow`` logger says
 so (TensorFlow says nothing; ``tf.get_logger().setLevel("INFO")`` shows sim's, e.g. for a typo
 such as ``/gpu:9``). Other names (a job or task the machine has not, a CPU
 index, a TPU) still raise the machine's ValueError.
@@ -42,7 +43,8 @@ def place(machine, name):
     cpus = machine.devices_of("CPU", host=0)
     if not cpus:
         return None
-    host = cpus[0]
+    gpus = machine.devices_of("GPU", host=0) if _LOCAL_GPU.match(full) else []
+    host = (gpus or cpus)[0]
     lookup = getattr(machine, "_lookup", None)
     if lookup is None:
         return None

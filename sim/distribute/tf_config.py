@@ -228,8 +228,11 @@ def _check_no_ps(config, task_type):
         fixed = {**copy.deepcopy(config), "cluster": cluster or EXAMPLE["cluster"],
                  "task": {"type": "worker", "index": 0}}
         raise ValueError(with_fix("There is no id for task_type 'ps'", "ps_task_mwms", fixed))
-    if "ps" in config["cluster"]:
-        raise ValueError(with_fix(None, "ps_job_mwms", {**copy.deepcopy(config), "cluster": cluster}))
+    if "ps" in config["cluster"]:         # TensorFlow would wait for it: say so, do not hang
+        ps = config["cluster"]["ps"]
+        address = ", ".join(ps) if isinstance(ps, (list, tuple)) else str(ps)
+        raise ValueError(with_fix(None, "ps_job_mwms", {**copy.deepcopy(config), "cluster": cluster},
+                                  address=address))
 
 
 # -- what MultiWorkerMirroredStrategy calls -------------------------------------------------------

@@ -115,7 +115,8 @@ class TPUStrategy(Strategy):
         self.extended._cluster_resolver = resolver
 
     def __repr__(self):
-        return f"<{self._tf_name} on {self.num_replicas_in_sync} TPU cores>"
+        from sim.i18n import t
+        return t("distribute.repr_tpu_cores", name=self._tf_name, n=self.num_replicas_in_sync)
 
 
 class TPUExtended(MirroredExtended):

@@ -148,7 +148,23 @@ class SyncOnReadVariable(DistributedVariable):
 
 
 class AggregatingVariable(DistributedVariable):
-    """One variable for all replicas (CentralStorage); replica writes are aggregated first."""
+    """One variable for all replicas (CentralStorage); replica writes are aggregated first.
+
+    TensorFlow's AggregatingVariable (ps_values.py) is no DistributedValues: it wraps one
+    ResourceVariable and hands it every attribute it lacks, so ``.values`` raises that variable's
+    AttributeError (run on TF 2.21); sim's own code reads ``_values``."""
+
+    _NOT_DISTRIBUTED = ("values",)
+
+    def __getattribute__(self, name):
+        if name in AggregatingVariable._NOT_DISTRIBUTED:
+            return self.__getattr__(name)
+        return super().__getattribute__(name)
+
+    def __getattr__(self, name):
+        if name in AggregatingVariable._NOT_DISTRIBUTED:
+            raise AttributeError(f"'ResourceVariable' object has no attribute '{name}'")
+        return super().__getattr__(name)
 
     def _engine_variable(self):
         if timing._active and timing._active[-1].reads is not None:

@@ -157,11 +157,12 @@ class Machine:
         found = [d for d in self.devices if fields and names.matches(d, fields)]
         if len(found) == 1:
             return found[0]
+        from sim.i18n import join_list
         known = [self.display_name(d) for d in self.devices]
-        shown = ", ".join(known[:16]) + (f" ... ({len(known)} in all)" if len(known) > 16 else "")
+        shown = join_list(known[:16]) + (f" ... ({len(known)})" if len(known) > 16 else "")
         if len(found) > 1:
             raise ValueError(t("hardware.ambiguous_device", name=name, machine=self.name,
-                               known=", ".join(d.name for d in found[:8])))
+                               known=join_list(d.name for d in found[:8])))
         raise ValueError(t("hardware.unknown_device", name=name, machine=self.name, known=shown))
 
     def display_name(self, device: Device) -> str:

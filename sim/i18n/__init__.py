@@ -120,6 +120,20 @@ def join_list(items, lang: str | None = None) -> str:
         number(i, "", lang) if _is_number(i) else str(i) for i in items)
 
 
+def pad(text: str, width: int, left: bool = False) -> str:
+    """``text`` padded to ``width`` display columns (a CJK character takes two), right-aligned."""
+    import unicodedata
+    spaces = " " * max(0, width - sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(text)))
+    return f"{text}{spaces}" if left else f"{spaces}{text}"
+
+
+def number_list(values, spec: str = "", lang: str | None = None) -> str:
+    """A printed list of numbers, ``[0.7188, 1.7305]``, in the language's number format; where
+    the decimal mark is a comma (pt) the items are separated by "; " so they stay readable."""
+    decimal, _ = NUMBER_SYMBOLS[lang or _language]
+    return "[" + ("; " if decimal == "," else ", ").join(number(v, spec, lang) for v in values) + "]"
+
+
 def missing_keys() -> dict[str, list[str]]:
     """Keys present in some language but missing in another: ``{lang: [keys]}``."""
     every = set().union(*(set(v) for v in catalogs().values()))

@@ -7,6 +7,7 @@ as given (already batched globally); a DatasetCreator goes through
 """
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -158,6 +159,7 @@ class DataHandler:
         self._dist = None
         self._iterator = None
         self._user_steps = steps_per_epoch
+        self._peeked_epoch = None
         self._seed = backend._seed_state["seed"] or 0
         if isinstance(x, DatasetCreator):
             if steps_per_epoch is None:
@@ -215,7 +217,21 @@ class DataHandler:
             pass
         return iter(self._strategy.experimental_distribute_dataset(ds))
 
+    def peek_first(self):
+        """The first batch of the first epoch, left in place to be trained on (Keras 3's fit and
+        evaluate look at it before the first step), or None when there is none."""
+        it = self.iterator_for_epoch(self._initial_epoch)
+        try:
+            first = next(it)
+        except StopIteration:
+            return None
+        self._iterator, self._peeked_epoch = itertools.chain([first], it), self._initial_epoch
+        return first
+
     def iterator_for_epoch(self, epoch):
+        if self._peeked_epoch == epoch:
+            self._peeked_epoch = None
+            return self._iterator
         if self._arrays is not None:
             self._iterator = self._array_dataset(epoch)
         elif self._iterator is None or self._recreate:

@@ -31,6 +31,30 @@ def _empty_fit_message():
             + i18n.t("misuse.fit_empty_data"))
 
 
+def _maybe_symbolic_build(model, handler):
+    """Keras 3's fit and evaluate reduce the first distributed batch to the host before training
+    (``_maybe_symbolic_build``, keras/src/backend/tensorflow/trainer.py, for a model created under
+    a strategy): ``strategy.reduce("MEAN", batch, axis=None)``, so a first batch split unevenly
+    over the replicas raises TensorFlow's AddN InvalidArgumentError there (run on TF 2.21).
+    tf-keras does not, nor does a model created outside the strategy's scope."""
+    from sim.keras.version import uses_legacy_keras
+    if uses_legacy_keras() or getattr(model, "_creation_strategy", None) is None:
+        return
+    first = handler.peek_first()
+    leaves = tf.nest.flatten(first) if first is not None else []
+    if leaves and all(isinstance(v, tf.distribute.DistributedValues) for v in leaves):
+        from sim.distribute.errors import explain
+        from sim.engine.errors import InvalidArgumentError
+        try:
+            model.distribute_strategy.reduce("MEAN", first, axis=None)
+        except InvalidArgumentError as error:           # TF's text, then why in fit and the fix
+            from sim.i18n import join_list
+            shapes = join_list(str(tuple(v.shape)) for v in model.distribute_strategy
+                               .experimental_local_results(leaves[0]))
+            raise InvalidArgumentError(explain(str(error).split("\n")[0], "keras3_first_batch",
+                                               shapes=shapes)) from None
+
+
 class Trainer(CompiledState):
     """compile/fit/evaluate/predict and their steps; mixed into ``Model`` (training.py)."""
 
@@ -91,6 +115,7 @@ class Trainer(CompiledState):
             handler = data_adapter.DataHandler(
                 x, y, sample_weight, batch_size=batch_size, steps_per_epoch=steps_per_epoch,
                 initial_epoch=initial_epoch, epochs=epochs, shuffle=shuffle, model=self)
+            _maybe_symbolic_build(self, handler)
             cbs = callbacks_mod.CallbackList(
                 divergence.with_notice(callbacks), add_history=True, add_progbar=verbose != 0,
                 model=self, verbose=verbose, epochs=epochs, steps=handler.inferred_steps)
@@ -150,6 +175,8 @@ class Trainer(CompiledState):
         with strategy.scope():
             handler = data_adapter.DataHandler(x, y, sample_weight, batch_size=batch_size,
                                                steps_per_epoch=steps, model=self)
+            if not _internal:                   # fit's validation reuses a built iterator
+                _maybe_symbolic_build(self, handler)
             if isinstance(callbacks, callbacks_mod.CallbackList):
                 cbs = callbacks
             else:

@@ -34,6 +34,7 @@ class Model(Trainer, Layer):
         trainable = kwargs.pop("trainable", True)
         super().__init__(name=name, trainable=trainable, dtype=kwargs.pop("dtype", None))
         self._distribution_strategy = du.get_strategy() if du.has_strategy() else None
+        self._creation_strategy = self._distribution_strategy     # Keras 3's _distribute_strategy
         self.optimizer = None
         self.compiled_loss = None
         self.compiled_metrics = None

@@ -301,3 +301,4 @@ def conv2d_and_max_pool2d(env):
 # Issue 17's families (tf.data transformations, metrics, jacobians) live in their own file.
 import scenarios_issue17  # noqa: E402,F401
 import scenarios_sim_bugs  # noqa: E402,F401
+import scenarios_lessons  # noqa: E402,F401

@@ -39,12 +39,6 @@ RTOL, ATOL = 1e-6, 1e-7
 # Expected differences: (scenario, key) -> reason. At these places only the exception class is
 # compared, not the message.
 MESSAGE_DIFFERS = {
-    ("t20_reduce_axis_uneven", "sum_axis_none"):
-        "TensorFlow's kernel message names the wrapped function node and the CPU device that ran "
-        "AddN ('{{function_node __wrapped__AddN_N_2_device_/job:localhost/.../device:CPU:0}} Inputs "
-        "to operation AddN of type AddN must have the same size and shape.  Input 0: [4] != input 1: "
-        "[2]'); sim has no kernels or devices of that name and says 'Shapes of all inputs must "
-        "match: values[0].shape = [4] != values[1].shape = [2] [Op:AddN]'. Same type and shapes.",
     ("data_padding_windows_interleave", "padded_batch too small"):
         "TensorFlow wraps the kernel's text in '{{function_node __wrapped__IteratorGetNext...}} ... "
         "[Op:IteratorGetNext] name: '; sim starts with the same sentence ('Attempted to pad to a "

@@ -37,7 +37,8 @@ def reference(workers, chief=None, port=12345):
 
 
 def cases() -> list[Case]:
-    return [Case(t("lesson06.ex_case", workers=join_list(w), chief=c or "-", port=p),
+    return [Case(t("lesson06.ex_case", workers=join_list(w), port=p,
+                   chief=t("lesson06.ex_chief", chief=c) if c else t("lesson06.ex_no_chief")),
                  args=(list(w), c, p), expected=reference(w, c, p)) for w, c, p in CASES]
 
 

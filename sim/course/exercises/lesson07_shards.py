@@ -12,7 +12,7 @@ from typing import Callable
 from sim.distribute.ps import partitioners as P
 from sim.distribute.ps.sharded_variable import div_row_sizes
 from sim.course.exercises.checker import Case, run_cases
-from sim.i18n import t
+from sim.i18n import join_list, t
 
 _DTYPES = {1: "int8", 2: "float16", 4: "float32", 8: "float64"}
 
@@ -39,7 +39,7 @@ def reference(kind, shape, bytes_per_element, **params):
 
 def cases() -> list[Case]:
     return [Case(t("lesson07.ex_shards_case", kind=kind, shape=shape, size=size,
-                   params=", ".join(f"{k}={v}" for k, v in params.items())),
+                   params=join_list(f"{k}={v}" for k, v in params.items())),
                  (kind, shape, size), params, reference(kind, shape, size, **params))
             for kind, shape, size, params in CASES]
 

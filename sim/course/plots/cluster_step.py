@@ -101,7 +101,13 @@ def draw(step, ax=None, title=None):
     # One row per worker: its GPUs compute and all-reduce together (not "device / link" rows).
     ax = ax or fig.axes[0]
     ax.set_ylabel(t("lesson06.timeline_rows"))
-    ax.set_yticks(ax.get_yticks(), [label.get_text().split("/")[0] for label in ax.get_yticklabels()])
+    ax.set_yticks(ax.get_yticks(), [label.get_text().split("/")[0].replace(":", " ")
+                                     for label in ax.get_yticklabels()])
+    legend = ax.get_legend()                  # the step's transfers are its all-reduce
+    if legend is not None:
+        for text in legend.get_texts():
+            if text.get_text() == t("timeline.transfer"):
+                text.set_text(t("lesson06.timeline_allreduce"))
     return fig
 
 

@@ -112,7 +112,7 @@ def draw_time_to_loss(ax, runs, target=None, legend_loc="best", with_rate=True):
     if target is not None:
         ax.axhline(target, color="grey", linestyle=":", label=t("ps.target", target=target))
     ax.set_yscale("log")
-    ax.set_xlabel(t("ps.time_axis"))
+    ax.set_xlabel(t("ps.time_axis_units"))
     ax.set_ylabel(t("ps.loss_axis"))
     ax.set_title(t("ps.time_to_loss_title"))
     ax.legend(fontsize=8, loc=legend_loc)
