@@ -208,25 +208,27 @@ WRONG: dict[str, list[tuple[str, str, str]]] = {
          "scale.ex_hint_slower"),
     ],
     "11_choose_plan": [
-        ("unknown", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
-                    "    return 'the big one'", "plan.ex_hint_unknown"),
-        ("none", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
-                 "    return None", "plan.ex_hint_none"),
-        ("budget_ignored", f"from {EX}.lesson11_plan import hours_and_cost\n"
-                           "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
-                           "    return min(options, key=lambda n: hours_and_cost(options[n], s_min, b_crit, price)[0])",
-         "plan.ex_hint_over_budget"),
-        ("deadline_ignored", f"from {EX}.lesson11_plan import hours_and_cost\n"
-                             "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
-                             "    fits = [n for n in options if hours_and_cost(options[n], s_min, b_crit, price)[1] <= budget]\n"
-                             "    return min(fits, key=lambda n: hours_and_cost(options[n], s_min, b_crit, price)[0])",
-         "plan.ex_hint_late"),
-        ("slowest_that_fits", f"from {EX}.lesson11_plan import hours_and_cost\n"
-                              "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
-                              "    fits = [n for n in options if hours_and_cost(options[n], s_min, b_crit, price)[1] <= budget\n"
-                              "            and hours_and_cost(options[n], s_min, b_crit, price)[0] <= deadline_hours]\n"
-                              "    return max(fits, key=lambda n: hours_and_cost(options[n], s_min, b_crit, price)[0])",
-         "plan.ex_hint_slower"),
+        (label, f"import math\nfrom {EX}.lesson11_plan import hours_and_cost\n"
+                "def choose_plan(options, epochs_at, examples, price, budget, deadline_hours):\n"
+                "    cost = lambda n: hours_and_cost(options[n], epochs_at, examples, price)\n"
+                f"    {body}", hint)
+        for label, body, hint in [
+            ("unknown", "return 'the big one'", "plan.ex_hint_unknown"),
+            ("none", "return None", "plan.ex_hint_none"),
+            ("not_reached_kept", "return min(options, key=lambda n: (math.isfinite(cost(n)[0]), cost(n)[1]))",
+             "plan.ex_hint_not_reached"),
+            ("budget_ignored", "return min((n for n in options if math.isfinite(cost(n)[0])), "
+                               "key=lambda n: cost(n)[0])", "plan.ex_hint_over_budget"),
+            ("past_the_deadline", "from sim.course.exercises.lesson11_plan import solution\n"
+                                  "    late = [n for n in options if math.isfinite(cost(n)[0]) and cost(n)[1] <= budget "
+                                  "and cost(n)[0] > deadline_hours]\n"
+                                  "    return late[0] if late else solution(options, epochs_at, examples, price, budget, "
+                                  "deadline_hours)", "plan.ex_hint_late"),
+            ("slowest_that_fits", "fits = [n for n in options if math.isfinite(cost(n)[0]) and cost(n)[1] <= budget "
+                                  "and cost(n)[0] <= deadline_hours]\n"
+                                  "    return max(fits, key=lambda n: cost(n)[0]) if fits else None",
+             "plan.ex_hint_slower"),
+        ]
     ],
     "12_slurm_task": [
         (label, "import json\n"
