@@ -57,7 +57,7 @@ class Tensor:
         """The value as a NumPy array (a copy, so the tensor stays immutable); bfloat16 as
         ml_dtypes' bfloat16 array, as TensorFlow gives it."""
         v = self._v
-        if self._dt is not None:
+        if self._dt is dtypes.bfloat16:
             v = v.astype(_bfloat16)
         return v.copy() if v.ndim else v[()]
 
