@@ -212,6 +212,8 @@ WRONG: dict[str, list[tuple[str, str, str]]] = {
                     "    return 'the big one'", "plan.ex_hint_unknown"),
         ("none", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
                  "    return None", "plan.ex_hint_none"),
+        ("most_gpus", "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
+                      "    return max(options, key=lambda n: options[n][0])", "plan.ex_hint_not_reached"),
         ("budget_ignored", f"from {EX}.lesson11_plan import hours_and_cost\n"
                            "def choose_plan(options, s_min, b_crit, price, budget, deadline_hours):\n"
                            "    return min(options, key=lambda n: hours_and_cost(options[n], s_min, b_crit, price)[0])",
