@@ -17,7 +17,7 @@
 # - the cost is hours × `devices` × `price` (per GPU-hour).
 #
 # For example with Goyal's recipe (90 epochs up to a batch of 8,192), `"16x dgx1-p100, EDR"` (128
-# GPUs, 64 images each, a global batch of 8,192) needs 14,076 steps of 0.312 s: 1.22 hours, 312 at
+# GPUs, 64 images each, a global batch of 8,192) needs 14,076 steps of 0.260 s: 1.02 hours, 260 at
 # 2.0 per GPU-hour. With 64 images per GPU on 256 GPUs the batch is 16,384, past the recipe: that
 # option never reaches the target.
 
@@ -30,7 +30,7 @@
 # - 时间是步数 × `step_seconds`（换算成小时要除以 3600）；
 # - 费用是小时数 × `devices` × `price`（每 GPU 小时的价格）。
 #
-# 例如，使用 Goyal 的配方（批次 8,192 以内都是 90 个周期）时，`"16x dgx1-p100, EDR"`（128 个 GPU，每个 64 张图像，全局批次 8,192）需要 14,076 步，每步 0.312 s：共 1.22 小时，按每 GPU 小时 2.0 计算，费用为 312。如果在 256 个 GPU 上每个 GPU 用 64 张图像，批次就是 16,384，超出了配方的范围：这个选项永远达不到目标。
+# 例如，使用 Goyal 的配方（批次 8,192 以内都是 90 个周期）时，`"16x dgx1-p100, EDR"`（128 个 GPU，每个 64 张图像，全局批次 8,192）需要 14,076 步，每步 0.260 s：共 1.02 小时，按每 GPU 小时 2.0 计算，费用为 260。如果在 256 个 GPU 上每个 GPU 用 64 张图像，批次就是 16,384，超出了配方的范围：这个选项永远达不到目标。
 
 # %% [markdown] lang="pt"
 # # Exercício 11 · Escolha o plano para um orçamento e um prazo
@@ -51,8 +51,8 @@
 # - o custo é horas × `devices` × `price` (por GPU-hora).
 #
 # Por exemplo, com a receita de Goyal (90 épocas até um lote de 8.192), `"16x dgx1-p100, EDR"` (128
-# GPUs, 64 imagens cada, um lote global de 8.192) precisa de 14.076 passos de 0,312 s: 1,22 hora,
-# 312 a 2,0 por GPU-hora. Com 64 imagens por GPU em 256 GPUs o lote é 16.384, além da receita: essa
+# GPUs, 64 imagens cada, um lote global de 8.192) precisa de 14.076 passos de 0,260 s: 1,02 hora,
+# 260 a 2,0 por GPU-hora. Com 64 imagens por GPU em 256 GPUs o lote é 16.384, além da receita: essa
 # opção nunca chega à meta.
 
 # %%

@@ -29,8 +29,8 @@ CLUSTERS = {
     "64x dgx1-p100, EDR, 64/GPU": ("dgx1-p100", 64, "edr-ib", "mirrored-nccl", 64),
 }
 # (budget, deadline in hours, recipe)
-SITUATIONS = [(1000.0, 24.0, "goyal-sgd"), (280.0, 24.0, "goyal-sgd"), (1000.0, 24.0, "mlperf-lars"),
-              (180.0, 0.5, "mlperf-lars"), (130.0, 24.0, "mlperf-lars"), (130.0, 4.0, "mlperf-lars")]
+SITUATIONS = [(1000.0, 24.0, "goyal-sgd"), (1000.0, 24.0, "mlperf-lars"), (150.0, 0.4, "mlperf-lars"),
+              (110.0, 24.0, "mlperf-lars"), (110.0, 4.0, "mlperf-lars"), (240.0, 24.0, "goyal-sgd")]
 
 
 @functools.lru_cache(maxsize=None)
