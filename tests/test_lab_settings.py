@@ -32,7 +32,8 @@ def test_install_merges_into_an_existing_overrides_file(tmp_path):
                                                                                 "doNotDisturbMode": True}}))
     lab_settings.install(str(tmp_path))
     merged = json.loads(path.read_text())
-    assert merged["@jupyterlab/apputils-extension:themes"] == {"theme": "JupyterLab Dark"}
+    themes = merged["@jupyterlab/apputils-extension:themes"]
+    assert themes["theme"] == "JupyterLab Dark" and "Noto Sans SC Course" in themes["overrides"]["code-font-family"]
     assert merged["@jupyterlab/apputils-extension:notification"] == {
         "fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True}
 

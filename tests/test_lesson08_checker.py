@@ -93,7 +93,7 @@ def test_unfinished_function_is_reported_as_not_done(check, name):
     def unfinished(*args):
         raise NotImplementedError()
     unfinished.__name__ = name
-    with pytest.raises(ExerciseNotDone, match=f"Not done yet: `{name}`"):
+    with pytest.raises(ExerciseNotDone, match=f"Not done yet: \"{name}\""):
         check(unfinished)
 
 

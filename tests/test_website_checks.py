@@ -56,12 +56,19 @@ def test_a_missing_figure_file_is_reported(site):
 def test_a_page_with_fewer_figures_than_its_notebook_is_reported(site, tmp_path, monkeypatch):
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("plot()")
-    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": "AAAA"}) for _ in range(2)]
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png}) for png in ("AAAA", "BBBB")]
     nb.cells = [cell]
     (tmp_path / "executed" / "zh" / "lessons").mkdir(parents=True)
     nbformat.write(nb, tmp_path / "executed" / "zh" / "lessons" / "01_x.ipynb")
     monkeypatch.setattr(check, "EXECUTED", tmp_path / "executed")
     assert check.missing_figures(site) == ["zh/lessons/01_x.html: shows 1 figures, its notebook has 2"]
+
+
+def test_a_page_showing_a_picture_twice_is_reported(site):
+    page = site / "pt" / "lessons" / "01_x.html"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("</article>", '<img src="../_images/fig.png"></article>'), encoding="utf-8")
+    assert check.repeated_figures(site) == ["pt/lessons/01_x.html: shows ../_images/fig.png more than once"]
 
 
 @pytest.mark.parametrize("path, text, lang_attr", [

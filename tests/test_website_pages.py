@@ -109,3 +109,38 @@ def test_the_chinese_search_dictionary_holds_the_glossary_terms():
     assert {"全归约", "参数服务器", "分布策略", "副本"} <= set(terms)
     assert "简体中文" not in terms                      # the table's header is no term
     assert all(" " not in t and not t.isascii() for t in terms)
+
+
+def test_a_picture_shown_twice_is_shown_once_and_keeps_its_widget_note(tmp_path):
+    """A lesson's widget draws first what its static figure then draws again: one copy per page."""
+    nb = widget_notebook()
+    replace_widgets(nb)
+    static = nbformat.v4.new_code_cell("draw()")
+    static.outputs = [nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}),
+                      nbformat.v4.new_output("display_data", data={"image/png": "OTHER", "text/plain": "<Figure>"})]
+    nb.cells += [static]
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell("*banner*"))
+    path = tmp_path / "02_x.ipynb"
+    nbformat.write(nb, path)
+    page = lesson_page("en", path)
+    images = [o["data"]["image/png"] for c in page.cells if c.cell_type == "code" for o in c.outputs]
+    assert images == ["iVBORw0KGgo=", "OTHER"]
+    assert sum("course-widget-note" in c.source for c in page.cells) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_exercise_page_names_the_exercise_before_its_solution(lang):
+    student = read(f"exercises/{lang}/11_choose_plan.ipynb")
+    solution = read(f"exercises/{lang}/solutions/11_choose_plan.ipynb")
+    page = exercise_page(lang, student, solution, "11_choose_plan")
+    box = next(c.source for c in page.cells if "course-run" in c.source)
+    assert box.index(f"exercises/{lang}/11_choose_plan.ipynb") < box.index(f"exercises/{lang}/solutions/11_choose_plan.ipynb")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_exercises_come_in_the_home_tables_order(lang):
+    from tools.website.pages import exercise_order
+
+    order = exercise_order(read(f"notebooks/{lang}/index.ipynb"), lang)
+    assert order.index("02_ring_allreduce") < order.index("02_choose_algorithm")
+    assert order.index("07_predict_shards") < order.index("07_stable_learning_rate")

@@ -18,7 +18,14 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "sim" / "fonts" / "NotoSansSC-course.otf"
+OUT = ROOT / "sim" / "course" / "fonts" / "NotoSansSC-course.otf"   # sim.course.plots.FONT_FILE
+
+
+# Every file whose Chinese a learner reads: lesson and exercise sources, the generated zh
+# notebooks (with the outputs the code printed), the message catalogues, the README and glossary.
+COURSE_TEXT = ("notebooks/src/*.py", "exercises/src/*.py", "notebooks/zh/*.ipynb", "exercises/zh/*.ipynb",
+               "exercises/zh/solutions/*.ipynb", "sim/i18n/catalogs/*.json", "README.zh.md",
+               "notebooks/GLOSSARY.md")
 
 
 def gb2312_level1() -> str:
@@ -34,8 +41,7 @@ def gb2312_level1() -> str:
 
 def course_text() -> str:
     text = []
-    for pattern in ("notebooks/src/*.py", "exercises/src/*.py", "sim/i18n/catalogs/*.json",
-                    "README.zh.md", "notebooks/GLOSSARY.md"):
+    for pattern in COURSE_TEXT:
         for path in ROOT.glob(pattern):
             text.append(path.read_text(encoding="utf-8"))
     return "".join(text)

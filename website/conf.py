@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.website import HTML_LANG, SPHINX_LANGUAGE  # noqa: E402
+from tools.website import HTML_LANG, SOURCES, SPHINX_LANGUAGE  # noqa: E402
 from tools.website.font import EXTRA_FONT  # noqa: E402
 from tools.website.search import jieba_dictionary  # noqa: E402
 from tools.website.words import word  # noqa: E402
@@ -22,7 +22,12 @@ html_title = project
 copyright = "the tfdist-sim authors"
 language = SPHINX_LANGUAGE[lang]
 
-extensions = ["myst_nb"]
+extensions = ["myst_nb", "sphinx_copybutton"]
+# A copy button on the code a reader runs: code cells, the "run this lesson" commands and the
+# solutions (not on outputs); the ">>> " and "$ " prompts are left out of what is copied.
+copybutton_selector = "div.cell_input div.highlight pre, div.course-run div.highlight pre"
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
 nb_execution_mode = "off"            # tools/website/execute.py ran them (cached, in parallel)
 nb_merge_streams = True
 myst_enable_extensions = ["dollarmath"]
@@ -33,8 +38,15 @@ suppress_warnings = ["misc.highlighting_failure"]
 html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["course.css"] + (["course-extra.css"] if EXTRA_FONT.exists() else [])
+# Figures enlarge on a click or tap (course.js); Chinese search splits a phrase typed without
+# spaces into the words the index holds (course-search-zh.js).
+html_js_files = ["course.js"] + (["course-search-zh.js"] if lang == "zh" else [])
+html_favicon = "_static/favicon.svg"
+html_scaled_image_link = False      # course.js enlarges a figure in place rather than opening the PNG
 # Strings of the theme that Sphinx's catalogues lack (website/locales, copied beside the sources).
-locale_dirs = ["locales"]
+# An absolute path: Sphinx looks for a sphinx.js catalogue (the search page's strings) relative to
+# the working directory, not to the sources.
+locale_dirs = [str(SOURCES / lang / "locales")]
 html_show_sphinx = False               # no English "Made with" line under a Chinese page
 html_show_copyright = False
 html_copy_source = False

@@ -31,10 +31,55 @@ def site() -> Path:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+# A fontconfig that hides every font with Chinese, Japanese or Korean glyphs, as on a learner's or
+# a CI machine without fonts-noto-cjk: Chinese drawn under it comes from the course's own font, or
+# is tofu.
+NO_CJK_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <cachedir>{cache}</cachedir>
+  <selectfont><rejectfont>
+    <pattern><patelt name="lang"><string>zh-cn</string></patelt></pattern>
+    <pattern><patelt name="lang"><string>ja</string></patelt></pattern>
+    <pattern><patelt name="lang"><string>ko</string></patelt></pattern>
+  </rejectfont></selectfont>
+</fontconfig>
+"""
+
+
+@pytest.fixture(scope="session")
+def no_cjk_env(tmp_path_factory):
+    import shutil
+    import subprocess
+
+    folder = tmp_path_factory.mktemp("fontconfig")
+    conf = folder / "fonts.conf"
+    conf.write_text(NO_CJK_FONTCONFIG.format(cache=folder / "cache"), encoding="utf-8")
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
+    if shutil.which("fc-list"):   # the fontconfig really hides them
+        found = subprocess.run(["fc-list", ":lang=zh"], env=env, capture_output=True, text=True).stdout
+        assert not found.strip(), f"the test fontconfig still offers Chinese fonts: {found[:200]}"
+    return env
+
+
+@pytest.fixture(scope="session")
+def browser_without_cjk(playwright, no_cjk_env):
+    """Chromium that sees no system CJK font."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, env=no_cjk_env)
+    yield browser
+    browser.close()

@@ -14,6 +14,7 @@ from tools.website.check import all_problems
 from tools.website.execute import execute_all
 from tools.website.font import EXTRA_FONT, course_font
 from tools.website.pages import write_language
+from tools.website.ui_words import translate_theme
 from tools.website.words import word
 
 # The parts of MathJax 2 that its combined TeX config with HTML-CSS output and STIX web fonts
@@ -53,16 +54,18 @@ def sphinx(lang: str) -> None:
 
 
 def root_page() -> None:
-    """html/index.html: the three languages' home pages."""
-    links = "".join(f'<li><a href="{lang}/index.html" hreflang="{HTML_LANG[lang]}" lang="{HTML_LANG[lang]}">'
-                    f'{html.escape(LANG_NAMES[lang])}: {html.escape(word(lang, "site_title"))}</a></li>'
-                    for lang in LANGS)
+    """html/index.html: the three languages' home pages, each named in its own language."""
+    links = "".join(f'<li lang="{HTML_LANG[lang]}"><a href="{lang}/index.html" hreflang="{HTML_LANG[lang]}">'
+                    f'<strong>{html.escape(LANG_NAMES[lang])}</strong><span>{html.escape(word(lang, "site_title"))}'
+                    f'</span></a></li>' for lang in LANGS)
+    title = " · ".join(f'<span lang="{HTML_LANG[lang]}">{html.escape(word(lang, "choose"))}</span>' for lang in LANGS)
     (HTML / "index.html").write_text(
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<!DOCTYPE html>\n<html lang="mul"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(word("en", "site_title"))}</title>'
+        f'<title>{html.escape(" · ".join(word(lang, "site_title") for lang in LANGS))}</title>'
+        '<link rel="icon" href="en/_static/favicon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="en/_static/course.css"></head>'
-        f'<body style="font-family: var(--font-stack); margin: 2em"><ul>{links}</ul></body></html>\n',
+        f'<body class="course-root"><main><h1>{title}</h1><ul>{links}</ul></main></body></html>\n',
         encoding="utf-8")
 
 
@@ -80,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         copy_shared()
         with ThreadPoolExecutor(max_workers=min(len(LANGS), os.cpu_count() or 1)) as pool:
             list(pool.map(sphinx, LANGS))
+        for lang in LANGS:
+            translate_theme(HTML / lang, lang)
         root_page()
     problems = all_problems()
     if problems:

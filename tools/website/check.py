@@ -100,9 +100,21 @@ def broken_links(html_root: Path = HTML) -> list[str]:
 
 
 def figures_in(nb_path: Path) -> int:
+    """The distinct figures of a notebook (a page shows a repeated picture once)."""
     nb = nbformat.read(nb_path, as_version=4)
-    return sum(1 for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-               if any(m in o.get("data", {}) for m in IMAGE_MIMES))
+    return len({str(o["data"][m]) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+                for m in IMAGE_MIMES if m in o.get("data", {})})
+
+
+def repeated_figures(html_root: Path = HTML) -> list[str]:
+    """No page shows the same picture twice (a widget's first picture beside its static copy)."""
+    problems = []
+    for path in pages(html_root):
+        figures = [src for src in parse(path).images if "_images/" in src]
+        repeated = sorted({src for src in figures if figures.count(src) > 1})
+        if repeated:
+            problems.append(f"{path.relative_to(html_root)}: shows {', '.join(repeated)} more than once")
+    return problems
 
 
 def missing_figures(html_root: Path = HTML) -> list[str]:
@@ -156,7 +168,8 @@ def wrong_languages(html_root: Path = HTML) -> list[str]:
 def all_problems(html_root: Path = HTML) -> list[str]:
     from tools.website.font import missing_glyphs
 
-    problems = broken_links(html_root) + missing_figures(html_root) + wrong_languages(html_root)
+    problems = (broken_links(html_root) + missing_figures(html_root) + repeated_figures(html_root)
+                + wrong_languages(html_root))
     lacking = missing_glyphs(html_root)
     if lacking:
         problems.append(f"{len(lacking)} Chinese characters have no glyph in the site's fonts "

@@ -23,6 +23,9 @@ from tools.website import EXECUTED, LANGS, ROOT
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 FALLBACK_TAG = "widget-fallback"  # outputs that stand in for a widget carry it in their metadata
+# Figures at twice their pixels, shown at their usual size (IPython's "retina" PNG says so in its
+# metadata): sharp on a phone's screen, and legible when a reader enlarges one (course.js).
+RETINA = ["--InlineBackend.figure_formats=retina"]
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,7 @@ def run(job: Job) -> str:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
-                   store_widget_state=True, extra_arguments=["--IPKernelApp.log_level=ERROR"],
+                   store_widget_state=True, extra_arguments=["--IPKernelApp.log_level=ERROR", *RETINA],
                    resources={"metadata": {"path": str(job.source.parent)}}).execute()
     replace_widgets(nb)
     for cell in nb.cells:

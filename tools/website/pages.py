@@ -8,6 +8,7 @@ followed by the solution's cell, collapsed, run with its outputs.
 from __future__ import annotations
 
 import copy
+import hashlib
 import html
 import re
 import shutil
@@ -18,6 +19,7 @@ import nbformat
 from tools.course_maps import HOME_TEXT, MAP_END, MAP_START, READMES
 from tools.website import EXECUTED, HTML_LANG, LANG_NAMES, LANGS, ROOT, SOURCES
 from tools.website.execute import FALLBACK_TAG
+from tools.website.ui_words import write_search_translations
 from tools.website.words import word
 
 
@@ -46,24 +48,48 @@ def quick_start(lang: str) -> str:
     return block.group(1).rstrip("\n")
 
 
-def run_box(lang: str, notebook: str, student: str | None = None) -> str:
-    """The "run this lesson" admonition: the README's commands, then the notebook's path."""
-    extra = f"\n\n{word(lang, 'exercise_open')} `{student}`." if student else ""
-    return (f"````{{admonition}} {word(lang, 'run_title')}\n:class: course-run\n\n"
+def run_box(lang: str, notebook: str, solution: str | None = None) -> str:
+    """The "run this lesson" admonition: the README's commands, then the notebook's path; for an
+    exercise, the notebook to fill in first and then where its worked solution is."""
+    title, opener = ("run_exercise_title", "run_exercise_open") if solution else ("run_title", "run_open")
+    stop = "。" if lang == "zh" else "."
+    extra = f" {word(lang, 'run_exercise_solution')} `{solution}`{stop}" if solution else ""
+    return (f"````{{admonition}} {word(lang, title)}\n:class: course-run\n\n"
             f"{word(lang, 'run_text')}\n\n```bash\n{quick_start(lang)}\n```\n\n"
-            f"{word(lang, 'run_open')} `{notebook}`.{extra}\n````")
+            f"{word(lang, opener)} `{notebook}`{stop}{extra}\n````")
 
 
 def markdown(text: str) -> nbformat.NotebookNode:
     return nbformat.v4.new_markdown_cell(text)
 
 
+def image_digest(output) -> str | None:
+    data = output.get("data", {})
+    for mime in ("image/png", "image/jpeg", "image/gif", "image/svg+xml"):
+        if mime in data:
+            content = data[mime] if isinstance(data[mime], str) else "".join(data[mime])
+            return hashlib.sha256(content.encode()).hexdigest()
+    return None
+
+
 def with_widget_notes(cells: list, lang: str) -> list:
-    """After each cell whose outputs stand in for a widget, say that it is interactive when run."""
-    out = []
+    """Each figure once per page: a widget's first picture is often the same image as the static
+    figure beside it (one for JupyterLab, one for a static view), and a page shows it once. After
+    each cell whose outputs stood in for a widget, say that it is interactive when run."""
+    out, seen = [], set()
     for cell in cells:
         out.append(cell)
-        if cell.cell_type == "code" and any(o.get("metadata", {}).get(FALLBACK_TAG) for o in cell.outputs):
+        if cell.cell_type != "code":
+            continue
+        interactive = any(o.get("metadata", {}).get(FALLBACK_TAG) for o in cell.outputs)
+        kept = []
+        for output in cell.outputs:
+            digest = image_digest(output)
+            if digest is None or digest not in seen:
+                kept.append(output)
+            seen.add(digest)
+        cell.outputs = kept
+        if interactive:
             out.append(markdown(f'<p class="course-widget-note">{html.escape(word(lang, "widget_note"))}</p>'))
     return out
 
@@ -109,7 +135,7 @@ def exercise_page(lang: str, student: nbformat.NotebookNode, solution: nbformat.
             cells.append(theirs)
     nb = copy.deepcopy(solution)
     nb.cells = cells
-    box = run_box(lang, f"exercises/{lang}/solutions/{stem}.ipynb", f"exercises/{lang}/{stem}.ipynb")
+    box = run_box(lang, f"exercises/{lang}/{stem}.ipynb", f"exercises/{lang}/solutions/{stem}.ipynb")
     return framed(nb, lang, f"exercises/{stem}", box)
 
 
@@ -158,6 +184,11 @@ def glossary_page(lang: str) -> str:
             f"{word(lang, 'glossary_intro')}\n\n{table}")
 
 
+def exercise_order(home: nbformat.NotebookNode, lang: str) -> list[str]:
+    """The exercises in the order the home page's table lists them (02a before 02b)."""
+    return re.findall(rf"exercises/{lang}/(\w+)\.ipynb", home.cells[1].source)
+
+
 def write_language(lang: str) -> Path:
     """Write build/site/src/<lang>/ afresh; return it."""
     out = SOURCES / lang
@@ -166,17 +197,21 @@ def write_language(lang: str) -> Path:
     (out / "lessons").mkdir(parents=True)
     (out / "exercises").mkdir()
     shutil.copytree(ROOT / "website" / "locales", out / "locales")
+    write_search_translations(lang, out / "locales")
+    home = nbformat.read(ROOT / "notebooks" / lang / "index.ipynb", as_version=4)
+    order = exercise_order(home, lang)
     toc = []
     for executed in sorted((EXECUTED / lang / "lessons").glob("*.ipynb")):
         nbformat.write(lesson_page(lang, executed), out / "lessons" / executed.name)
         toc.append(f"lessons/{executed.stem}")
         number = executed.stem[:2]
-        for solution in sorted((EXECUTED / lang / "solutions").glob(f"{number}_*.ipynb")):
+        solutions = sorted((EXECUTED / lang / "solutions").glob(f"{number}_*.ipynb"),
+                           key=lambda p: (order.index(p.stem) if p.stem in order else len(order), p.stem))
+        for solution in solutions:
             student = nbformat.read(ROOT / "exercises" / lang / solution.name, as_version=4)
             page = exercise_page(lang, student, nbformat.read(solution, as_version=4), solution.stem)
             nbformat.write(page, out / "exercises" / solution.name)
             toc.append(f"exercises/{solution.stem}")
-    home = nbformat.read(ROOT / "notebooks" / lang / "index.ipynb", as_version=4)
     (out / "index.md").write_text(home_page(lang, home, toc), encoding="utf-8")
     (out / "glossary.md").write_text(glossary_page(lang), encoding="utf-8")
     return out

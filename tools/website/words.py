@@ -19,6 +19,9 @@ WORDS = {
         "lessons": "Lessons",
         "exercises": "Exercises",
         "choose": "Choose a language",
+        "run_exercise_title": "Run this exercise",
+        "run_exercise_open": "then open the exercise",
+        "run_exercise_solution": "A worked solution is in",
     },
     "zh": {
         "site_title": "在模拟硬件上学习 tf.distribute",
@@ -36,6 +39,9 @@ WORDS = {
         "lessons": "课程",
         "exercises": "练习",
         "choose": "选择语言",
+        "run_exercise_title": "运行这个练习",
+        "run_exercise_open": "然后打开练习",
+        "run_exercise_solution": "参考答案在",
     },
     "pt": {
         "site_title": "tf.distribute em hardware simulado",
@@ -54,6 +60,9 @@ WORDS = {
         "lessons": "Lições",
         "exercises": "Exercícios",
         "choose": "Escolha um idioma",
+        "run_exercise_title": "Execute este exercício",
+        "run_exercise_open": "depois abra o exercício",
+        "run_exercise_solution": "Uma solução resolvida está em",
     },
 }
 
