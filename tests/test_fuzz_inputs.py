@@ -1,6 +1,6 @@
 """Issue 24: a fuzz test over what a learner's disk and environment can hand the simulator:
 checkpoint files (damaged copies of a real one), crafted .npz archives, checkpoint state files
-and TF_CONFIG texts. Every input either loads (a damaged checkpoint never loads different
+and TF_CONFIG texts (model files: tests/test_fuzz_model_files.py). Every input either loads (a damaged checkpoint never loads different
 numbers) or raises one of TensorFlow's error types naming the file or the field
 (NotFoundError, DataLossError, InvalidArgumentError, ValueError; TypeError where TensorFlow's
 own ClusterSpec raises it), and loading never takes memory beyond a bound set by the file's

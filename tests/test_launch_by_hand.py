@@ -55,14 +55,15 @@ wait
 
 
 @pytest.mark.parametrize("address, expected", [("localhost:12345", ("127.0.0.1", 12345)),
-                                               ("127.0.0.2:2222", ("127.0.0.2", 2222))])
+                                               ("127.0.0.2:2222", ("127.0.0.2", 2222)),
+                                               ("[::1]:2222", ("127.0.0.1", 2222))])   # issue 36 F12
 def test_loopback_addresses_are_accepted(address, expected):
     assert by_hand.loopback("worker:0", address) == expected
 
 
 @pytest.mark.parametrize("address, words", [
     ("10.0.0.5:2222", "not on this machine"), ("host1.example.com:2222", "not on this machine"),
-    ("[::1]:2222", "not on this machine"), ("0.0.0.0:2222", "not on this machine"),
+    ("[2001:db8::1]:2222", "not on this machine"), ("0.0.0.0:2222", "not on this machine"),
     ("localhost:70000", "no valid port"), ("localhost:0", "no valid port"),
     ("localhost", "no valid port"), ("localhost:abc", "no valid port"), ("", "no valid port")])
 def test_any_other_address_is_refused_naming_the_task_and_the_fix(address, words):
@@ -74,7 +75,7 @@ def test_any_other_address_is_refused_naming_the_task_and_the_fix(address, words
 
 def test_a_secret_file_others_can_read_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "secret"
-    path.write_text("not so secret\n")
+    path.write_text("not so secret, from a file\n")
     path.chmod(0o644)
     monkeypatch.delenv(cluster_secret.ENV_SECRET, raising=False)
     monkeypatch.setenv(cluster_secret.ENV_SECRET_FILE, str(path))
@@ -82,7 +83,7 @@ def test_a_secret_file_others_can_read_is_refused(tmp_path, monkeypatch):
         cluster_secret.read()
     path.chmod(0o600)
     from_file = cluster_secret.read()
-    monkeypatch.setenv(cluster_secret.ENV_SECRET, "not so secret")     # the variable comes first
+    monkeypatch.setenv(cluster_secret.ENV_SECRET, "not so secret, from a file")     # the variable comes first
     assert len(from_file) == 32 and cluster_secret.read() == from_file
 
 
@@ -92,7 +93,7 @@ def test_tasks_with_different_secrets_do_not_join(tmp_path):
     cluster = {"worker": [f"localhost:{p}" for p in ports]}
     procs = []
     script = TUTORIAL.parent / "tiny_by_hand.py"
-    for k, secret in ((0, "one"), (1, "two")):
+    for k, secret in ((0, "one secret of 16+ chars"), (1, "two secret of 16+ chars")):
         task = {"type": "worker", "index": k}
         env = dict(os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": task}),
                    SIM_CLUSTER_SECRET=secret, SIM_LAUNCH_CONNECT_TIMEOUT="5",
@@ -116,7 +117,7 @@ def test_a_chief_hosts_the_cluster_it_names_first(tmp_path):
     for kind in ("worker", "chief"):           # the worker first: it waits for its host
         task = {"type": kind, "index": 0}
         env = dict(os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": task}),
-                   SIM_CLUSTER_SECRET="ours", HOME=str(tmp_path),
+                   SIM_CLUSTER_SECRET="ours, long enough to keep", HOME=str(tmp_path),
                    PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         env.pop("SIM_LAUNCH_FABRIC", None)
         procs.append(subprocess.Popen([sys.executable, str(TUTORIAL.parent / "tiny_by_hand.py")],

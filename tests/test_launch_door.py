@@ -127,12 +127,12 @@ def test_a_silent_stranger_is_cut_off_after_the_handshake_deadline():
 
 
 def test_a_task_that_joins_twice_is_refused(monkeypatch):
-    from sim.engine.errors import UnavailableError
+    from sim.engine.errors import AlreadyExistsError
     secret = secrets.token_bytes(32)
     fabric = Fabric(["worker:0", "worker:1"], secret, _sum)
     try:
         first = _clients(monkeypatch, fabric, secret, ["worker:0"])["worker:0"]
-        with pytest.raises(UnavailableError, match="already joined"):
+        with pytest.raises(AlreadyExistsError, match="already joined the cluster as worker 0"):
             fabric_client.FabricClient("worker:0")
         first.close(trace=[])
     finally:

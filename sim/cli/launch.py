@@ -81,6 +81,8 @@ def _check_task_count(opts):
             if isinstance(v, int) and v > 0)
     if n > limits.LAUNCH_MAX_TASKS:
         raise ValueError(t("cli_limits.launch_too_many", n=n, most=limits.LAUNCH_MAX_TASKS))
+    if isinstance(opts["gpus_per_worker"], int) and opts["gpus_per_worker"] >= 0:
+        limits.in_range("--gpus-per-worker", opts["gpus_per_worker"], 0, limits.LAUNCH_MAX_GPUS)
 
 
 def _seconds(value):
@@ -142,6 +144,7 @@ def _main(argv):
         print(t("launch.usage"))
         print(t("emit.usage"))
         print(t("cli_limits.launch_limits", most=limits.LAUNCH_MAX_TASKS))
+        print(t("cli_limits.launch_gpus_limit", most=limits.LAUNCH_MAX_GPUS))
         return 0 if argv else 2
     from sim.launch.launch_options import check_options
     from sim.launch.launcher import launch
@@ -165,7 +168,7 @@ def _main(argv):
             if forked.available():          # a fresh process: import sim.tf once, fork the tasks
                 forked.preload()
                 opts["fork"] = True
-        result = launch(**opts)
+        result = launch(**opts, stop_orphans=subreaper.stop_orphans if adopted else None)
     finally:
         if adopted:
             with stop_signals.held():

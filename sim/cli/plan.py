@@ -65,7 +65,8 @@ def parser() -> argparse.ArgumentParser:
     from sim.cli.scale import MACHINE_NODES
     from sim.hardware.networks import network_names
     from sim.scaling.lr_rules import RULES
-    ap = _Parser(prog="python -m sim plan", description=t("plan.cli_help"))
+    from sim.cli.limits import plan_limits_text
+    ap = _Parser(prog="python -m sim plan", description=t("plan.cli_help"), epilog=plan_limits_text())
     ap.add_argument("--model", default="resnet50", help="a sim.workloads model")
     ap.add_argument("--machines", type=_names("--machines", "dgx1-p100,big-basin"), default=["dgx1-p100"], help=", ".join(MACHINE_NODES))
     ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16])
@@ -102,6 +103,8 @@ def check_arguments(args) -> None:
     from sim.plan.steps_curve import CURVES
     from sim.workloads import workload
     workload(args.model)
+    from sim.cli.limits import check_plan
+    check_plan(args)
     for m in args.machines:
         if m not in MACHINE_NODES:
             raise ValueError(t("plan.bad_machine", name=m, known=", ".join(MACHINE_NODES)))

@@ -100,7 +100,7 @@ def check_arguments(args) -> None:
     if args.plot is not None:
         limits.check_output("--plot", args.plot, limits.PLOT_FORMATS)
     if args.trace is not None:
-        limits.check_output("--trace", args.trace)
+        limits.check_output("--trace", args.trace or "''")
     per_node = len(preset(args.machine).gpus)
     if args.gpus and max(args.gpus) > per_node:
         raise ValueError(t("scale.bad_gpus", value=max(args.gpus), most=per_node, machine=args.machine))
@@ -121,6 +121,7 @@ def _check_sizes(args) -> None:
             raise ValueError(t("cli_limits.ps_needs_strategy", value=args.ps))
         if not args.sync:
             raise ValueError(t("cli_limits.async_needs_ps", strategy=args.strategy))
+    limits.check_horovod_only(args)
     if args.ps is not None:
         limits.in_range("--ps", args.ps, 1, limits.SCALE_MAX_PS)
     else:

@@ -87,9 +87,9 @@ def loopback(task, address) -> tuple:
         ip = ipaddress.ip_address(host)
     except ValueError:
         ip = None
-    if ip is None or ip.version != 4 or not ip.is_loopback:
+    if ip is None or not ip.is_loopback:
         raise ValueError(t("fabric.not_loopback", task=task_label(task), address=text))
-    return str(ip), number
+    return (str(ip) if ip.version == 4 else "127.0.0.1"), number   # [::1]: this machine too
 
 
 def _host(group, secret, address, machine, gpus):
@@ -102,7 +102,36 @@ def _host(group, secret, address, machine, gpus):
         raise RuntimeError(t("fabric.address_in_use", task=task_label(group[0]),
                              address="%s:%d" % address, error=e.strerror or e)) from None
     atexit.register(_linger, fabric)     # runs after this task's own goodbye (atexit is LIFO)
+    import threading
+    threading.Thread(target=_say_stragglers, args=(fabric, group), name="fabric-stragglers",
+                     daemon=True).start()
     return fabric
+
+
+def _say_stragglers(fabric, group, notice=None, repeat=60.0):
+    """TensorFlow's coordination service names the tasks that have not connected ("Waiting for
+    1/2 tasks to connect. Example stragglers: /job:worker/replica:0/task:1"): so does the host,
+    on stderr, once nothing has joined for ``notice`` s, then every ``repeat`` s."""
+    import sys
+    from sim.fabric.messages import notice_seconds
+    notice = notice_seconds() if notice is None else notice
+    start = time.monotonic()
+    due = start + notice
+    while not fabric.closed:
+        joined = fabric.waiting()[0]
+        missing = [name for name in group if name not in joined]
+        if not missing:
+            return
+        if time.monotonic() >= due:
+            due = time.monotonic() + repeat
+            names = "\n".join("/job:%s/replica:0/task:%d" % _split(m) for m in missing[:3])
+            print(f"Waiting for {len(missing)}/{len(group)} tasks to connect.\n"
+                  f"Example stragglers:\n{names}\n" + t(
+                      "fabric.waiting_for_tasks", task=task_label(group[0]),
+                      seconds=round(time.monotonic() - start), n=len(group),
+                      missing=", ".join(task_label(m) for m in missing)),
+                  file=sys.stderr, flush=True)
+        time.sleep(0.25)
 
 
 def _linger(fabric, seconds=None):

@@ -53,7 +53,15 @@ class FabricClient:
         self._protocol = protocol
         self._conn, header = dial(address, secret, {"op": "hello", "task": task, "pid": os.getpid()})
         if header.get("op") != "welcome":
-            raise _unavailable(task, header.get("reason", "refused"))
+            reason = str(header.get("reason", "refused"))
+            if reason.startswith(("already joined", "unknown task")):   # this task's own mistake
+                from sim.engine.errors import AlreadyExistsError, InvalidArgumentError
+                from sim.fabric.messages import task_label
+                from sim.i18n import t
+                kind = AlreadyExistsError if reason.startswith("already") else InvalidArgumentError
+                key = "fabric.duplicate_task" if reason.startswith("already") else "fabric.unknown_task"
+                raise kind(None, None, t(key, task=task_label(task)))
+            raise _unavailable(task, reason)
         self.rank, self.size, self.group = header["rank"], header["size"], header["group"]
         self._seq = 0
         self._closed = False

@@ -19,6 +19,8 @@ import threading
 import time
 from multiprocessing.connection import Connection, answer_challenge, deliver_challenge
 
+from sim.fabric.refusals import Refusals, SlowFailure, Throttle
+
 HANDSHAKE_SECONDS = 5.0    # a connection must authenticate and say hello within this time
 BACKLOG = 4096             # the kernel caps it at net.core.somaxconn
 MAX_UNFINISHED = 256       # handshakes in flight at once; a new one beyond shuts the oldest
@@ -43,8 +45,9 @@ class Door:
     first message (it too must come within the handshake's time)."""
 
     def __init__(self, secret: bytes, admit, first, host="127.0.0.1", port=0,
-                 handshake_seconds=HANDSHAKE_SECONDS):
+                 handshake_seconds=HANDSHAKE_SECONDS, say=None):
         self._secret, self._admit, self._first = secret, admit, first
+        self._throttle, self.refusals = Throttle(), Refusals(say)   # wrong answers (refusals.py)
         self._seconds = handshake_seconds
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
@@ -116,10 +119,11 @@ class Door:
         try:
             set_io_timeout(sock, self._seconds)
             conn = Connection(os.dup(sock.fileno()))     # sock stays ours to shut when late
-            deliver_challenge(conn, self._secret)
+            deliver_challenge(SlowFailure(conn, self._throttle, lambda: self.refusals.refused(sock)),
+                              self._secret)
             answer_challenge(conn, self._secret)
             first = self._first(conn)
-        except Exception:    # AuthenticationError, EOFError, OSError, bad frame: a stranger
+        except Exception:    # AuthenticationError (named by refusals.py), EOFError, OSError...
             first = None
         with self._lock:
             in_time = self._unfinished.pop(sock, None) is not None and not self._closed

@@ -6,6 +6,8 @@ prints them, in its own course language.
 """
 from __future__ import annotations
 
+import os
+
 from sim.i18n import t
 
 
@@ -36,3 +38,18 @@ def reason_text(task: str, reason: str) -> str:
 def abort_message(task: str, reason: str) -> str:
     """What a surviving task's collective raises when ``task`` failed."""
     return t("launch.aborted", reason=reason_text(task, reason))
+
+
+def notice_seconds(default=10.0) -> float:
+    """How long a quiet launch or a waiting host says nothing: ``default``, or
+    SIM_LAUNCH_NOTICE_SECONDS when set (a positive number, else a ValueError naming it)."""
+    text = os.environ.get("SIM_LAUNCH_NOTICE_SECONDS")
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise ValueError(t("launch.bad_notice", value=text))
+    return value

@@ -26,10 +26,11 @@ class Fabric:
     """Serve the collectives of one launch. ``group``: task names ("worker:0"...) in rank order;
     ``host``/``port``: where to listen (loopback; port 0 picks a free one)."""
 
-    def __init__(self, group, secret: bytes, reducer=None, start=True, host="127.0.0.1", port=0):
+    def __init__(self, group, secret: bytes, reducer=None, start=True, host="127.0.0.1", port=0,
+                 say=None):
         self.group = list(group)
         self._reducer = reducer
-        self._door = Door(secret, self._serve, _hello, host, port)
+        self._door = Door(secret, self._serve, _hello, host, port, say=say)   # say: refused peers
         self.address = self._door.address
         self._lock = threading.Lock()
         self._conns: dict = {}          # task -> connection
@@ -161,6 +162,10 @@ class Fabric:
         """Every member said bye or was lost, or the cluster failed: nobody needs the fabric."""
         with self._lock:
             return self.failure is not None or set(self.group) <= self._done
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def waiting(self):
         """``(joined, rounds)``: the tasks connected so far, and each unfinished round's

@@ -7,6 +7,7 @@ import os
 from sim.i18n import join_list, t
 
 DEFAULT_MACHINE = "workstation-4gpu"
+MAX_GPUS_PER_WORKER = 16          # the largest preset node has 8 (sim/cli/limits.py shows it)
 
 
 def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
@@ -17,6 +18,9 @@ def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
     _count("--ps", ps, 0, 1)
     if gpus_per_worker is not None:
         _count("--gpus-per-worker", gpus_per_worker, 0, 2)
+        if gpus_per_worker > MAX_GPUS_PER_WORKER:       # a huge count spins the tasks (F6)
+            raise ValueError(t("cli_limits.out_of_range", flag="--gpus-per-worker",
+                               value=gpus_per_worker, low=0, high=MAX_GPUS_PER_WORKER))
     if machine not in CLUSTER_PRESETS:
         raise ValueError(t("launch.unknown_machine", name=machine, known=join_list(CLUSTER_PRESETS)))
     have = gpus_per_host(machine)
@@ -24,6 +28,8 @@ def check_options(script, workers, chief=False, ps=0, machine=DEFAULT_MACHINE,
         raise ValueError(t("launch.too_many_gpus", gpus=gpus_per_worker, have=have, machine=machine))
     if not os.path.isfile(script):
         raise ValueError(t("launch.script_missing", path=str(script)))
+    from sim.launch.waiting import notice_seconds
+    notice_seconds()                     # SIM_LAUNCH_NOTICE_SECONDS, when set, is a number
     if fail_at is not None:
         task_type, task_id, step = fail_at
         count = {"chief": int(bool(chief)), "worker": workers, "ps": ps}.get(task_type, 0)

@@ -27,6 +27,7 @@ from sim.launch import stop_signals
 from sim.launch.launch_options import DEFAULT_MACHINE, check_options, parse_fail_at  # noqa: F401
 from sim.launch.task_process import TaskProcess, why_it_ended
 from sim.launch.stop_signals import LaunchInterrupted  # noqa: F401  (the CLI's SIGTERM)
+from sim.launch.stopping import kill_now as _kill_now, stop as _stop
 from sim.launch.waiting import Watch, hung
 
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -81,7 +82,7 @@ class LaunchResult:
 
 def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHINE,
            gpus_per_worker=None, fail_at=None, echo=True, env=None, timeout=None,
-           engine="sim", python=None, fork=False):
+           engine="sim", python=None, fork=False, stop_orphans=None):
     """Run ``script`` as a simulated cluster; a ``LaunchResult``.
 
     ``echo``: True prints each task's lines as they come (``[worker 0] ...``) to stdout, a file
@@ -93,6 +94,8 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     the same TF_CONFIG per task and no simulated fabric; ``fail_at`` is a sim-only option.
     ``fork=True`` (the CLI's, after ``sim.launch.forked.preload()``) forks the tasks from this
     process instead of starting new interpreters: only where ``forked.available()`` says so.
+    ``stop_orphans``: called once the tasks are gone (the CLI's subreaper.stop_orphans), so that
+    helpers a script detached stop too and release the output pipes they hold.
     """
     from sim.launch.tf_engine import check_engine
     exe = check_engine(engine, python)
@@ -109,12 +112,13 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     secret = secrets.token_bytes(32)
     from sim.launch import forked
     fork = fork and engine == "sim" and forked.available()
-    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker),
-                     start=not fork)        # a forked task must not inherit a running thread
-              if engine == "sim" else _NoFabric(group))
-    runner = "sim.launch.task" if engine == "sim" else "sim.launch.tf_task"
     echo = sys.stdout if echo is True else (echo or None)
     lock = threading.Lock()
+    fabric = (Fabric(group, secret, ClusterReducer(machine, len(group), gpus_per_worker),
+                     start=not fork,        # a forked task must not inherit a running thread
+                     say=lambda text: _say(echo, lock, text))      # a refused peer, named
+              if engine == "sim" else _NoFabric(group))
+    runner = "sim.launch.task" if engine == "sim" else "sim.launch.tf_task"
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from sim.i18n import get_language
     base_env = dict(os.environ, SIM_LANG=get_language())     # the tasks speak the course language
@@ -160,8 +164,14 @@ def launch(script, args=(), workers=2, chief=False, ps=0, machine=DEFAULT_MACHIN
     except KeyboardInterrupt as e:
         interrupted = e
     finally:
-        with stop_signals.held():      # a second Ctrl-C must not cut the clean-up short
-            _stop(running, grace=GRACE_SECONDS if failed and interrupted is None else 0.0)
+        try:                           # a second Ctrl-C ends at once: every group is killed
+            _stop(running, grace=GRACE_SECONDS if failed and interrupted is None else 0.0,
+                  stop_orphans=stop_orphans)
+        except KeyboardInterrupt as again:
+            with stop_signals.held():
+                _kill_now(running, stop_orphans)
+            interrupted = interrupted or again
+        with stop_signals.held():
             fabric.close()
     results = [TaskResult(x.kind, x.index, x.proc.returncode, "\n".join(x.lines) + ("\n" if x.lines else ""))
                for x in running]
@@ -240,27 +250,6 @@ def _supervise(running, fabric, fail_at, timeout, watch=None):
         if watch is not None:
             watch.tick()
         time.sleep(0.01)
-
-
-def _stop(running, grace=0.0):
-    """Let the tasks stop by themselves for ``grace`` s, then SIGTERM, then SIGKILL, per group."""
-    deadline = time.monotonic() + grace
-    while grace and time.monotonic() < deadline and any(x.proc.poll() is None for x in running):
-        time.sleep(0.02)
-    for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
-        for x in running:
-            x.signal_group(sig)     # the group too: anything a script started
-        deadline = time.monotonic() + wait
-        for x in running:
-            try:
-                x.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
-        if all(x.proc.poll() is not None for x in running):
-            break
-    for x in running:
-        x.signal_group(signal.SIGKILL)
-        x.join_output()
 
 
 def _cluster_trace(fabric):

@@ -13,7 +13,7 @@ import os
 import time
 
 from sim.i18n import t
-from sim.fabric.messages import task_label
+from sim.fabric.messages import notice_seconds, task_label  # noqa: F401 (launch_options's)
 
 NOTICE_SECONDS = 10.0      # SIM_LAUNCH_NOTICE_SECONDS overrides it
 REPEAT_SECONDS = 60.0
@@ -45,7 +45,7 @@ class Watch:
     def __init__(self, fabric, running, say, timeout=None, notice=None):
         self._fabric, self._running, self._say = fabric, running, say
         if notice is None:
-            notice = float(os.environ.get("SIM_LAUNCH_NOTICE_SECONDS") or NOTICE_SECONDS)
+            notice = notice_seconds(NOTICE_SECONDS)
         self._timeout, self._notice = timeout, notice
         self._seen = None
         self._quiet_since = time.monotonic()

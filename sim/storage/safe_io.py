@@ -1,10 +1,13 @@
 """Checkpoint files that survive a kill at any instant and fail clearly when damaged.
 
-Writing: a file goes to a temporary name beside its target (``.<name>.tmp-<random>``), is
-flushed to disk, then renamed over the target (``os.replace`` is atomic), so a reader sees the
-old file or the new one, never half of one. A save killed before its rename leaves its
-temporary file behind; the next save to the same target removes it first (one writer per target
-at a time, as TensorFlow assumes), so at most one temporary file per target exists.
+Writing: a file goes to a temporary name beside its target (``.<name>.tmp-<pid>-<random>``,
+created exclusively by ``mkstemp``, so no one can predict or claim it), is flushed to disk, then
+renamed over the target (``os.replace`` is atomic), so a reader sees the old file or the new one,
+never half of one, and two writers of one path both succeed, the last rename winning. A save
+killed before its rename leaves its temporary file behind; a later save to the same target
+removes it, and only it: a regular file of this user, of this name's pattern, whose process
+has ended. Files it cannot prove are its own (another user's, a directory, a running save's,
+any other name) are left alone, and a file it cannot remove never stops a save.
 
 Reading: ``read_npz`` loads a ``.npz`` written with a ``__meta__`` JSON entry, eagerly (a
 zip member's CRC is only checked when it is read), and turns every way a file can be wrong
@@ -22,6 +25,7 @@ import glob
 import json
 import math
 import os
+import re
 import stat
 import struct
 import tempfile
@@ -39,18 +43,46 @@ def temp_pattern(path: str) -> str:
     return os.path.join(glob.escape(directory), "." + glob.escape(name) + TEMP_MARK + "*")
 
 
+def _temp_prefix(name: str) -> str:
+    return f".{name}{TEMP_MARK}{os.getpid()}-"
+
+
+def _owner_ended(candidate: str, name: str) -> bool:
+    """Whether ``candidate`` is a temporary file this user's save to ``name`` left behind, and
+    the process that made it (named in it) has ended."""
+    match = re.fullmatch(re.escape(f".{name}{TEMP_MARK}") + r"(\d{1,10})-[A-Za-z0-9_]{8}",
+                         os.path.basename(candidate))
+    if not match:
+        return False
+    try:
+        info = os.lstat(candidate)
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+        return False
+    pid = int(match.group(1))
+    if pid == os.getpid():
+        return False                         # this process's own save (another thread's)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError, OSError):
+        return False                         # alive (another user's), or not a pid at all
+    return False                             # still running: its save is in progress
+
+
 def remove_stale_temps(path: str) -> None:
-    """Delete temporary files left by interrupted saves to ``path``, and those of the names
-    earlier versions used (``path.tmp``; ``.tmp-*.npz`` beside a weights file)."""
+    """Delete the temporary files that interrupted saves of this user left for ``path``
+    (see the module's docstring); never anything else, and never fail the save."""
     path = os.path.abspath(path)
-    legacy = [path + ".tmp"]
-    if path.endswith(".npz"):
-        legacy += glob.glob(os.path.join(glob.escape(os.path.dirname(path)), ".tmp-*.npz"))
-    for stale in glob.glob(temp_pattern(path)) + legacy:
-        try:
-            os.unlink(stale)
-        except FileNotFoundError:
-            pass
+    name = os.path.basename(path)
+    for stale in glob.glob(temp_pattern(path)):
+        if _owner_ended(stale, name):
+            try:
+                os.unlink(stale)
+            except OSError:
+                pass
 
 
 def _file_mode() -> int:
@@ -71,7 +103,7 @@ def atomic_write(path: str, write) -> str:
     directory, name = os.path.split(path)
     os.makedirs(directory, exist_ok=True)
     remove_stale_temps(path)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + name + TEMP_MARK)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=_temp_prefix(name))
     try:
         os.fchmod(fd, _file_mode())   # mkstemp's 0600 -> what open() gives (TensorFlow's files)
         with os.fdopen(fd, "wb") as f:

@@ -89,17 +89,58 @@ def read_marker(export_dir):
     if not os.path.exists(path):
         raise OSError(f"SavedModel file does not exist at: {export_dir}/{{saved_model.pbtxt|saved_model.pb}}"
                       f" (nor sim.tf's {MARKER})")
-    try:
-        with open(path, encoding="utf-8") as f:
-            marker = json.load(f)
-    except (OSError, ValueError) as e:
-        raise OSError(f"Cannot parse file {path}: {e}") from None
-    if not isinstance(marker, dict) or marker.get("format") != FORMAT:
-        raise OSError(f"Cannot parse file {path}: not a {FORMAT} marker")
-    if marker.get("model", MODEL) is not None and \
-            not os.path.exists(os.path.join(export_dir, str(marker.get("model", MODEL)))):
-        raise OSError(f"SavedModel file does not exist at: {export_dir}/{marker.get('model', MODEL)}")
+    marker = _parse(path)
+    if marker.get("model", MODEL) is not None:
+        _check_member(export_dir, path, marker.get("model", MODEL))
     return marker
+
+
+MARKER_LIMIT = 1 << 20          # a marker is a few hundred bytes; a bigger one is not ours
+
+
+def _parse(path):
+    """The marker's JSON, read only from a regular file of bounded size, in the shape save()
+    writes (a FIFO would block, /dev/zero never ends, a deep nesting would recurse)."""
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise OSError(f"Cannot parse file {path}: {e.strerror or e}") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MARKER_LIMIT:
+            raise OSError(f"Cannot parse file {path}: not a {FORMAT} marker")
+        raw = f.read(MARKER_LIMIT + 1)
+    try:
+        marker = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as e:
+        raise OSError(f"Cannot parse file {path}: {type(e).__name__}") from None
+    if not isinstance(marker, dict) or marker.get("format") != FORMAT or \
+            not isinstance(marker.get("signatures", {}), dict) or not all(
+                isinstance(v, dict) and all(isinstance(v.get(k), list) and
+                                            all(isinstance(n, str) for n in v[k])
+                                            for k in ("inputs", "outputs"))
+                for v in marker.get("signatures", {}).values()) or \
+            not isinstance(marker.get("resolved_metrics") or {}, dict) or \
+            not all(isinstance(v, str) for v in (marker.get("resolved_metrics") or {}).values()):
+        raise OSError(f"Cannot parse file {path}: not a {FORMAT} marker")
+    return marker
+
+
+def _check_member(export_dir, path, name):
+    """The model file is the folder's own ``model.keras``, a regular file: TensorFlow's
+    SavedModel has fixed names inside its folder, so a marker never points elsewhere."""
+    import stat
+    if name != MODEL:
+        raise OSError(f"Cannot parse file {path}: its model must be {MODEL!r} inside {export_dir}, "
+                      f"not {str(name)[:200]!r}")
+    member = os.path.join(export_dir, MODEL)
+    try:
+        info = os.lstat(member)
+    except OSError:
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{MODEL}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(f"Cannot parse file {member}: not a regular file")
 
 
 def load_keras(export_dir, custom_objects=None, compile=True):

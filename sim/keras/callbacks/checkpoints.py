@@ -120,6 +120,19 @@ class ModelCheckpoint(Callback):
 # ---------------------------------------------------------------- BackupAndRestore (§10.1, T29)
 
 
+def remove_own_backup(read_dir):
+    """Remove what BackupAndRestore wrote, never the learner's files: ``backup_dir/chief`` (its
+    only folder, as tf-keras removes it), then ``backup_dir`` under Keras 3 (which removes the
+    whole folder) only if nothing else is left in it."""
+    from sim.keras.version import keras_major
+    shutil.rmtree(read_dir, ignore_errors=True)
+    if keras_major() == 3:
+        try:
+            os.rmdir(os.path.dirname(read_dir))
+        except OSError:          # the learner's own files are there: they stay
+            pass
+
+
 class WorkerTrainingState:
     """Model + optimizer + (epoch, batch, train counter) in one atomic npz under backup_dir."""
 
@@ -162,7 +175,7 @@ class WorkerTrainingState:
         if barrier is not None:      # multi-worker: every worker has finished its last backup
             barrier()
         if self.write_dir == self.read_dir:
-            shutil.rmtree(os.path.dirname(self.read_dir), ignore_errors=True)
+            remove_own_backup(self.read_dir)
 
     def maybe_load_initial_counters_from_ckpt(self, steps_per_epoch, initial_epoch):
         epoch, batch = self.ckpt_saved_epoch, self.ckpt_saved_batch

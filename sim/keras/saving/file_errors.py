@@ -53,9 +53,36 @@ def not_hdf5(path, error):
     return kind(_text(str(error), key, path=path))
 
 
+REFUSED = ("Not allowed:", "Invalid H5 file", "Invalid path in H5 file")
+
+
+def refused(path, keras_text):
+    """Keras 3's ValueError for a file that points outside itself, is a bomb or is damaged in its
+    HDF5 structure, then the course's line: not a model mismatch, a file not to load."""
+    return ValueError(_text(keras_text, "file_refused", path=path))
+
+
+def explained(error):
+    """``error`` already names its file and what is wrong: mismatch() passes it through."""
+    error._sim_explained = True
+    return error
+
+
+def damaged_part(path, part, error):
+    """A part of the file that cannot be read (an optimizer weight its names list lacks...):
+    Keras's class and text, then the course's line saying the file is damaged, not the model."""
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return explained(type(error)(_text(text, "file_damaged", path=path, part=part)))
+
+
 def mismatch(path, error):
     """A file whose weights do not fit the model: ValueError, or (tf-keras reading a file
-    without the groups it expects) KeyError, as Keras raises them."""
+    without the groups it expects) KeyError, as Keras raises them. A file refused for what it
+    is (h5_guard.py) says so instead."""
+    if getattr(error, "_sim_explained", False):
+        return error
+    if isinstance(error, ValueError) and any(mark in str(error) for mark in REFUSED):
+        return refused(path, str(error))
     if isinstance(error, KeyError):
         return KeyError(_text(str(error.args[0]), "weights_file_mismatch", path=path))
     return ValueError(_text(str(error), "weights_file_mismatch", path=path))

@@ -48,13 +48,32 @@ def save_model(model, filepath) -> str:
     return safe_io.atomic_write(os.fspath(filepath), write)
 
 
+# Keras 3's guard against decompression bombs (saving_lib._reject_zip_extract_bomb): a member
+# that declares more than this floor and more than MAX_EXPANSION times what it stores is refused.
+BOMB_FLOOR_BYTES = 1 << 28          # 256 MiB
+MAX_EXPANSION = 100
+
+
 def read_members(path) -> dict:
-    """{member name: bytes} of a ``.keras`` file, every checksum checked."""
+    """{member name: bytes} of the members a ``.keras`` file's load reads (config, metadata,
+    weights), every checksum checked; the others are never read, and a bomb is refused first."""
+    from sim.keras.saving import h5_guard
+    h5_guard.regular_file(path, lambda reason: file_errors.not_a_keras_zip(path))
     if not zipfile.is_zipfile(path):
         raise file_errors.not_a_keras_zip(path)
     try:
         with zipfile.ZipFile(path) as archive:
-            return {name: archive.read(name) for name in archive.namelist()}
+            for info in archive.infolist():
+                if info.file_size > BOMB_FLOOR_BYTES and \
+                        info.file_size > MAX_EXPANSION * info.compress_size:
+                    raise file_errors.refused(path, (
+                        f"Not allowed: archive member '{info.filename}' declares "
+                        f"{h5_guard.readable_size(info.file_size)} but only "
+                        f"{h5_guard.readable_size(info.compress_size)} are stored on disk; "
+                        "refusing to extract a potential decompression bomb."))
+            names = set(archive.namelist())
+            return {name: archive.read(name) for name in (METADATA, CONFIG, WEIGHTS)
+                    if name in names}
     except (zipfile.BadZipFile, EOFError, OSError) as e:
         raise file_errors.bad_crc(path, e) from None
 
@@ -78,6 +97,8 @@ def load_weights_from(model, path, members, skip_mismatch=False) -> None:
         raise file_errors.not_hdf5(f"{path}/{WEIGHTS}", e) from None
     except (ValueError, KeyError) as e:
         raise file_errors.mismatch(path, e) from None
+    except RuntimeError as e:                   # h5py's own, on a damaged file
+        raise file_errors.not_hdf5(f"{path}/{WEIGHTS}", OSError(str(e))) from None
 
 
 def load_model(filepath, custom_objects=None, compile=True):

@@ -18,7 +18,8 @@ import h5py
 import numpy as np
 
 from sim.keras import backend
-from sim.keras.saving import legacy_h5_weights, legacy_metrics, model_config, model_from_config
+from sim.keras.saving import (file_errors, h5_guard, legacy_h5_weights, legacy_metrics,
+                              model_config, model_from_config)
 from sim.keras.version import keras_major
 
 _ENTRY_KEYS = ("module", "registered_name", "build_config", "compile_config")
@@ -92,21 +93,39 @@ def _compile_args(training):
             "weighted_metrics": per_output("weighted_metrics")}
 
 
+def _json(path, attrs, key):
+    """A JSON attribute; json's JSONDecodeError, as Keras's loader raises it, naming the file."""
+    try:
+        return json.loads(attrs[key])
+    except json.JSONDecodeError as e:
+        raise file_errors.explained(file_errors.bad_json(path, key, e)) from None
+
+
+def _optimizer_shape_check(v):
+    def check(shape):
+        if tuple(v.shape) != tuple(shape):
+            raise ValueError(
+                "The shape of the target variable and the shape of the target value in "
+                f"`variable.assign(value)` must match. variable.shape={tuple(v.shape)}, "
+                f"Received: value.shape={tuple(shape)}. Target variable: {v!r}")
+    return check
+
+
 def load(path, custom_objects=None, compile=True):
     with h5py.File(path, "r") as f:
         if "model_config" not in f.attrs:
             raise ValueError(f"No model config found in the file at {path}.")
-        config = json.loads(f.attrs["model_config"])
+        config = _json(path, f.attrs, "model_config")
         training = f.attrs.get("training_config")
         item = dict(config, build_config=None)
         if compile and training is not None:
-            item["compile_config"] = _compile_args(json.loads(training))
+            item["compile_config"] = _compile_args(_json(path, f.attrs, "training_config"))
         model = model_from_config.model_from_config(item, custom_objects, compile=compile)
         if compile and training is not None:
             legacy_metrics.apply(model, {})     # tf-keras's loader resolves what is left
-        legacy_h5_weights.read_group(f["model_weights"], model)
+        legacy_h5_weights.read_group(h5_guard.get_group(f, "model_weights"), model)
         if compile and training is not None and "optimizer_weights" in f:
-            group = f["optimizer_weights"]
+            group = h5_guard.get_group(f, "optimizer_weights")
             names = legacy_h5_weights.load_names(group, "weight_names")
             variables = list(model.optimizer.variables)
             if len(names) != len(variables):
@@ -114,6 +133,10 @@ def load(path, custom_objects=None, compile=True):
                               "model is starting with a freshly initialized optimizer.",
                               stacklevel=3)
             else:
-                for v, name in zip(variables, names):
-                    v.assign(np.asarray(group[name]))
+                try:
+                    values = [h5_guard.get_dataset(group, name) for name in names]
+                except KeyError as e:        # a name its list has and the group not: damage
+                    raise file_errors.damaged_part(path, "optimizer_weights", e) from None
+                for v, value in zip(variables, values):
+                    v.assign(h5_guard.read(value, _optimizer_shape_check(v)))
     return model

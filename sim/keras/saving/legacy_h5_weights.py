@@ -13,6 +13,7 @@ import h5py
 import numpy as np
 
 from sim.keras import backend
+from sim.keras.saving import h5_guard
 
 HEADER_LIMIT = 64512          # HDF5's object header limit: longer attributes are chunked
 TF_KERAS_VERSION = b"2.21.0"
@@ -85,32 +86,33 @@ def write_group(f, model, version):
 save_names = _save_attribute
 
 
-def _assign(v, value, layer_name):
-    if tuple(v.shape) != tuple(value.shape):
-        raise ValueError(f"Shape mismatch in layer {layer_name} for weight {v.name}. Weight "
-                         f"expects shape {tuple(v.shape)}. Received saved weight with shape "
-                         f"{tuple(value.shape)}")
-    v.assign(value)
+def _shape_check(v, layer_name):
+    def check(shape):
+        if tuple(v.shape) != tuple(shape):
+            raise ValueError(f"Shape mismatch in layer {layer_name} for weight {v.name}. Weight "
+                             f"expects shape {tuple(v.shape)}. Received saved weight with shape "
+                             f"{tuple(shape)}")
+    return check
 
 
 def read(model, source):
     with h5py.File(source, "r") as f:
         if "layer_names" not in f.attrs and "model_weights" in f:
-            f = f["model_weights"]          # a full-model .h5 holds its weights here
+            f = h5_guard.get_group(f, "model_weights")   # a full-model .h5 holds its weights here
         read_group(f, model)
 
 
 def read_group(f, model):
     layers = [l for l in model.layers if _weights(l)]
     names = [n for n in _load_attribute(f, "layer_names")
-             if _load_attribute(f[n], "weight_names")]
+             if _load_attribute(h5_guard.get_group(f, n), "weight_names")]
     if len(names) != len(layers):
         raise ValueError("Layer count mismatch when loading weights from file. Model "
                          f"expected {len(layers)} layers, found {len(names)} saved layers.")
     pairs = []
     for k, (name, layer) in enumerate(zip(names, layers)):
-        group = f[name]
-        values = [np.asarray(group[w]) for w in _load_attribute(group, "weight_names")]
+        group = h5_guard.get_group(f, name)
+        values = [h5_guard.get_dataset(group, w) for w in _load_attribute(group, "weight_names")]
         weights = _weights(layer)
         if len(values) != len(weights):
             raise ValueError(
@@ -118,5 +120,6 @@ def read_group(f, model):
                 f"model, {name} in the save file). Layer expects {len(weights)} weight(s). "
                 f"Received {len(values)} saved weight(s)")
         pairs += [(w, v, layer.name) for w, v in zip(weights, values)]
-    for w, v, layer_name in pairs:
-        _assign(w, v, layer_name)
+    values = [h5_guard.read(v, _shape_check(w, layer_name)) for w, v, layer_name in pairs]
+    for (w, _, _), value in zip(pairs, values):     # every shape checked before the first assign
+        w.assign(value)

@@ -37,6 +37,8 @@ def load_legacy_model(filepath, custom_objects=None, compile=True):
         raise file_errors.not_hdf5(path, e) from None
     except (ValueError, KeyError) as e:
         raise file_errors.mismatch(path, e) from None
+    except RuntimeError as e:                   # h5py's own, on a damaged file
+        raise file_errors.not_hdf5(path, OSError(str(e))) from None
 
 
 def _check_signature(path):
@@ -70,3 +72,5 @@ def load_weights(model, filepath, legacy=False, skip_mismatch=False) -> None:
         raise file_errors.not_hdf5(path, e) from None
     except (ValueError, KeyError) as e:
         raise file_errors.mismatch(path, e) from None
+    except RuntimeError as e:                   # h5py's own, on a damaged file
+        raise file_errors.not_hdf5(path, OSError(str(e))) from None

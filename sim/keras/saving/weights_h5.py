@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 
 from sim.keras import backend
-from sim.keras.saving import state_walk
+from sim.keras.saving import h5_guard, state_walk
 from sim.keras.version import keras_major
 
 
@@ -38,13 +38,7 @@ def to_bytes(model) -> bytes:
 
 def _group(f, path):
     """The ``vars`` group of ``path`` (empty dict when absent, as Keras reads it)."""
-    name = f"{path}/vars" if path else "vars"
-    node = f.get(name)
-    if node is None:
-        return {}
-    if not isinstance(node, h5py.Group):
-        raise ValueError(f"Invalid H5 file, expected Group but received {type(node)}")
-    return node
+    return h5_guard.get_group(f, f"{path}/vars" if path else "vars", missing_ok=True)
 
 
 def _layer_check(obj, store, variables):
@@ -58,23 +52,21 @@ def _short_name(v):
     return str(getattr(v, "name", "variable")).split("/")[-1].split(":")[0]
 
 
-def _check_shape(v, value):
-    if tuple(v.shape) != tuple(value.shape):
+def _check_shape(v, shape):
+    if tuple(v.shape) != tuple(shape):
         raise ValueError(
             "The shape of the target variable and the shape of the target value in "
             f"`variable.assign(value)` must match. variable.shape={tuple(v.shape)}, "
-            f"Received: value.shape={tuple(value.shape)}. Target variable: {v!r}")
+            f"Received: value.shape={tuple(shape)}. Target variable: {v!r}")
 
 
 def _assign(v, value):
     v.assign(value.astype(v.dtype.name) if hasattr(v.dtype, "name") else value)
 
 
-def _read(store, key):
-    node = store[key]
-    if not isinstance(node, h5py.Dataset):
-        raise ValueError(f"Invalid H5 file, expected Dataset, received {type(node)}")
-    return np.asarray(node[()])
+def _read(store, key, v):
+    """The value for variable ``v``, its declared shape checked before anything is read."""
+    return h5_guard.read(h5_guard.get_dataset(store, key), lambda shape: _check_shape(v, shape))
 
 
 def read(model, source, skip_mismatch=False) -> None:
@@ -102,9 +94,7 @@ def read(model, source, skip_mismatch=False) -> None:
                 if not isinstance(obj, Optimizer):
                     _layer_check(obj, store, variables)
                 for i, v in enumerate(variables):     # one by one, as Keras assigns them
-                    value = _read(store, str(i))
-                    _check_shape(v, value)
-                    _assign(v, value)
+                    _assign(v, _read(store, str(i), v))
             except (ValueError, KeyError) as e:
                 failures.append((obj, e))
     if failures:
@@ -120,4 +110,8 @@ def read(model, source, skip_mismatch=False) -> None:
 
 
 def _describe(obj):
-    return f"<{type(obj).__name__} name={obj.name}, built={obj.built}>"
+    """Keras's ``<Dense name=dense, built=True>``; an optimizer with variables is built."""
+    built = getattr(obj, "built", None)
+    if built is None:
+        built = bool(state_walk.own_variables(obj))
+    return f"<{type(obj).__name__} name={getattr(obj, 'name', type(obj).__name__)}, built={built}>"
