@@ -29,7 +29,7 @@ def test_student_version_reports_not_done(path):
               if out.output_type == "error"]
     assert errors and all(e["ename"] in ("ExerciseNotDone", "ExerciseFailed") for e in errors)
     shown = "\n".join(line for e in errors for line in e["traceback"])
-    expected = t("exercises.not_done", lang=lang, name="").split("`")[0]
+    expected = t("exercises.not_done", lang=lang, name="\0").split("\0")[0]   # the text before the name
     assert expected in shown, shown[-500:]
     assert traceback_frames(shown) == [], shown
 

@@ -75,7 +75,7 @@ def test_hints_speak_the_course_language():
 def test_unfinished_function_is_reported_as_not_done():
     def per_replica_batch_sizes(num_examples, global_batch, num_replicas, policy):
         raise NotImplementedError()
-    with pytest.raises(ExerciseNotDone, match="Not done yet: `per_replica_batch_sizes`"):
+    with pytest.raises(ExerciseNotDone, match="Not done yet: \"per_replica_batch_sizes\""):
         ex.check_per_replica_batch_sizes(per_replica_batch_sizes)
 
 

@@ -96,7 +96,7 @@ def test_feedback_speaks_the_submissions_language(graded, stem, student):
         if student == "correct":
             expected = [t("exercises.all_passed", n=0).split("0", 1)[-1].strip()]
         elif student == "empty":
-            expected = [t("exercises.not_done", name="").split("``")[0].strip()]
+            expected = [t("exercises.not_done", name="\0").split("\0")[0].strip()]
         elif student.startswith("wrong-"):
             with pytest.raises(ExerciseFailed) as failure:
                 run_with_answer(stem, answer, lang)
