@@ -5,6 +5,7 @@ site's own copy: the pages fetch nothing from the web.
 """
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def deck(nb: nbformat.NotebookNode, reveal_prefix: str, mathjax_url: str, font_u
     return body
 
 
-def export(source: Path, target: Path, shared: Path) -> None:
+def export(source: Path, target: Path, shared: Path, html_lang: str = "en") -> None:
     """Write ``source``'s deck to ``target``, linking what ``shared`` holds (reveal/, mathjax/,
     fonts/course.otf: the site's shared folder) relatively, so the page opens from disk."""
     import os
@@ -56,6 +57,8 @@ def export(source: Path, target: Path, shared: Path) -> None:
     up = Path(os.path.relpath(shared, target.parent)).as_posix()
     html = deck(nbformat.read(source, as_version=4), f"{up}/reveal",
                 f"{up}/mathjax/MathJax.js?config=TeX-AMS_HTML-full", f"{up}/fonts/course.otf")
+    # nbconvert knows ISO 639-1 codes only; the site's pages name the variety (zh-CN, pt-BR)
+    html = re.sub(r"<html\b[^>]*>", f'<html lang="{html_lang}">', html, count=1)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".html.tmp")
     tmp.write_text(html, encoding="utf-8")

@@ -9,7 +9,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from tools.website import BUILD, CONF_DIR, HTML, HTML_LANG, LANG_NAMES, LANGS, SHARED, SOURCES
+from tools.slides_export import copy_reveal, export
+from tools.website import BUILD, CONF_DIR, EXECUTED, HTML, HTML_LANG, LANG_NAMES, LANGS, SHARED, SOURCES
 from tools.website.check import all_problems
 from tools.website.execute import execute_all
 from tools.website.font import EXTRA_FONT, course_font
@@ -53,6 +54,15 @@ def sphinx(lang: str) -> None:
         raise SystemExit(f"Sphinx failed for {lang}:\n{result.stdout}{result.stderr}")
 
 
+def slideshows() -> None:
+    """html/<lang>/slides/NN_*.html: each lesson's classroom deck, from its executed notebook
+    (figures included), with reveal.js in _shared/reveal (tools/slides_export.py)."""
+    copy_reveal(SHARED / "reveal")
+    for lang in LANGS:
+        for executed in sorted((EXECUTED / lang / "lessons").glob("*.ipynb")):
+            export(executed, HTML / lang / "slides" / f"{executed.stem}.html", SHARED, HTML_LANG[lang])
+
+
 def root_page() -> None:
     """html/index.html: the three languages' home pages, each named in its own language."""
     links = "".join(f'<li lang="{HTML_LANG[lang]}"><a href="{lang}/index.html" hreflang="{HTML_LANG[lang]}">'
@@ -86,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         for lang in LANGS:
             translate_theme(HTML / lang, lang)
         root_page()
+        slideshows()
     problems = all_problems()
     if problems:
         print("\n".join(problems))

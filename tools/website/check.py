@@ -165,11 +165,23 @@ def wrong_languages(html_root: Path = HTML) -> list[str]:
     return problems
 
 
+def missing_slideshows(html_root: Path = HTML) -> list[str]:
+    """Every lesson page has its classroom deck (html/<lang>/slides/), and no deck fetches from the web."""
+    problems = []
+    for lesson in sorted(html_root.glob("*/lessons/*.html")):
+        deck = lesson.parent.parent / "slides" / lesson.name
+        if not deck.is_file():
+            problems.append(f"{lesson.relative_to(html_root)}: its slideshow {deck.relative_to(html_root)} is missing")
+        elif re.search(r'(?:src|href)="(?:https?:)?//', deck.read_text(encoding="utf-8")):
+            problems.append(f"{deck.relative_to(html_root)}: loads something from the web")
+    return problems
+
+
 def all_problems(html_root: Path = HTML) -> list[str]:
     from tools.website.font import missing_glyphs
 
     problems = (broken_links(html_root) + missing_figures(html_root) + repeated_figures(html_root)
-                + wrong_languages(html_root))
+                + wrong_languages(html_root) + missing_slideshows(html_root))
     lacking = missing_glyphs(html_root)
     if lacking:
         problems.append(f"{len(lacking)} Chinese characters have no glyph in the site's fonts "

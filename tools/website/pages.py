@@ -111,7 +111,9 @@ def framed(nb: nbformat.NotebookNode, lang: str, page: str, box: str) -> nbforma
 def lesson_page(lang: str, executed: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(executed, as_version=4)
     path = f"notebooks/{lang}/{executed.name}"
-    return framed(nb, lang, f"lessons/{executed.stem}", run_box(lang, path))
+    slides = (f'<p class="course-slides">{html.escape(word(lang, "slides"))} '
+              f'<a href="../slides/{executed.stem}.html">{html.escape(word(lang, "slides_link"))}</a></p>')
+    return framed(nb, lang, f"lessons/{executed.stem}", run_box(lang, path) + "\n\n" + slides)
 
 
 def exercise_page(lang: str, student: nbformat.NotebookNode, solution: nbformat.NotebookNode,
