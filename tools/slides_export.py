@@ -1,7 +1,7 @@
 """Each lesson's slideshow as a static page of the website: the same deck RISE shows live
 (tools/slides.py marks it), exported by nbconvert's SlidesExporter from the site's executed notebooks
-(so its figures are there), with reveal.js taken from the sphinx-revealjs package and MathJax from the
-site's own copy: the pages fetch nothing from the web.
+(so its figures are there), with reveal.js taken from the sphinx-revealjs package and the course
+font: the pages fetch nothing from the web.
 """
 from __future__ import annotations
 

@@ -73,7 +73,8 @@ def parse(path: Path) -> Page:
 
 
 def pages(html_root: Path = HTML) -> list[Path]:
-    return sorted(p for p in html_root.rglob("*.html") if "_shared" not in p.parts)
+    # the Sphinx pages; the slideshows (slides/) are reveal.js pages with checks of their own
+    return sorted(p for p in html_root.rglob("*.html") if not {"_shared", "slides"} & set(p.parts))
 
 
 def broken_links(html_root: Path = HTML) -> list[str]:
@@ -172,8 +173,13 @@ def missing_slideshows(html_root: Path = HTML) -> list[str]:
         deck = lesson.parent.parent / "slides" / lesson.name
         if not deck.is_file():
             problems.append(f"{lesson.relative_to(html_root)}: its slideshow {deck.relative_to(html_root)} is missing")
-        elif re.search(r'(?:src|href)="(?:https?:)?//', deck.read_text(encoding="utf-8")):
+            continue
+        text = deck.read_text(encoding="utf-8")
+        if re.search(r'(?:src|href)="(?:https?:)?//', text):
             problems.append(f"{deck.relative_to(html_root)}: loads something from the web")
+        for tag, src in re.findall(r'<(script|link)\b[^>]*?(?:src|href)="([^"#?]+)', text):
+            if not (deck.parent / src).is_file():
+                problems.append(f"{deck.relative_to(html_root)}: its {tag} {src} is missing")
     return problems
 
 
