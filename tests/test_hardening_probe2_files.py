@@ -170,7 +170,8 @@ def test_f3_zip_and_shape_bombs_are_refused_before_reading(tmp_path):
     assert lines[0].startswith("REFUSED Not allowed: archive member 'junk.bin' declares 512.00 MB")
     assert lines[0].endswith("| True")
     assert "declares 64.00 GB but only 0.00 B are stored" in lines[1] and lines[1].endswith("| True")
-    assert int(lines[2].split()[1]) < 600, lines       # nothing was inflated or allocated
+    # peak RSS in MB: 643 measured here with both bombs refused (under 600 in another venv); reading the 2 MB bomb took 4,000
+    assert int(lines[2].split()[1]) < 1000, lines       # nothing was inflated or allocated
 
 
 def test_f3_a_dataset_of_another_shape_is_not_read(tmp_path, monkeypatch):
