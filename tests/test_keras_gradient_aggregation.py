@@ -49,7 +49,8 @@ def test_central_storage_gradients_go_to_the_cpu_only():
         for nbytes in _gradient_bytes(model):     # every gradient reaches the CPU
             assert nbytes in gathered
     updates = [e for e in trace if e.name == "update"]    # metrics' merge_calls, then the optimizer's
-    assert updates and {e.where for e in updates} == {s.extended.parameter_devices[0]}
+    assert s.extended.parameter_devices == ("/device:CPU:0",)     # TF's name as given...
+    assert updates and {e.where for e in updates} == {"/job:localhost/replica:0/task:0/device:CPU:0"}
     assert updates[-1].start >= max(e.end for e in trace if e.kind == "transfer")
 
 

@@ -22,7 +22,7 @@ def test_without_tf_config_it_is_one_worker_on_the_local_gpus(monkeypatch):
     assert tf.distribute.experimental.MultiWorkerMirroredStrategy().num_replicas_in_sync == 4
     with s.scope():
         v = tf.Variable(1.0)
-    per = s.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group + 0.0)
+    per = s.run(lambda: tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32))
     assert float(s.reduce("SUM", per, axis=None)) == 6.0
     assert float(v.numpy()) == 1.0
 

@@ -23,8 +23,8 @@ def _from_file(name: str):
     """The node preset ``name``, read from its machine file (data/machines/<name>.toml)."""
     def build(gpus: int | None = None) -> Machine:
         from sim.hardware.machine_file import preset_file
-        if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1):
-            raise ValueError(t("hardware.bad_count", what="gpus", value=gpus))
+        if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 0):
+            raise ValueError(t("hardware.bad_gpus", value=gpus))   # 0: a machine without GPUs
         return preset_file(name).build(gpus)
     build.__name__ = name.replace("-", "_")
     build.__doc__ = _file_comment(name)

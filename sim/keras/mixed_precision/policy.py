@@ -26,7 +26,7 @@ def _parse(name):
         dt = dtypes.as_dtype(name)
     except TypeError:
         dt = None
-    if dt is None or dt is dtypes.string:
+    if dt is None:   # 'string', 'int32', 'bool' are policies too (TF 2.21: <DTypePolicy "string">)
         if keras_major() == 3:
             raise ValueError(f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid "
                              "policies include 'mixed_float16', 'mixed_bfloat16', and the name of "
