@@ -312,6 +312,7 @@ for name in ("ring", "reduce_to_one"):
 # the timeline below their transfers are short bars with gaps, each GPU waiting for the segment
 # that crossed the network, while the network transfers run back to back: the NICs are the
 # bottleneck.
+# <!-- claim hop_latencies: about(sum(link.latency for link, _ in cluster.route(cluster.gpus[0], cluster.gpus[1])), 0.6e-6, rel=0.01) & about(sum(link.latency for link, _ in cluster.route(cluster.gpus[0], cluster.gpus[8])), 3.7e-6, rel=0.01) -->
 # <!-- claim contention_rule: about(contention["ring"][0], contention["ring"][1], rel=1e-6) & about(contention["reduce_to_one"][0] / contention["reduce_to_one"][1], 3, rel=0.01) & about(contention["reduce_to_one"][0], contention["reduce_to_one"][2], rel=1e-6) -->
 #
 # The simulator replays a schedule by its dependencies: a transfer starts when the segment it
@@ -326,7 +327,7 @@ for name in ("ring", "reduce_to_one"):
 # %% [markdown] lang="zh"
 # ## 为什么跨节点的扁平环受限于网卡
 #
-# 在跨多个节点的扁平环中，每一步里每个通道恰好从一个节点跨到下一个节点一次：每个节点每个通道经由一块网卡送出一条 `n/(p·c)` 字节的消息。在 `2(p−1)` 步中每块网卡因此要传送 `2(p−1)/p·n/c` 字节，无论节点内的 NVLink 有多快，所以全归约至少需要 `2(p−1)/p·n/(c·B_NIC)`，其总线带宽永远不可能超过节点的 `c·B_NIC`：DGX A100 节点上是 8 × 25 GB/s = 200 GB/s（这里是 192 GB/s，受限于每个 GPU 到其网卡的 24 GB/s PCIe 链路）。NVLink 链路快得多，所以在下面的时间线里，它们的传输是一段段短条，中间有空隙，每个 GPU 都在等待跨网络而来的数据段；而网络上的传输一个紧接一个：瓶颈在网卡。<!-- claim contention_rule -->
+# 在跨多个节点的扁平环中，每一步里每个通道恰好从一个节点跨到下一个节点一次：每个节点每个通道经由一块网卡送出一条 `n/(p·c)` 字节的消息。在 `2(p−1)` 步中每块网卡因此要传送 `2(p−1)/p·n/c` 字节，无论节点内的 NVLink 有多快，所以全归约至少需要 `2(p−1)/p·n/(c·B_NIC)`，其总线带宽永远不可能超过节点的 `c·B_NIC`：DGX A100 节点上是 8 × 25 GB/s = 200 GB/s（这里是 192 GB/s，受限于每个 GPU 到其网卡的 24 GB/s PCIe 链路）。NVLink 链路快得多，所以在下面的时间线里，它们的传输是一段段短条，中间有空隙，每个 GPU 都在等待跨网络而来的数据段；而网络上的传输一个紧接一个：瓶颈在网卡。<!-- claim contention_rule --><!-- claim hop_latencies -->
 #
 # 模拟器按依赖关系重放调度：一次传输在它要发送的数据段已经到达（并已相加）且链路空闲时开始，每一跳都付出自己的延迟，NVLink 上 0.6 µs，跨网络 3.7 µs。如果把每一轮当作屏障来重放（一步中的每次传输都要等上一步最慢的那次），每一步都要付出网络的延迟；下表显示随着集群变大这样做的代价。在大集群上，`nccl` 会选择 NCCL 自己的树 `nccl_tree`（每个节点内的 GPU 连成一条链，节点之间是两棵二叉树）；在两个节点上，这棵树跨网络传送的字节只有环的一半，所以在 1 GiB 时它是那里最快的。
 
@@ -342,7 +343,7 @@ for name in ("ring", "reduce_to_one"):
 # trechos NVLink são bem mais rápidos, então na linha do tempo abaixo as suas transferências são
 # barras curtas com intervalos, cada GPU esperando o segmento que atravessou a rede, enquanto as
 # transferências pela rede vêm uma logo após a outra: o gargalo são as placas de rede.
-# <!-- claim contention_rule -->
+# <!-- claim contention_rule --><!-- claim hop_latencies -->
 #
 # O simulador reproduz um cronograma pelas dependências: uma transferência começa quando o
 # segmento que ela envia já chegou (e foi somado) e o seu enlace está livre, e cada salto paga a

@@ -701,6 +701,7 @@ print(strategy.extended.worker_devices)
 # **Exercise:** open `exercises/en/05_bytes_per_step.ipynb` and count the bytes each strategy moves.
 # <!-- claim same_step -->
 # <!-- claim sweep_gap_grows -->
+# <!-- claim soft_placement_keeps_name: holds(strategy.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:GPU:7",), "OneDeviceStrategy('/gpu:7') keeps the name it was given") -->
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -718,7 +719,7 @@ print(strategy.extended.worker_devices)
 # - 在 PCIe 工作站上，CentralStorage 要为通往 CPU 的共享链路付出代价，模型越大，代价越高。
 # - 在 TPU 上：先 `initialize_tpu_system` 再创建策略，训练步放在 `tf.function` 中，使用 `drop_remainder=True`，全局批次大小能被核心数整除。
 #
-# **练习**：打开 `exercises/zh/05_bytes_per_step.ipynb`，数一数每种策略传输的字节数。<!-- claim same_step --><!-- claim sweep_gap_grows -->
+# **练习**：打开 `exercises/zh/05_bytes_per_step.ipynb`，数一数每种策略传输的字节数。<!-- claim same_step --><!-- claim sweep_gap_grows --><!-- claim soft_placement_keeps_name -->
 
 # %% [markdown] lang="pt"
 # ## Resumo
@@ -744,3 +745,4 @@ print(strategy.extended.worker_devices)
 # **Exercício:** abra `exercises/pt/05_bytes_per_step.ipynb` e conte os bytes que cada estratégia move.
 # <!-- claim same_step -->
 # <!-- claim sweep_gap_grows -->
+# <!-- claim soft_placement_keeps_name -->
