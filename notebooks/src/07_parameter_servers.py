@@ -195,7 +195,8 @@ for what, part, shape in [
 # ps quando começa, e a **atualização** chega quando o cálculo e as transferências terminam.
 
 # %%
-coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+# sim-only: machine="cluster" simulates a host per task (this in-process cluster would be one host)
+coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy, machine="cluster")
 with strategy.scope():
   counter = tf.Variable(0.0)
 
