@@ -98,11 +98,6 @@ EXPECTED_TO_FAIL: dict = {
     ("mixed_precision", "first"): _MP_FIRST_EPOCH,
     ("random_numbers", "cells"): _RANDOM_GAPS,
     ("random_numbers@keras3", "cells"): _RANDOM_GAPS,
-    ("checkpoint@keras3", "cells"): (
-        "Keras 3's names in a tf.train.Checkpoint (measured on TF 2.21: net/l1/_kernel, "
-        "optimizer/_trainable_variables/0, optimizer/_variables/2..7) and its optimizer's "
-        "second-model quirk (the restored kernel gets no gradient) are not modelled; sim writes "
-        "tf-keras's names"),
 }
 # The PS tutorial's first line is partly TensorFlow's thread timing: its in-process workers run
 # two scheduled functions side by side, overlapping more or less from run to run. Measured, six
