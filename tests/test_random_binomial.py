@@ -39,3 +39,11 @@ def test_the_sample_mean_is_count_times_p():
         v = np.asarray(g.binomial([4000], counts=n, probs=p), np.float64)
         assert abs(v.mean() - n * p) < 4 * np.sqrt(n * p * (1 - p) / 4000)
         assert abs(v.var() / (n * p * (1 - p)) - 1) < 0.1
+
+
+def test_the_stateless_op_is_tensorflows():
+    """TensorFlow 2.21: counts take probs' dtype (50 -> 50.0), probs float32 by default."""
+    v = tf.random.stateless_binomial([3, 2], seed=[7, 8], counts=[7., 100.], probs=[0.95, 0.6])
+    assert np.asarray(v).tolist() == [[7, 54], [7, 61], [6, 63]]
+    v = tf.random.stateless_binomial([5], seed=[3, 4], counts=50, probs=0.5)
+    assert np.asarray(v).tolist() == [29, 27, 19, 26, 20]
