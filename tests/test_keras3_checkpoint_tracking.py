@@ -118,3 +118,17 @@ def test_the_optimizer_builds_slots_for_variables_without_a_gradient():
     with pytest.warns(UserWarning):
         opt.apply_gradients([(tf.constant([1.0]), used), (None, unused)])
     assert len(opt.variables) == 2 + 4
+
+
+def test_a_compiled_models_variables_keep_the_models_names(tmp_path):
+    """The optimizer's list of the model's variables names them only when nothing else does:
+    after fit, a checkpoint of the model restores into a new model of the same layers."""
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(tf.keras.optimizers.SGD(0.1), loss="mse")
+    model.fit(np.ones((8, 4), np.float32), np.ones((8, 1), np.float32), epochs=1, verbose=0)
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+    assert not any("_trainable_variables" in k for k in _keys(path))
+    other = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    other.build((None, 4))
+    tf.train.Checkpoint(model=other).restore(path)
+    np.testing.assert_array_equal(other.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())

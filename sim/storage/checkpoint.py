@@ -27,10 +27,13 @@ def _is_variable(x):
     return hasattr(x, "_as_tensor") or hasattr(x, "_engine_variable")
 
 
-def _walk(obj, path, found, seen, alias=False):
+def _walk(obj, path, found, seen, alias=False, later=None):
     """Collect ``{path: variable}`` for every variable reachable through attributes. A variable
     a Checkpoint or its tracked lists and dicts name again (``alias``) is found at each name, as
-    TensorFlow's object graph records every edge to it."""
+    TensorFlow's object graph records every edge to it. A ``tracking.Later`` (an optimizer's
+    list of the model's variables) is walked last: a variable keeps its owner's name."""
+    if isinstance(obj, tracking.Later):
+        return later.append((path, obj.value)) if later is not None else None
     if _is_variable(obj) and alias and path not in found:
         found[path] = obj
         seen.add(id(obj))
@@ -63,7 +66,7 @@ def _walk(obj, path, found, seen, alias=False):
     else:
         return
     for name, value in items:
-        _walk(value, f"{path}/{name}" if path else name, found, seen, tracked)
+        _walk(value, f"{path}/{name}" if path else name, found, seen, tracked, later)
 
 
 def _has_variables(obj):
@@ -101,9 +104,12 @@ class Checkpoint:
         return {k: v for k, v in self._objects.items() if hasattr(v, "_restore_position")}
 
     def _variables(self):
-        found, seen = {}, set()
+        found, seen, later = {}, set(), []
         for name in sorted(self._objects):
-            _walk(self._objects[name], name, found, seen, True)
+            _walk(self._objects[name], name, found, seen, True, later)
+        while later:
+            path, value = later.pop(0)
+            _walk(value, path, found, seen, False, later)
         found["save_counter"] = self.save_counter
         return found
 
@@ -158,9 +164,8 @@ class Checkpoint:
     def _apply_deferred(self, now=False):
         """Assign the restored values whose variables exist; True while some still wait.
 
-        A value of another shape raises TensorFlow's ValueError when the variable exists at
-        the restore; one waiting for a variable made later is left unassigned, as TensorFlow
-        leaves it (measured: a [5] value and a [1, 5] variable appended to a restored list)."""
+        A value of another shape: TensorFlow's ValueError at the restore, left unassigned after
+        it (measured, TF 2.21: a [5] value, a [1, 5] variable appended to a restored list)."""
         waiting = getattr(self, "_deferred", None)
         if not waiting:
             return False

@@ -12,6 +12,7 @@ names (iterations, rate_variable, slot_vars/N).
 from __future__ import annotations
 
 from sim.keras.version import keras_major
+from sim.storage import tracking
 
 
 def dependencies(optimizer):
@@ -22,7 +23,7 @@ def dependencies(optimizer):
         rate = [] if callable(optimizer._learning_rate) else [optimizer.learning_rate]
         if rate:
             deps["_learning_rate"] = rate[0]
-        deps["_trainable_variables"] = list(optimizer._built_vars)
+        deps["_trainable_variables"] = tracking.Later(list(optimizer._built_vars))
         deps["_variables"] = [optimizer.iterations] + rate + list(optimizer._slot_vars)
         return deps
     if keras_major() != 2 or optimizer._legacy:
