@@ -10,6 +10,13 @@ from keras_selection import keras  # noqa: F401  (the fixture)
 from sim.keras.mixed_precision import loss_scale_rules as rules
 
 
+def _no_global_policy():
+    """Back to no global policy (layers follow floatx), as before the test: set_global_policy("float32")
+    would pin float32 for every later test, and Keras 3 has no public reset."""
+    from sim.keras.mixed_precision import policy
+    policy._global = None
+
+
 def test_tf_keras_rule_by_hand():
     s, c = rules.INITIAL_SCALE, 0
     assert s == 32768.0 and rules.GROWTH_STEPS == 2000
@@ -97,7 +104,7 @@ def test_compile_wraps_under_mixed_float16_only(keras):
             model.compile(optimizer="sgd", loss="mse")
             assert isinstance(model.optimizer, mp.LossScaleOptimizer) is wrapped, policy
     finally:
-        mp.set_global_policy("float32")
+        _no_global_policy()   # as at start: layers follow floatx again
 
 
 def test_bad_arguments(keras):

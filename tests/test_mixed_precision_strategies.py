@@ -16,11 +16,18 @@ X = np.array([[1.0, 2.0], [0.5, -1.0], [30000.0, 30000.0], [1.0, 1.0]], np.float
 Y = np.array([[1.0], [0.0], [1.0], [0.0]], np.float32)
 
 
+def _no_global_policy():
+    """Back to no global policy (layers follow floatx), as before the test: set_global_policy("float32")
+    would pin float32 for every later test, and Keras 3 has no public reset."""
+    from sim.keras.mixed_precision import policy
+    policy._global = None
+
+
 @pytest.fixture
 def mixed():
     tf.keras.mixed_precision.set_global_policy("mixed_float16")
     yield
-    tf.keras.mixed_precision.set_global_policy("float32")
+    _no_global_policy()   # as at start: layers follow floatx again
 
 
 def _model():
@@ -88,7 +95,7 @@ def test_all_reduce_carries_float32_under_mixed_float16(keras):
             trace = strategy.extended.last_step_trace
             return sum(e.nbytes for e in trace if e.kind == "transfer" and e.nbytes)
         finally:
-            tf.keras.mixed_precision.set_global_policy("float32")
+            _no_global_policy()   # as at start: layers follow floatx again
     params = 2 * 2 + 2 + 2 + 1
     float32_bytes = step_bytes("float32")
     assert float32_bytes >= 4 * params                 # at least the gradients, 4 bytes each

@@ -237,10 +237,12 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # its end, as a worker on its own host does here. TensorFlow's tutorial runs all its tasks in one
 # process on one host: there a function's ops read the variables as they run, and two functions
 # scheduled together run side by side, step by step, so each step misses only the step the other
-# function runs at the same time. `SIM_PS_MACHINE=one-host` simulates that machine: the
+# function runs at the same time. `SIM_PS_MACHINE=one-host` simulates that machine, and sim
+# picks it by itself for an in-process cluster like the tutorial's when no machine is named: the
 # tutorial's `Model.fit` (10 steps per function, `steps_per_execution=10`) then gives
-# TensorFlow's loss within 0.5 % (TensorFlow's own runs differ by up to 0.3 %), where the
-# default cluster of one host per task gives a first-epoch loss 5.6 % higher, from that staleness.
+# TensorFlow's loss within 0.5 % (TensorFlow's own runs differ by up to 0.3 %), where
+# `machine="cluster"`, one host per task as in this lesson, gives a first-epoch loss 5.6 % higher,
+# from that staleness.
 #
 # ## 3. Staleness in a training loop
 #
@@ -253,7 +255,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 #
 # 这是模拟的集群：每个任务一台主机。如果在 TensorFlow 上运行同样的单元格，得到的是教程中的进程内集群，即一台主机上的一个进程：在 TensorFlow 2.21 上运行三次，六个函数读到的是六个不同的值（0 到 5，顺序不一），所以没有一个函数读到陈旧的计数器（它们是一个接一个运行的）。要出现陈旧性，工作进程必须同时计算，比如分布在不同的主机上。
 #
-# 模拟的工作进程在开始一个被调度的函数时读取一次变量，在函数结束时写回，就像这里每个工作进程都在自己的主机上那样。TensorFlow 的教程把所有任务放在同一台主机的同一个进程中运行：在那里，函数中的操作在执行时才读取变量，同时被调度的两个函数会一步接一步地并排运行，因此每一步只会错过另一个函数在同一时刻运行的那一步。`SIM_PS_MACHINE=one-host` 模拟的就是这样的机器：这时教程中的 `Model.fit`（每个函数 10 步，`steps_per_execution=10`）给出的损失与 TensorFlow 相差不到 0.5%（TensorFlow 自己的几次运行之间最多相差 0.3%）；而默认的集群（每个任务一台主机）由于上述陈旧性，第一个周期的损失要高 5.6%。
+# 模拟的工作进程在开始一个被调度的函数时读取一次变量，在函数结束时写回，就像这里每个工作进程都在自己的主机上那样。TensorFlow 的教程把所有任务放在同一台主机的同一个进程中运行：在那里，函数中的操作在执行时才读取变量，同时被调度的两个函数会一步接一步地并排运行，因此每一步只会错过另一个函数在同一时刻运行的那一步。`SIM_PS_MACHINE=one-host` 模拟的就是这样的机器；对于教程那样的进程内集群，如果没有指定机器，sim 也会自动选择它：这时教程中的 `Model.fit`（每个函数 10 步，`steps_per_execution=10`）给出的损失与 TensorFlow 相差不到 0.5%（TensorFlow 自己的几次运行之间最多相差 0.3%）；而 `machine="cluster"`（即本课使用的每个任务一台主机）由于上述陈旧性，第一个周期的损失要高 5.6%。
 #
 # ## 3. 训练循环中的陈旧性
 #
@@ -280,10 +282,11 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # em um só processo em um só host: ali as operações de uma função leem as variáveis à medida que
 # rodam, e duas funções agendadas juntas rodam lado a lado, passo a passo; assim, cada passo só
 # deixa de ver o passo que a outra função executa ao mesmo tempo. `SIM_PS_MACHINE=one-host` simula
-# essa máquina: o `Model.fit` do tutorial (10 passos por função, `steps_per_execution=10`) dá
-# então a perda do TensorFlow com diferença de até 0,5% (as execuções do próprio TensorFlow
-# diferem entre si em até 0,3%), enquanto o cluster padrão, com um host por tarefa, dá
-# uma perda 5,6% maior na primeira época, por causa dessa defasagem.
+# essa máquina, e o sim a escolhe sozinho para um cluster em processo como o do tutorial quando
+# nenhuma máquina é indicada: o `Model.fit` do tutorial (10 passos por função,
+# `steps_per_execution=10`) dá então a perda do TensorFlow com diferença de até 0,5% (as execuções
+# do próprio TensorFlow diferem entre si em até 0,3%), enquanto `machine="cluster"`, com um host
+# por tarefa como nesta lição, dá uma perda 5,6% maior na primeira época, por causa dessa defasagem.
 #
 # ## 3. Defasagem em um loop de treinamento
 #

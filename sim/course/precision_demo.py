@@ -47,7 +47,8 @@ def overflow_rescue(steps=8, learning_rate=0.01) -> list:
     mp = tf.keras.mixed_precision
     x = (((np.arange(64, dtype=np.float32).reshape(16, 4) % 5) - 2.0) / 2.0)[:8]
     y = (x @ np.array([[3.0], [-2.0], [1.0], [0.5]], np.float32) * 40.0).astype(np.float32)
-    outer = mp.global_policy()
+    from sim.keras.mixed_precision import policy as _policy
+    outer = _policy._global           # None when no policy was set: layers follow floatx
     mp.set_global_policy("mixed_float16")
     quiet = np.errstate(over="ignore", invalid="ignore")   # inf - inf is the point here
     quiet.__enter__()
@@ -75,7 +76,7 @@ def overflow_rescue(steps=8, learning_rate=0.01) -> list:
         return records
     finally:
         quiet.__exit__(None, None, None)
-        mp.set_global_policy(outer)
+        _policy._global = outer           # as found, not pinned to float32 (Keras 3 has no reset)
 
 
 def _scale(opt):
