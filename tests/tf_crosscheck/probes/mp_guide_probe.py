@@ -14,8 +14,9 @@ from sim.tf import keras
 from sim.tf.keras import layers
 from sim.tf.keras import mixed_precision
 from sim.launch.same_init import install
+from sim.launch.tf_alias import _Forward
 
-if tf.__name__.startswith("sim"):         # tf_task installs it on TensorFlow
+if not isinstance(tf, _Forward):          # sim; tf_task installs the hooks on TensorFlow
     from sim.hardware.presets import workstation_4gpu
     from sim.runtime import use_machine
     use_machine(workstation_4gpu(0))      # a CPU machine, as TensorFlow here
