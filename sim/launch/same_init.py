@@ -18,7 +18,10 @@ before the script, and on either engine:
    the first N training images (an N beyond the subset's 6,000 repeats it, for a tutorial whose
    loop takes more steps than the subset has batches); ``SIM_SAME_START_TEST_SAMPLES=N`` does the
    same to the 1,000 test images (the mixed precision guide reshapes them to 10,000);
-3. ``Dataset.shuffle`` keeps the order, so both engines see the same batches;
+3. ``Dataset.shuffle`` keeps the order, and so does ``Model.fit(shuffle=True)`` on in-memory
+   arrays (TensorFlow's fit permutes them with an unseeded ``tf.random.shuffle``, a new order each
+   run: tf_keras/src/engine/data_adapter.py; sim's with its own seeded permutation), so both
+   engines see the same batches;
 4. Python's ``random`` and NumPy's global generator are seeded with ``seed``, and an eager
    ``tf.random.uniform`` / ``tf.random.normal`` draws from a NumPy PCG64 stream seeded with
    ``seed`` (TensorFlow's own Philox numbers cannot be had on sim), so the random data some
@@ -54,19 +57,34 @@ def install(engine):
         import sim.tf.keras.datasets.mnist as mnist
         datasets.fashion_mnist = types.SimpleNamespace(load_data=load_data)
         from sim.keras.restoring import active as restoring
-        dataset_class, layer_class = data.Dataset, base.Layer
+        import sim.keras.trainer as trainer
+        dataset_class, layer_class, model_class = data.Dataset, base.Layer, trainer.Trainer
     else:
         import tensorflow as tf
         mnist = tf.keras.datasets.mnist
         tf.keras.datasets.fashion_mnist.load_data = load_data
-        dataset_class, layer_class = tf.data.Dataset, tf.keras.layers.Layer
+        dataset_class, layer_class, model_class = tf.data.Dataset, tf.keras.layers.Layer, tf.keras.Model
         restoring = lambda: False    # noqa: E731 (tf.saved_model.load calls no add_weight)
     mnist.load_data = load_data
     _seed_random(seed, tf_random=_random_module(engine))
     dataset_class.shuffle = _keep_order
+    model_class.fit = _fit_in_order(model_class.fit)
     layer_class.add_weight = _seeded(layer_class.add_weight, seed, restoring)
     _installed.append(engine)
     return True
+
+
+def _fit_in_order(original_fit):
+    """``fit`` with ``shuffle=False``: the arrays' own order, the same batches on both engines."""
+    signature = inspect.signature(original_fit)
+
+    def fit(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.arguments["shuffle"] = False
+        return original_fit(*bound.args, **bound.kwargs)
+
+    fit.__wrapped__ = original_fit
+    return fit
 
 
 def _tiled(load_data, samples):
