@@ -164,6 +164,7 @@ def test_the_guide_page_links_the_sites_pages_not_the_repositorys_files(lang):
     targets = re.findall(r"\]\(([^)]+)\)", text) + re.findall(r'href="([^"]+)"', text)
     assert not [t for t in targets if t.startswith("../") and not t.endswith(f"/{PAGE}.html")
                 or t.endswith(".md") and t != "glossary.md"], targets
+    assert "`docs/site.md`" in text     # the guide's link to docs/site.md: a path, the site has no page
     assert "glossary.md" in targets and "notebooks/GLOSSARY.md" not in text
     for lesson in sorted(p for p in pages if p.startswith("lessons/")):
         stem = lesson.split("/")[1]
@@ -181,6 +182,10 @@ def test_the_guide_page_links_the_sites_pages_not_the_repositorys_files(lang):
     ("../exercises/en/solutions/01_transfer_time.ipynb#x", "exercises/01_transfer_time.ipynb#x"),
     ("#points-per-exercise", "#points-per-exercise"),
     ("https://nbgrader.readthedocs.io/", "https://nbgrader.readthedocs.io/"),
+    ("../notebooks/zh/02_allreduce_step_by_step.ipynb", "../zh/lessons/02_allreduce_step_by_step.html"),
+    ("teaching.pt.md#pontos-por-exercício", "../pt/teaching.html#pontos-por-exercício"),
+    ("site.md", "repository:docs/site.md"),          # no page on the site: named by its path
+    ("../README.zh.md", "repository:README.zh.md"),
 ])
 def test_a_guide_link_becomes_its_page_on_the_site(target, expected):
     from tools.website.guide import site_target
@@ -188,10 +193,17 @@ def test_a_guide_link_becomes_its_page_on_the_site(target, expected):
     assert site_target(target, "en", site_pages("en")) == expected
 
 
-@pytest.mark.parametrize("target", ["../README.md", "site.md", "../notebooks/zh/02_allreduce_step_by_step.ipynb",
-                                    "../notebooks/en/99_no_such_lesson.ipynb"])
-def test_a_guide_link_the_site_cannot_serve_stops_the_build(target):
+def test_a_link_to_a_repository_file_is_its_path_on_the_site():
+    from tools.website.guide import LINK, rewrite_link
+
+    line = "see [site.md](site.md) and [the glossary](../notebooks/GLOSSARY.md)"
+    assert LINK.sub(lambda m: rewrite_link(m, "pt", site_pages("pt")), line) == \
+        "see `docs/site.md` and [the glossary](glossary.md)"
+
+
+@pytest.mark.parametrize("target", ["no_such_doc.md", "../notebooks/en/99_no_such_lesson.ipynb"])
+def test_a_guide_link_to_nothing_stops_the_build(target):
     from tools.website.guide import site_target
 
-    with pytest.raises(ValueError, match=re.escape(f"docs/teaching.md: its link {target} has no page")):
+    with pytest.raises(ValueError, match=re.escape(f"docs/teaching.md: its link {target} names neither")):
         site_target(target, "en", site_pages("en"))

@@ -2,17 +2,18 @@
 
 The guide is written for GitHub, so its links name files of the repository. On the site those
 files are pages: the glossary is ``glossary``, a lesson's notebook its lesson page, an exercise's
-notebook its exercise page, and the guide in another language is reached by the switcher, which
-takes the place of the guide's own line of language links (first on the page, as on every page). The site adds what only it has: under
-each lesson's heading, links to the lesson's page and its slideshow; in the points table, each
-exercise links its page. A link the site cannot serve stops the build, naming it.
+notebook its exercise page. The switcher, first as on every page, takes the place of the guide's
+own line of language links. The site adds what only it has: under each lesson's heading, links to
+the lesson's page and its slideshow; in the points table, each exercise links its page. Another
+file of the repository (docs/site.md) is named by its path, as the reader's clone has it; a link
+to nothing stops the build, naming it.
 """
 from __future__ import annotations
 
 import posixpath
 import re
 
-from tools.website import LANGS, ROOT
+from tools.website import HTML_LANG, LANGS, ROOT
 from tools.website.words import word
 
 PAGE = "teaching"
@@ -22,27 +23,43 @@ LESSON_HEADING = re.compile(r"^### (\d\d) · .*$", re.M)
 POINTS_STEM = re.compile(r"^\|\s*`(\d\d_[a-z0-9_]+)`\s*\|", re.M)
 
 
+def page_of(path: str, lang: str) -> tuple[str, str] | None:
+    """The (language, page) a repository file is on the site, if it is one: the glossary (in the
+    guide's language), a guide, a lesson or an exercise (its student or solution notebook)."""
+    if path == "notebooks/GLOSSARY.md":
+        return lang, "glossary"
+    guides = {name: other for other, name in GUIDES.items()}
+    if path in guides:
+        return guides[path], PAGE
+    if m := re.fullmatch(r"notebooks/(en|zh|pt)/(\d\d_\w+)\.ipynb", path):
+        return m.group(1), f"lessons/{m.group(2)}"
+    if m := re.fullmatch(r"exercises/(en|zh|pt)/(?:solutions/)?(\d\d_\w+)\.ipynb", path):
+        return m.group(1), f"exercises/{m.group(2)}"
+    return None
+
+
 def site_target(target: str, lang: str, pages: set[str]) -> str:
     """Where a link of the guide (relative to docs/) points on the site: a page's source name
-    (``glossary.md``, ``lessons/NN_x.ipynb``) that Sphinx resolves and checks, or the link as it
-    is for an address on the web or an anchor of the guide itself."""
+    (``glossary.md``, ``lessons/NN_x.ipynb``) that Sphinx resolves and checks; ``../<lang>/...html``
+    for a page in another language; the link as it is for an address on the web or an anchor of
+    the guide itself; ``repository:<path>`` for another file of the repository (docs/site.md),
+    which the site has no page for."""
     if target.startswith("#") or re.match(r"[a-z][a-z0-9+.-]*:", target):
         return target
     path, _, anchor = target.partition("#")
     path = posixpath.normpath(posixpath.join("docs", path))
-    page = None
-    if path == "notebooks/GLOSSARY.md":
-        page = "glossary"
-    elif m := re.fullmatch(rf"notebooks/{lang}/(\d\d_\w+)\.ipynb", path):
-        page = f"lessons/{m.group(1)}"
-    elif m := re.fullmatch(rf"exercises/{lang}/(?:solutions/)?(\d\d_\w+)\.ipynb", path):
-        page = f"exercises/{m.group(1)}"
-    if page is None or page not in pages:
-        raise ValueError(f"{GUIDES[lang]}: its link {target} has no page on the website; link the glossary, "
-                         f"a lesson or an exercise of the same language, or give it a page in "
-                         f"tools/website/guide.py")
-    suffix = ".md" if page == "glossary" else ".ipynb"
-    return page + suffix + (f"#{anchor}" if anchor else "")
+    found = page_of(path, lang)
+    anchor = f"#{anchor}" if anchor else ""
+    if found and found[1] in pages | {PAGE}:
+        other, page = found
+        if other != lang:
+            return f"../{other}/{page}.html{anchor}"
+        return page + (".ipynb" if "/" in page else ".md") + anchor
+    if not found and (ROOT / path).is_file():
+        return f"repository:{path}"
+    raise ValueError(f"{GUIDES[lang]}: its link {target} names neither a file of the repository nor a "
+                     f"page of the website; link the glossary, a lesson, an exercise or a file the "
+                     f"repository has")
 
 
 def is_language_line(line: str) -> bool:
@@ -54,10 +71,12 @@ def is_language_line(line: str) -> bool:
 
 def rewrite_link(m: re.Match, lang: str, pages: set[str]) -> str:
     text, target = m.groups()
-    if target in {posixpath.basename(path) for path in GUIDES.values()}:   # the guide, another language
-        other = next(o for o, path in GUIDES.items() if path.endswith("/" + target))
-        return f'<a href="../{other}/{PAGE}.html" hreflang="{other}">{text}</a>'
     new = site_target(target, lang, pages)
+    if new.startswith("repository:"):      # named where the reader's clone has it
+        return f"`{new.removeprefix('repository:')}`"
+    if new.startswith("../"):              # another language's page: a plain link (Sphinx knows one language)
+        other = new.split("/")[1]
+        return f'<a href="{new}" hreflang="{HTML_LANG[other]}">{text}</a>'
     if new.startswith("glossary") and text == "notebooks/GLOSSARY.md":
         text = word(lang, "glossary_link")
     return f"[{text}]({new})"
