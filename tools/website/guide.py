@@ -4,9 +4,9 @@ The guide is written for GitHub, so its links name files of the repository. On t
 files are pages: the glossary is ``glossary``, a lesson's notebook its lesson page, an exercise's
 notebook its exercise page. The switcher, first as on every page, takes the place of the guide's
 own line of language links. The site adds what only it has: under each lesson's heading, links to
-the lesson's page and its slideshow; in the points table, each exercise links its page. Another
-file of the repository (docs/site.md) is named by its path, as the reader's clone has it; a link
-to nothing stops the build, naming it.
+the lesson's page and its slideshow; in the points table (class ``course-points``), each
+exercise links its page. Another file of the repository (docs/site.md) is named by its path, as
+the reader's clone has it; a link to nothing stops the build, naming it.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ GUIDES = {"en": "docs/teaching.md", "zh": "docs/teaching.zh.md", "pt": "docs/tea
 LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
 LESSON_HEADING = re.compile(r"^### (\d\d) · .*$", re.M)
 POINTS_STEM = re.compile(r"^\|\s*`(\d\d_[a-z0-9_]+)`\s*\|", re.M)
+TABLE = re.compile(r"(?:^\|.*\n)+", re.M)
 
 
 def page_of(path: str, lang: str) -> tuple[str, str] | None:
@@ -103,4 +104,8 @@ def guide_page(lang: str, nav: str, pages: set[str]) -> str:
         if f"exercises/{m.group(1)}" not in pages:
             raise ValueError(f"{GUIDES[lang]}: its points table names {m.group(1)}, an exercise the site does not have")
         return f"| [`{m.group(1)}`](exercises/{m.group(1)}.ipynb) |"
-    return POINTS_STEM.sub(exercise_link, text)
+
+    def points_table(m: re.Match) -> str:    # course.css keeps its numbers whole on a phone
+        table = m.group(0)
+        return f"```{{container}} course-points\n{table}```\n" if POINTS_STEM.search(table) else table
+    return POINTS_STEM.sub(exercise_link, TABLE.sub(points_table, text))
