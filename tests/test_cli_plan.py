@@ -55,7 +55,7 @@ def test_help_and_language():
     run = subprocess.run([sys.executable, "-m", "sim", "plan", "--help"], capture_output=True, text=True,
                          timeout=60)
     assert run.returncode == 0 and "--budget" in run.stdout
-    for flag in ("--recipe", "--epochs", "--backups", "goyal-sgd", "mlperf-lars", "SyncReplicasOptimizer"):
+    for flag in ("--recipe", "--epochs", "--backups", "goyal-sgd", "mlperf-lars", "mlperf-lamb", "SyncReplicasOptimizer"):
         assert flag in run.stdout
     env = {**__import__("os").environ, "SIM_LANG": "zh"}
     run = subprocess.run([sys.executable, "-m", "sim", "plan", "--nodes", "0"], capture_output=True,

@@ -22,10 +22,19 @@ def test_doc_rows_are_the_computed_ones():
         assert f"{horovod_fig1(model).efficiency:.1%}".replace("%", " %") in section
 
 
-def test_the_planner_is_optimistic_by_what_the_doc_says():
-    """The doc's "optimistic by A-B %" is the computed range (it cannot drift from the model)."""
+@pytest.mark.parametrize("family,word,sign", [("resnet", "optimistic", -1), ("bert", "pessimistic", 1)])
+def test_the_planners_direction_and_range_are_what_the_doc_says(family, word, sign):
+    """The doc's "optimistic by A-B %" (ResNet-50) and "pessimistic by A-B %" (BERT-Large) are
+    the computed ranges (they cannot drift from the model), one direction per model."""
     import re
-    low, high = map(int, re.search(r"optimistic by (\d+)-(\d+) %", DOC).groups())
-    errors = [-row["error"] for row in comparison()]
-    assert all(e > 0 for e in errors)                      # always optimistic
+    low, high = map(int, re.search(word + r" by (\d+)-(\d+) %", DOC).groups())
+    errors = [sign * row["error"] for row in comparison() if row["what"].lower().startswith(family)]
+    assert len(errors) == 5 if family == "resnet" else len(errors) == 3
+    assert all(e > 0 for e in errors)                      # always the one direction
     assert (round(100 * min(errors)), round(100 * max(errors))) == (low, high)
+
+
+def test_bert_rows_use_lamb_and_the_runs_batch_per_gpu():
+    rows = [r for r in comparison() if r["recipe"] == "mlperf-lamb"]
+    assert [r["batch"] for r in rows] == [768, 4608, 3072]
+    assert [r["status"] for r in rows] == ["interpolated", "published", "published"]

@@ -14,6 +14,7 @@ PARAMS = {
     "alexnet": 61_100_840,
     "bert_base": 109_482_240,    # Hugging Face BertModel, with pooler, no pre-training heads
     "bert_large": 335_141_888,
+    "bert_large_512": 335_141_888,   # the same weights; MLPerf BERT's 512-token sequences
     "gpt2_small": 124_439_808,   # Hugging Face GPT2Model, LM head tied to wte
 }
 # Published forward multiply-accumulates per image (torchvision docs "GFLOPS").
@@ -41,6 +42,7 @@ def test_cnn_flops_within_5_percent_of_published(name):
 
 @pytest.mark.parametrize("name,layers,d,seq,vocab", [
     ("bert_base", 12, 768, 128, 0), ("bert_large", 24, 1024, 128, 0),
+    ("bert_large_512", 24, 1024, 512, 0),
     ("gpt2_small", 12, 768, 1024, 50257)])
 def test_transformer_flops_match_palm_closed_form(name, layers, d, seq, vocab):
     # Chowdhery et al. 2022 App. B: forward (2N + 4 n_layer d T) per token, N = matmul weights.

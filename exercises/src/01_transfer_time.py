@@ -13,6 +13,7 @@
 # (GPU to GPU through the switch, GPU to host memory through the shared uplink), a double NVLink on
 # a DGX-1, a DGX-1 pair with no NVLink (PCIe and the CPUs' QPI link), two DGX
 # A100 nodes over InfiniBand, and a small message between CPU servers over 25 GbE.
+# <!-- claim six_routes: holds([(c[0], c[1]) for c in __import__("sim.course.exercises.lesson01_transfer_time", fromlist=["CASES"]).CASES] == [("workstation-4gpu", {}), ("workstation-4gpu", {}), ("dgx1-v100", {}), ("dgx1-v100", {}), ("dgx-a100-cluster", {"nodes": 2}), ("cpu-cluster", {"gbe": 25})], "six routes: 2 on the workstation, 2 on a DGX-1, 2 DGX A100 nodes, CPU servers on 25 GbE") & holds(__import__("sim.course.exercises.lesson01_transfer_time", fromlist=["CASES"]).CASES[-1][-1] < 1e5, "the last message is small") -->
 
 # %% [markdown] lang="zh"
 # # 练习 01 · 预测传输时间
@@ -23,7 +24,7 @@
 # - 每个 `link` 都有 `link.latency`（秒）和 `link.bandwidth`（字节/秒，单个方向）；
 # - 每一跳都会增加它的延迟；数据同时流过所有跳，所以最慢的那一跳决定速度。
 #
-# 检查器会在六条路由上把你的答案与模拟器比较：PCIe 工作站上的两条（GPU 经交换机到 GPU，GPU 经共用的上行链路到主机内存）、DGX-1 上的双 NVLink、DGX-1 上一对没有 NVLink 的 GPU（走 PCIe 以及两个 CPU 之间的 QPI 链路）、通过 InfiniBand 相连的两台 DGX A100，以及 CPU 服务器之间通过 25 GbE 发送的一条小消息。
+# 检查器会在六条路由上把你的答案与模拟器比较：PCIe 工作站上的两条（GPU 经交换机到 GPU，GPU 经共用的上行链路到主机内存）、DGX-1 上的双 NVLink、DGX-1 上一对没有 NVLink 的 GPU（走 PCIe 以及两个 CPU 之间的 QPI 链路）、通过 InfiniBand 相连的两台 DGX A100，以及 CPU 服务器之间通过 25 GbE 发送的一条小消息。<!-- claim six_routes -->
 
 # %% [markdown] lang="pt"
 # # Exercício 01 · Preveja o tempo de uma transferência
@@ -42,6 +43,7 @@
 # subida compartilhado), um NVLink duplo em um DGX-1, um par de GPUs de um DGX-1 sem NVLink (PCIe e o enlace QPI entre as
 # CPUs), dois nós DGX A100 ligados por InfiniBand e uma mensagem pequena entre servidores de CPU
 # por 25 GbE.
+# <!-- claim six_routes -->
 
 # %%
 from sim.course.exercises.lesson01_transfer_time import check_transfer_time

@@ -14,6 +14,7 @@
 # The checker trains a small regularized model with your function under `MirroredStrategy` on 1,
 # 2 and 4 replicas, with global batches that split evenly and unevenly, and compares the weights
 # with the same training on one device. If something is off, it tries to name the mistake.
+# <!-- claim replica_counts: holds({r for r, _ in __import__("sim.course.exercises.lesson03_custom_loop_loss", fromlist=["SETUPS"]).SETUPS} == {1, 2, 4}, "1, 2 and 4 replicas") & holds(any(g % r for r, g in __import__("sim.course.exercises.lesson03_custom_loop_loss", fromlist=["SETUPS"]).SETUPS) and any(r > 1 and g % r == 0 for r, g in __import__("sim.course.exercises.lesson03_custom_loop_loss", fromlist=["SETUPS"]).SETUPS), "batches that split evenly and unevenly") -->
 
 # %% [markdown] lang="zh"
 # # 练习 03 · 自定义训练循环中的损失
@@ -25,7 +26,7 @@
 # 3. 如果 `model_losses`（正则化损失）不为空，把它们的和用 `tf.nn.scale_regularization_loss` 缩放后加上去；
 # 4. 返回损失。
 #
-# 检查器会用你的函数在 `MirroredStrategy` 下以 1、2、4 个副本训练一个带正则化的小模型，全局批次有的能均匀切分，有的不能，然后把权重与单个设备上同样的训练结果相比较。如果有问题，它会尽量指出错在哪里。
+# 检查器会用你的函数在 `MirroredStrategy` 下以 1、2、4 个副本训练一个带正则化的小模型，全局批次有的能均匀切分，有的不能，然后把权重与单个设备上同样的训练结果相比较。如果有问题，它会尽量指出错在哪里。<!-- claim replica_counts -->
 
 # %% [markdown] lang="pt"
 # # Exercício 03 · A perda de um loop de treinamento personalizado
@@ -43,6 +44,7 @@
 # O verificador treina um pequeno modelo regularizado com a sua função sob `MirroredStrategy` em 1,
 # 2 e 4 réplicas, com lotes globais que se dividem de forma igual e desigual, e compara os pesos com
 # o mesmo treinamento em um único dispositivo. Se algo estiver errado, ele tenta apontar qual foi o erro.
+# <!-- claim replica_counts -->
 
 # %%
 import sim.tf as tf

@@ -102,15 +102,17 @@ print(t("lesson00.equal_within_rounding",
 # is still exact.
 # Had each replica divided by its own slice size and the results been averaged (a "mean of
 # means"), the replicas with 2 examples would weigh as much as those with 3:
+# <!-- claim split_exact: holds([len(xs) for xs, _ in shards] == [3, 3, 2, 2], "np.array_split gives 3, 3, 2, 2") & below(np.max(np.abs(all_reduced - single_device)), 1e-12) -->
 
 # %% [markdown] lang="zh"
-# 10 个样本无法平均分给 4 个副本（`np.array_split` 分成 3、3、2、2；TensorFlow 的分布式数据集则分成 3、3、3、1，第 04 课会解释原因），但结果依然是精确的。如果每个副本都除以自己分片的大小，再对这些结果取平均（即“均值的均值”），那么只有 2 个样本的副本就会与有 3 个样本的副本占同样的权重：
+# 10 个样本无法平均分给 4 个副本（`np.array_split` 分成 3、3、2、2；TensorFlow 的分布式数据集则分成 3、3、3、1，第 04 课会解释原因），但结果依然是精确的。如果每个副本都除以自己分片的大小，再对这些结果取平均（即“均值的均值”），那么只有 2 个样本的副本就会与有 3 个样本的副本占同样的权重：<!-- claim split_exact -->
 
 # %% [markdown] lang="pt"
 # Dez exemplos não se dividem igualmente entre quatro réplicas (`np.array_split` dá 3, 3, 2, 2; um
 # dataset distribuído do TensorFlow os divide em 3, 3, 3, 1, como a lição 04 explica), e a resposta
 # continua exata. Se cada réplica dividisse pelo tamanho da própria fatia e depois se tirasse a média dos
 # resultados (uma "média das médias"), as réplicas com 2 exemplos pesariam tanto quanto as que têm 3:
+# <!-- claim split_exact -->
 
 # %%
 mean_of_means = np.mean([gradient_sum(w, xs, ys) / len(xs) for xs, ys in shards], axis=0)
@@ -122,6 +124,7 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)`: it divides by the global
 # batch size, and the optimizer then **sums** gradients across replicas. Lesson 03 does it with the
 # real API.
+# <!-- claim mean_of_means_wrong: holds(not np.allclose(mean_of_means, single_device), "the mean of means differs from the single-device gradient") -->
 #
 # ## 2. Synchronous or asynchronous?
 #
@@ -137,7 +140,7 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # updates each regime gets done in the same time.
 
 # %% [markdown] lang="zh"
-# 这正是 TensorFlow 的自定义训练循环要调用 `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` 的原因：它除以全局批次大小，随后优化器会在各副本之间对梯度**求和**。第 03 课将用真实的 API 完成这一步。
+# 这正是 TensorFlow 的自定义训练循环要调用 `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` 的原因：它除以全局批次大小，随后优化器会在各副本之间对梯度**求和**。第 03 课将用真实的 API 完成这一步。<!-- claim mean_of_means_wrong -->
 #
 # ## 2. 同步还是异步？
 #
@@ -151,6 +154,7 @@ print(t("lesson00.equal_single", ok=bool(np.allclose(mean_of_means, single_devic
 # `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)`: essa função divide pelo
 # tamanho do lote global, e depois o otimizador **soma** os gradientes entre as réplicas. A lição 03
 # faz isso com a API real.
+# <!-- claim mean_of_means_wrong -->
 #
 # ## 2. Síncrono ou assíncrono?
 #
@@ -193,6 +197,7 @@ plt.show()
 # Asynchronous training keeps all workers busy, at the price of stale gradients. Which one learns
 # faster *per second* depends on the model and the cluster; the parameter-server lessons measure
 # it.
+# <!-- claim sync_climbs_faster: holds(bool(np.all(times[:50].max(axis=1) > times[:50].mean(axis=1))), "at every step the slowest of the 4 workers is slower than their mean") & above(async_updates, 50 * 4) -->
 #
 # ## 3. The map of strategies
 #
@@ -209,7 +214,7 @@ plt.show()
 # Which training API each supports, as TensorFlow's guide lists it:
 
 # %% [markdown] lang="zh"
-# 同步曲线上升得更快：每一步它都要等 4 个工作进程中最慢的那个完成。异步训练让所有工作进程一直保持忙碌，代价是梯度可能已经陈旧。哪种方式*每秒*学得更快，取决于模型和集群；后面关于参数服务器的几节课会对此进行测量。
+# 同步曲线上升得更快：每一步它都要等 4 个工作进程中最慢的那个完成。异步训练让所有工作进程一直保持忙碌，代价是梯度可能已经陈旧。哪种方式*每秒*学得更快，取决于模型和集群；后面关于参数服务器的几节课会对此进行测量。<!-- claim sync_climbs_faster -->
 #
 # ## 3. 策略全景图
 #
@@ -230,6 +235,7 @@ plt.show()
 # treinamento assíncrono mantém todos os workers ocupados, ao custo de gradientes defasados. Qual dos
 # dois aprende mais rápido *por segundo* depende do modelo e do cluster; as lições sobre servidores de
 # parâmetros medem isso.
+# <!-- claim sync_climbs_faster -->
 #
 # ## 3. O mapa das estratégias
 #
@@ -293,10 +299,11 @@ print("num_replicas_in_sync:", strategy.num_replicas_in_sync)
 # - Each lesson has exercises with a **checker**: it runs your function on several cases and tells
 #   you what is right, what is wrong, and often which mistake you made. Here is the checker of this
 #   lesson's exercise fed the "mean of means" from above; it explains the mistake:
+# <!-- claim default_four_gpus: holds(len(tf.config.list_physical_devices("GPU")) == 4 and strategy.num_replicas_in_sync == 4, "the default machine shows 4 GPUs, 4 replicas in sync") -->
 
 # %% [markdown] lang="zh"
 # - 每次调用策略都会推进**模拟时钟**，因此无需拥有集群，你也能看到通信的开销，并画出设备和链路的**时间线**。
-# - 每节课都配有练习和**检查器**：检查器会用多个用例运行你的函数，告诉你哪些对、哪些错，而且往往还能指出你犯的是哪种错误。下面把上文的“均值的均值”交给本节课练习的检查器，它会解释错在哪里：
+# - 每节课都配有练习和**检查器**：检查器会用多个用例运行你的函数，告诉你哪些对、哪些错，而且往往还能指出你犯的是哪种错误。下面把上文的“均值的均值”交给本节课练习的检查器，它会解释错在哪里：<!-- claim default_four_gpus -->
 
 # %% [markdown] lang="pt"
 # - Cada chamada à estratégia avança um **relógio simulado**, e assim você vê quanto custa a
@@ -305,6 +312,7 @@ print("num_replicas_in_sync:", strategy.num_replicas_in_sync)
 # - Cada lição tem exercícios com um **verificador**: ele executa a sua função em vários casos e diz o
 #   que está certo, o que está errado e, muitas vezes, qual erro você cometeu. Abaixo, o verificador do
 #   exercício desta lição recebe a "média das médias" calculada acima e explica o erro:
+# <!-- claim default_four_gpus -->
 
 # %% tags=["raises-exception"]
 from sim.course.exercises.lesson00_data_parallel import check_data_parallel_gradient
@@ -320,7 +328,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 #
 # - Data parallelism: every replica holds the model, takes a slice of the global batch, and an
 #   all-reduce combines the gradients. Divide by the **global** batch size and the result equals
-#   single-device training exactly.
+#   single-device training exactly. <!-- claim split_exact -->
 # - Synchronous strategies wait for the slowest replica at each step; asynchronous parameter-server
 #   training never waits but uses stale weights.
 # - Next: lesson 01 measures what communication costs.
@@ -330,7 +338,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行：每个副本都保存一份模型，处理全局批次中的一个分片，再由全归约合并梯度。只要除以**全局**批次大小，结果就与单设备训练完全相同。
+# - 数据并行：每个副本都保存一份模型，处理全局批次中的一个分片，再由全归约合并梯度。只要除以**全局**批次大小，结果就与单设备训练完全相同。<!-- claim split_exact -->
 # - 同步策略在每一步都要等待最慢的副本；异步的参数服务器训练从不等待，但使用的是陈旧的权重。
 # - 接下来：第 01 课将测量通信的开销。
 #
@@ -341,7 +349,7 @@ check_data_parallel_gradient(mean_of_means_gradient)
 #
 # - Paralelismo de dados: cada réplica mantém o modelo e recebe uma fatia do lote global, e um
 #   all-reduce combina os gradientes. Divida pelo tamanho do lote **global** e o resultado será
-#   exatamente igual ao do treinamento em um único dispositivo.
+#   exatamente igual ao do treinamento em um único dispositivo. <!-- claim split_exact -->
 # - As estratégias síncronas esperam a réplica mais lenta a cada passo; o treinamento assíncrono com
 #   servidores de parâmetros nunca espera, mas usa pesos defasados.
 # - A seguir: a lição 01 mede quanto custa a comunicação.

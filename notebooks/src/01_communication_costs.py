@@ -79,6 +79,7 @@ print(t("lesson01.half_size", size=format_bytes(ALPHA * BANDWIDTH)))
 # costs about the same. A copy of 100 MB (a ResNet-50's gradients in float32 are ~100 MB) is
 # almost all bandwidth. That is why distributed training **packs** many small gradients into
 # few large buffers: it pays `α` once instead of once per tensor.
+# <!-- claim two_regimes: about(alpha_beta(1e3), alpha_beta(8), rel=0.1) & above(ALPHA / alpha_beta(8), 0.99) & below(ALPHA / alpha_beta(100e6), 0.001) -->
 #
 # ## 2. The same copy on the simulator
 #
@@ -88,7 +89,7 @@ print(t("lesson01.half_size", size=format_bytes(ALPHA * BANDWIDTH)))
 # simulated time.
 
 # %% [markdown] lang="zh"
-# 这里有两种情形。几 kB 的复制几乎全是延迟：发送 8 字节和 1,000 字节的代价差不多。100 MB 的复制（ResNet-50 的 float32 梯度大约就是 100 MB）几乎全是带宽。这就是为什么分布式训练要把许多小梯度**打包**成少数几个大缓冲区：只付一次 `α`，而不是每个张量付一次。
+# 这里有两种情形。几 kB 的复制几乎全是延迟：发送 8 字节和 1,000 字节的代价差不多。100 MB 的复制（ResNet-50 的 float32 梯度大约就是 100 MB）几乎全是带宽。这就是为什么分布式训练要把许多小梯度**打包**成少数几个大缓冲区：只付一次 `α`，而不是每个张量付一次。<!-- claim two_regimes -->
 #
 # ## 2. 在模拟器上做同样的复制
 #
@@ -99,6 +100,7 @@ print(t("lesson01.half_size", size=format_bytes(ALPHA * BANDWIDTH)))
 # bytes custa praticamente o mesmo. Uma cópia de 100 MB (os gradientes de uma ResNet-50 em float32
 # têm ~100 MB) é quase só largura de banda. É por isso que o treinamento distribuído **empacota**
 # muitos gradientes pequenos em poucos buffers grandes: paga `α` uma vez, e não uma vez por tensor.
+# <!-- claim two_regimes -->
 #
 # ## 2. A mesma cópia no simulador
 #
@@ -127,12 +129,13 @@ print(t("lesson01.sim_vs_formula", sim=sim.now * 1e6, formula=alpha_beta(100e6) 
 # The route has two hops (GPU 0 → switch → GPU 1), each with half of the 1 µs hop latency. The
 # bytes stream through both hops at once, so the slower hop sets the pace: here both run at
 # 12 GB/s. The simulator agrees with the formula to the last digit.
+# <!-- claim route_two_hops: holds(len(machine.route("/gpu:0", "/gpu:1")) == 2 and all(abs(link.latency - 0.5e-6) < 1e-12 and link.bandwidth == 12e9 for link, _ in machine.route("/gpu:0", "/gpu:1")), "two hops of 0.5 µs at 12 GB/s") & holds(f"{sim.now * 1e6:.3f}" == f"{alpha_beta(100e6) * 1e6:.3f}", f"simulator {sim.now * 1e6:.3f} µs, formula {alpha_beta(100e6) * 1e6:.3f} µs") -->
 #
 # A handy way to see both regimes at once is the **effective bandwidth** `S / T(S)`: what a copy
 # of `S` bytes really achieves.
 
 # %% [markdown] lang="zh"
-# 这条路由有两跳（GPU 0 → 交换机 → GPU 1），每跳各占这 1 µs 延迟的一半。数据同时流过这两跳，所以较慢的那一跳决定了速度：这里两跳都是 12 GB/s。模拟器的结果与公式分毫不差。
+# 这条路由有两跳（GPU 0 → 交换机 → GPU 1），每跳各占这 1 µs 延迟的一半。数据同时流过这两跳，所以较慢的那一跳决定了速度：这里两跳都是 12 GB/s。模拟器的结果与公式分毫不差。<!-- claim route_two_hops -->
 #
 # 要同时看清两种情形，一个方便的办法是看**有效带宽** `S / T(S)`：复制 `S` 字节时实际达到的带宽。
 
@@ -140,6 +143,7 @@ print(t("lesson01.sim_vs_formula", sim=sim.now * 1e6, formula=alpha_beta(100e6) 
 # A rota tem dois saltos (GPU 0 → switch → GPU 1), cada um com metade da latência de 1 µs do
 # salto. Os bytes atravessam os dois saltos ao mesmo tempo, então o salto mais lento dita o ritmo:
 # aqui os dois rodam a 12 GB/s. O simulador concorda com a fórmula até o último dígito.
+# <!-- claim route_two_hops -->
 #
 # Um jeito prático de ver os dois regimes juntos é a **largura de banda efetiva** `S / T(S)`: o
 # que uma cópia de `S` bytes realmente alcança.
@@ -170,6 +174,7 @@ plt.show()
 # %% [markdown] lang="en"
 # The dotted line is `n½ = α·B = 12 kB`: there a copy reaches half the link's bandwidth. Below it
 # the link mostly waits; above it the link is busy.
+# <!-- claim n_half: about(np.interp(np.log10(ALPHA * BANDWIDTH), np.log10(sizes), effective), BANDWIDTH / 2e9, rel=0.05) & rises(effective) -->
 #
 # ## 3. A timeline, and a shared PCIe switch
 #
@@ -179,7 +184,7 @@ plt.show()
 # shares whenever a copy starts or ends. Three experiments, 120 MB per copy:
 
 # %% [markdown] lang="zh"
-# 竖直的点线是 `n½ = α·B = 12 kB`：在这个大小时，复制能达到链路带宽的一半。小于它时链路大多在等待；大于它时链路一直在忙。
+# 竖直的点线是 `n½ = α·B = 12 kB`：在这个大小时，复制能达到链路带宽的一半。小于它时链路大多在等待；大于它时链路一直在忙。<!-- claim n_half -->
 #
 # ## 3. 时间线，以及共用的 PCIe 交换机
 #
@@ -188,6 +193,7 @@ plt.show()
 # %% [markdown] lang="pt"
 # A linha pontilhada é `n½ = α·B = 12 kB`: ali uma cópia alcança metade da largura de banda do
 # enlace. Abaixo dela o enlace passa a maior parte do tempo esperando; acima dela, está ocupado.
+# <!-- claim n_half -->
 #
 # ## 3. Uma linha do tempo, e um switch PCIe compartilhado
 #
@@ -229,6 +235,7 @@ plt.show()
 # Alone, a copy to host memory takes `1 µs + 120 MB / 12 GB/s ≈ 10 ms`. Three at once share the
 # uplink: each gets 4 GB/s and **all three** finish at 30 ms. The sharing is fair: no copy gets ahead of the others.
 # Two GPU-to-GPU copies between different pairs use different links and both finish in 10 ms.
+# <!-- claim shared_uplink: about(alone.now, 0.010, rel=0.01) & about(to_host.now, 0.030, rel=0.01) & holds(len({round(e["ts"] + e["dur"]) for e in to_host.trace.to_chrome_json()["traceEvents"] if e["ph"] == "X"}) == 1, "the three copies to host memory end together") & about(two_pairs.now, 0.010, rel=0.01) -->
 #
 # This is the whole story of several later lessons: `CentralStorageStrategy` keeps variables on
 # the CPU, so every step pushes all GPUs' traffic through that one uplink, while
@@ -240,7 +247,7 @@ plt.show()
 # `to_host.trace.to_chrome_json("trace.json")`.
 
 # %% [markdown] lang="zh"
-# 单独进行时，复制到主机内存需要 `1 µs + 120 MB / 12 GB/s ≈ 10 ms`。三个同时进行时要共用上行链路：每个只能分到 4 GB/s，**三个**都在 30 ms 时才结束。分配是公平的：没有哪个复制能抢在其他复制前面。两对不同 GPU 之间的复制走的是不同的链路，都在 10 ms 内完成。
+# 单独进行时，复制到主机内存需要 `1 µs + 120 MB / 12 GB/s ≈ 10 ms`。三个同时进行时要共用上行链路：每个只能分到 4 GB/s，**三个**都在 30 ms 时才结束。分配是公平的：没有哪个复制能抢在其他复制前面。两对不同 GPU 之间的复制走的是不同的链路，都在 10 ms 内完成。<!-- claim shared_uplink -->
 #
 # 后面好几节课讲的都是这个道理：`CentralStorageStrategy` 把变量放在 CPU 上，所以每一步都要让所有 GPU 的流量挤过这条上行链路；而 `MirroredStrategy` 的环形全归约在 GPU 之间直接发送，走的是别人不用的链路。
 #
@@ -251,6 +258,7 @@ plt.show()
 # tempo dividem o enlace de subida: cada uma recebe 4 GB/s e **as três** terminam em 30 ms.
 # A divisão é justa: nenhuma cópia passa à frente das outras. Duas cópias GPU a GPU entre pares diferentes
 # usam enlaces diferentes, e as duas terminam em 10 ms.
+# <!-- claim shared_uplink -->
 #
 # É disso que tratam, no fundo, várias das próximas lições: a `CentralStorageStrategy` mantém as variáveis
 # na CPU, então cada passo espreme o tráfego de todas as GPUs por esse único enlace de subida,
@@ -309,13 +317,14 @@ print(number(sim.now * 1e3, ".4f"), "ms")
 # %% [markdown] lang="en"
 # The route picks the lowest latency (the bridge). Names follow TensorFlow: `/gpu:0`, `GPU:0` and
 # `/job:localhost/replica:0/task:0/device:GPU:0` are the same device.
+# <!-- claim picks_bridge: holds([link.kind for link, _ in box.route("/gpu:0", "/gpu:1")] == ["nvlink"], "the route is the NVLink bridge") -->
 #
 # ## 5. A mistake on purpose
 #
 # The workstation has 4 GPUs, `/gpu:0` to `/gpu:3`. Ask for a fifth one:
 
 # %% [markdown] lang="zh"
-# 路由会选延迟最低的那条（NVLink 桥）。设备名与 TensorFlow 一致：`/gpu:0`、`GPU:0` 和 `/job:localhost/replica:0/task:0/device:GPU:0` 指的是同一个设备。
+# 路由会选延迟最低的那条（NVLink 桥）。<!-- claim picks_bridge -->设备名与 TensorFlow 一致：`/gpu:0`、`GPU:0` 和 `/job:localhost/replica:0/task:0/device:GPU:0` 指的是同一个设备。
 #
 # ## 5. 故意犯个错
 #
@@ -324,6 +333,7 @@ print(number(sim.now * 1e3, ".4f"), "ms")
 # %% [markdown] lang="pt"
 # A rota escolhe a menor latência (a ponte). Os nomes seguem o TensorFlow: `/gpu:0`, `GPU:0` e
 # `/job:localhost/replica:0/task:0/device:GPU:0` são o mesmo dispositivo.
+# <!-- claim picks_bridge -->
 #
 # ## 5. Um erro de propósito
 #
@@ -345,7 +355,7 @@ with show_error():
 #   tensors into large buffers.
 # - Over a route, latencies **add up** and the **slowest** link sets the bandwidth.
 # - Copies that cross the same link direction at the same time **share** its bandwidth: three
-#   GPUs writing to host memory through one PCIe uplink each get a third of it.
+#   GPUs writing to host memory through one PCIe uplink each get a third of it. <!-- claim shared_uplink -->
 # - The simulator's trace draws as a timeline and exports to Chrome/Perfetto.
 #
 # **Exercise 01**: predict how long a copy takes on a given machine, from `machine.route`.
@@ -357,7 +367,7 @@ with show_error():
 #
 # - 一次复制的代价是 `α + S / B`：小于 `n½ = α·B` 时延迟占主导，大于它时带宽占主导。要把小张量打包成大缓冲区。
 # - 在一条路由上，各跳的延迟**相加**，**最慢**的链路决定带宽。
-# - 同一时刻经过同一链路方向的复制会**共用**它的带宽：三个 GPU 经由同一条 PCIe 上行链路写主机内存，每个只能分到三分之一。
+# - 同一时刻经过同一链路方向的复制会**共用**它的带宽：三个 GPU 经由同一条 PCIe 上行链路写主机内存，每个只能分到三分之一。<!-- claim shared_uplink -->
 # - 模拟器的跟踪记录可以画成时间线，也可以导出到 Chrome/Perfetto。
 #
 # **练习 01**：根据 `machine.route`，预测在给定机器上一次复制需要多长时间。
@@ -373,7 +383,7 @@ with show_error():
 #   banda.
 # - Cópias que atravessam o mesmo sentido de um enlace ao mesmo tempo **dividem** a sua largura de
 #   banda: três GPUs escrevendo na memória do host por um único enlace PCIe de subida recebem um
-#   terço cada.
+#   terço cada. <!-- claim shared_uplink -->
 # - O registro de eventos do simulador vira uma linha do tempo e pode ser exportado para
 #   Chrome/Perfetto.
 #

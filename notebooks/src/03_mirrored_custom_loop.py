@@ -72,15 +72,17 @@ print(strategy.extended.worker_devices)
 # context**, where `tf.distribute.get_replica_context()` tells the function which replica it is.
 # The four results come back bundled in one `PerReplica` value, and
 # `experimental_local_results` unpacks it into a tuple, in replica order.
+# <!-- claim four_replicas: holds(strategy.num_replicas_in_sync == 4 and len(strategy.extended.worker_devices) == 4, "MirroredStrategy() takes the 4 GPUs") -->
 
 # %% [markdown] lang="zh"
-# `strategy.run(fn)` 为每个副本调用一次 `fn`，每次都处在该副本的**副本上下文**中，函数可以通过 `tf.distribute.get_replica_context()` 知道自己是哪个副本。四个结果被打包成一个 `PerReplica` 值返回，`experimental_local_results` 则按副本顺序把它拆成一个元组。
+# `strategy.run(fn)` 为每个副本调用一次 `fn`，每次都处在该副本的**副本上下文**中，函数可以通过 `tf.distribute.get_replica_context()` 知道自己是哪个副本。四个结果被打包成一个 `PerReplica` 值返回，`experimental_local_results` 则按副本顺序把它拆成一个元组。<!-- claim four_replicas -->
 
 # %% [markdown] lang="pt"
 # `strategy.run(fn)` chama `fn` uma vez por réplica, cada vez no **contexto de réplica** daquela
 # réplica, onde `tf.distribute.get_replica_context()` diz à função qual réplica ela é. Os quatro
 # resultados voltam empacotados em um único valor `PerReplica`, e `experimental_local_results` o
 # desempacota em uma tupla, na ordem das réplicas.
+# <!-- claim four_replicas -->
 
 # %%
 def replica_step():
@@ -99,9 +101,10 @@ print([float(v) for v in strategy.experimental_local_results(per_replica)])
 # constant `100.0`) reaches every replica unchanged. Back in the **cross-replica
 # context**, `strategy.reduce` turns the four components into one tensor: `SUM` adds them, `MEAN`
 # divides that sum by the number of replicas.
+# <!-- claim replica_order: holds([float(v) for v in strategy.experimental_local_results(per_replica)] == [0.0, 10.0, 20.0, 30.0], "replica r returns 10·r, in replica order") -->
 
 # %% [markdown] lang="zh"
-# `strategy.experimental_distribute_values_from_function(fn)` 可以手工构造一个 `PerReplica` 值：它为每个副本调用一次 `fn`，传入一个 `tf.distribute.ValueContext`，其中的 `replica_id_in_sync_group` 说明这个值属于哪个副本（这里副本 `r` 得到 `r + 1`）。参数遵循一条规则：`PerReplica` 参数把第 `r` 个分量交给副本 `r`；其他任何值（这里是常量 `100.0`）原封不动地传给每个副本。回到**跨副本上下文**后，`strategy.reduce` 把四个分量合成一个张量：`SUM` 把它们相加，`MEAN` 再把这个和除以副本数。
+# `strategy.experimental_distribute_values_from_function(fn)` 可以手工构造一个 `PerReplica` 值：它为每个副本调用一次 `fn`，传入一个 `tf.distribute.ValueContext`，其中的 `replica_id_in_sync_group` 说明这个值属于哪个副本（这里副本 `r` 得到 `r + 1`）。参数遵循一条规则：`PerReplica` 参数把第 `r` 个分量交给副本 `r`；其他任何值（这里是常量 `100.0`）原封不动地传给每个副本。回到**跨副本上下文**后，`strategy.reduce` 把四个分量合成一个张量：`SUM` 把它们相加，`MEAN` 再把这个和除以副本数。<!-- claim replica_order -->
 
 # %% [markdown] lang="pt"
 # `strategy.experimental_distribute_values_from_function(fn)` monta um valor `PerReplica` à mão:
@@ -111,14 +114,17 @@ print([float(v) for v in strategy.experimental_local_results(per_replica)])
 # `r`; qualquer outra coisa (aqui a constante `100.0`) chega sem mudança a todas as réplicas. De
 # volta ao **contexto entre réplicas**, `strategy.reduce` transforma os quatro componentes em um único
 # tensor: `SUM` os soma, `MEAN` divide essa soma pelo número de réplicas.
+# <!-- claim replica_order -->
 
 # %%
 values = strategy.experimental_distribute_values_from_function(
     lambda ctx: tf.constant(float(ctx.replica_id_in_sync_group + 1)))
 squares = strategy.run(lambda v, c: v * v + c, args=(values, tf.constant(100.0)))
 print([float(v) for v in strategy.experimental_local_results(squares)])
-print(strategy.reduce(tf.distribute.ReduceOp.SUM, squares, axis=None))
-print(strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None))
+total = strategy.reduce(tf.distribute.ReduceOp.SUM, squares, axis=None)
+average = strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None)
+print(total)
+print(average)
 
 # %% [markdown] lang="en"
 # ## 2. The guide's custom training loop
@@ -130,11 +136,12 @@ print(strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None))
 # `MirroredVariable`). (Create them outside the scope and the
 # optimizer later refuses to mix scopes, a common stumble.) We use a learning rate of 0.1 so the
 # weights move visibly, and keep the initial weights for section 3.
+# <!-- claim sum_and_mean: holds([float(v) for v in strategy.experimental_local_results(squares)] == [(r + 1) ** 2 + 100.0 for r in range(4)], "replica r gets r + 1 and the same 100") & about(float(total), 430.0, rel=1e-6) & about(float(average), float(total) / 4, rel=1e-6) -->
 
 # %% [markdown] lang="zh"
 # ## 2. 指南中的自定义训练循环
 #
-# 从这里开始，代码来自 TensorFlow 指南，只是换成了 `import sim.tf as tf` 和我们自己的数据。首先在 `strategy.scope()` **之内**创建模型和优化器：在作用域内创建的每个变量都会成为 `MirroredVariable`，每个 GPU 上一份。Keras 3 会把每个层权重包装在它自己的 `Variable` 中，里面才是镜像变量，所以下面打印出的类型是 `Variable`（tf-keras 打印的是 `MirroredVariable`）。（如果在作用域之外创建它们，优化器之后会拒绝混用不同的作用域，这是一个常见的坑。）我们把学习率设为 0.1，让权重的变化清晰可见，并保存初始权重留到第 3 节使用。
+# 从这里开始，代码来自 TensorFlow 指南，只是换成了 `import sim.tf as tf` 和我们自己的数据。首先在 `strategy.scope()` **之内**创建模型和优化器：在作用域内创建的每个变量都会成为 `MirroredVariable`，每个 GPU 上一份。Keras 3 会把每个层权重包装在它自己的 `Variable` 中，里面才是镜像变量，所以下面打印出的类型是 `Variable`（tf-keras 打印的是 `MirroredVariable`）。（如果在作用域之外创建它们，优化器之后会拒绝混用不同的作用域，这是一个常见的坑。）我们把学习率设为 0.1，让权重的变化清晰可见，并保存初始权重留到第 3 节使用。<!-- claim sum_and_mean -->
 
 # %% [markdown] lang="pt"
 # ## 2. O loop de treinamento personalizado do guia
@@ -146,6 +153,7 @@ print(strategy.reduce(tf.distribute.ReduceOp.MEAN, squares, axis=None))
 # imprime `MirroredVariable`). (Se você criá-los fora do escopo, o otimizador depois se
 # recusa a misturar escopos, um tropeço comum.) Usamos taxa de aprendizado 0,1 para que os pesos se mexam
 # visivelmente e guardamos os pesos iniciais para a seção 3.
+# <!-- claim sum_and_mean -->
 
 # %%
 tf.keras.utils.set_random_seed(0)
@@ -164,9 +172,10 @@ print(type(model.trainable_variables[0]).__name__)
 # replica, and a short last batch of 10, which TensorFlow cuts into slices of ⌈10/4⌉ = 3:
 # 3, 3, 3 and 1 (lesson 04 explains this rule; lesson 00's `np.array_split` gave 3, 3, 2, 2).
 # Whatever a replica sees, the batch you chose is the global one.
+# <!-- claim keras3_variable: holds(type(model.trainable_variables[0]).__name__ == "Variable", "Keras 3 prints Variable") -->
 
 # %% [markdown] lang="zh"
-# 数据集按**全局**批次大小（这里是 20）分批：全局批次大小就是所有 GPU 合起来在一步训练中处理的样本数。随后 `experimental_distribute_dataset` 把每个全局批次分给各个副本。50 个样本构成两个完整批次（每个副本 5 个样本）和一个只有 10 个样本的最后批次，TensorFlow 把它切成大小为 ⌈10/4⌉ = 3 的分片：3、3、3 和 1（第 04 课会解释这条规则；第 00 课的 `np.array_split` 分成的是 3、3、2、2）。无论每个副本看到多少样本，你设定的批次大小都是全局的。
+# 数据集按**全局**批次大小（这里是 20）分批：全局批次大小就是所有 GPU 合起来在一步训练中处理的样本数。随后 `experimental_distribute_dataset` 把每个全局批次分给各个副本。50 个样本构成两个完整批次（每个副本 5 个样本）和一个只有 10 个样本的最后批次，TensorFlow 把它切成大小为 ⌈10/4⌉ = 3 的分片：3、3、3 和 1（第 04 课会解释这条规则；第 00 课的 `np.array_split` 分成的是 3、3、2、2）。无论每个副本看到多少样本，你设定的批次大小都是全局的。<!-- claim keras3_variable -->
 
 # %% [markdown] lang="pt"
 # O dataset é dividido em lotes pelo tamanho do lote **global**, 20 aqui: o número de exemplos que
@@ -175,6 +184,7 @@ print(type(model.trainable_variables[0]).__name__)
 # por réplica, e um último lote curto de 10, que o TensorFlow corta em fatias de ⌈10/4⌉ = 3: 3, 3, 3
 # e 1 (a lição 04 explica essa regra; o `np.array_split` da lição 00 dava 3, 3, 2, 2). Não importa o
 # que cada réplica veja: o lote que você escolhe é o global.
+# <!-- claim keras3_variable -->
 
 # %%
 rng = np.random.default_rng(0)
@@ -185,9 +195,10 @@ global_batch_size = 20
 dataset = tf.data.Dataset.from_tensor_slices((features, labels)).batch(global_batch_size)
 dist_dataset = strategy.experimental_distribute_dataset(dataset)
 
+slice_shapes = []
 for dist_features, dist_labels in dist_dataset:
-    print(t("lesson03.per_replica_shapes"),
-          [tuple(x.shape) for x in strategy.experimental_local_results(dist_features)])
+    slice_shapes.append([tuple(x.shape) for x in strategy.experimental_local_results(dist_features)])
+    print(t("lesson03.per_replica_shapes"), slice_shapes[-1])
 
 # %% [markdown] lang="en"
 # Now the step each replica runs. Three lines carry the whole lesson:
@@ -203,6 +214,7 @@ for dist_features, dist_labels in dist_dataset:
 # `Σ_{i∈r} ℓ_i / G`, the sum over replicas is `Σ_i ℓ_i / G`: exactly the mean over the global
 # batch, whatever the size of each slice. The regularization term, on the other hand, is the same
 # on every replica; divided by N, it counts once after the sum.
+# <!-- claim slices_of_50: holds([[s[0] for s in shapes] for shapes in slice_shapes] == [[5, 5, 5, 5], [5, 5, 5, 5], [3, 3, 3, 1]], "5 per replica twice, then 3, 3, 3, 1") -->
 
 # %% [markdown] lang="zh"
 # 下面是每个副本运行的训练步。整节课的要点都在其中三行：
@@ -211,7 +223,7 @@ for dist_features, dist_labels in dist_dataset:
 # - `tf.nn.compute_average_loss(per_example_loss, global_batch_size=...)` 把本副本的逐样本损失相加，再除以**全局**批次大小，而不是本副本分片的大小。指南中省略了 `global_batch_size`（此时它等于本分片大小 × 副本数）；用关键字参数显式传入它，最后那个较短的批次也能算对；
 # - `tf.nn.scale_regularization_loss` 把正则化项除以副本数。
 #
-# 为什么？因为 `apply_gradients` 会把各副本的梯度**相加**。如果副本 `r` 最小化的是 `Σ_{i∈r} ℓ_i / G`，那么各副本之和就是 `Σ_i ℓ_i / G`：无论每个分片有多大，它都恰好是全局批次上的均值。正则化项则不同，它在每个副本上都一样；除以 N 之后，求和时它只被计入一次。
+# 为什么？因为 `apply_gradients` 会把各副本的梯度**相加**。如果副本 `r` 最小化的是 `Σ_{i∈r} ℓ_i / G`，那么各副本之和就是 `Σ_i ℓ_i / G`：无论每个分片有多大，它都恰好是全局批次上的均值。正则化项则不同，它在每个副本上都一样；除以 N 之后，求和时它只被计入一次。<!-- claim slices_of_50 -->
 
 # %% [markdown] lang="pt"
 # Agora o passo que cada réplica executa. A lição inteira está em três linhas:
@@ -228,6 +240,7 @@ for dist_features, dist_labels in dist_dataset:
 # `Σ_{i∈r} ℓ_i / G`, a soma sobre as réplicas é `Σ_i ℓ_i / G`: exatamente a média sobre o lote
 # global, seja qual for o tamanho de cada fatia. Já o termo de regularização é o mesmo em todas as
 # réplicas; dividido por N, ele conta uma vez só depois da soma.
+# <!-- claim slices_of_50 -->
 
 # %%
 # Sets `reduction=NONE` to leave it to tf.nn.compute_average_loss() below.
@@ -280,21 +293,25 @@ def kernel_gradient(inputs):
     return tape.gradient(loss, model.trainable_variables)[0]
 
 per_replica_grads = strategy.run(kernel_gradient, args=(inputs,))
-print([round(float(g.numpy()[0, 0]), 6) for g in strategy.experimental_local_results(per_replica_grads)])
-print(round(float(strategy.reduce("SUM", per_replica_grads, axis=None).numpy()[0, 0]), 6))
+shares = [round(float(g.numpy()[0, 0]), 6) for g in strategy.experimental_local_results(per_replica_grads)]
+summed = round(float(strategy.reduce("SUM", per_replica_grads, axis=None).numpy()[0, 0]), 6)
+print(shares)
+print(summed)
 
 with tf.GradientTape() as tape:
     one_device_loss = tf.reduce_mean(loss_object(batch_y, model(batch_x)))
-print(round(float(tape.gradient(one_device_loss, model.trainable_variables)[0].numpy()[0, 0]), 6))
+one_device_gradient = round(float(tape.gradient(one_device_loss, model.trainable_variables)[0].numpy()[0, 0]), 6)
+print(one_device_gradient)
 
 # %% [markdown] lang="en"
 # The four shares differ (each comes from other examples, and the last replica holds only one),
 # yet their sum is the one-device gradient, digit for digit. This is what `optimizer.apply_gradients` does
 # inside `strategy.run`: it **SUM**-all-reduces the gradients across the replicas, then applies
 # the same update to every copy of every variable. One step, then the four copies of the kernel:
+# <!-- claim shares_sum: holds([int(x.shape[0]) for x in strategy.experimental_local_results(inputs[0])] == [3, 3, 3, 1], "slices 3, 3, 3, 1") & holds(len(set(shares)) == 4, "the four shares differ") & holds(summed == one_device_gradient, "their SUM is the one-device gradient to the printed digits") -->
 
 # %% [markdown] lang="zh"
-# 四份梯度各不相同（它们来自不同的样本，最后一个副本只有一个样本），但它们的和与单设备上的梯度一位不差。这就是 `optimizer.apply_gradients` 在 `strategy.run` 内部所做的事：它先在各副本之间对梯度做 **SUM** 全归约，再把同一个更新应用到每个变量的每一份拷贝上。运行一步，然后看看权重矩阵的四份拷贝：
+# 四份梯度各不相同（它们来自不同的样本，最后一个副本只有一个样本），但它们的和与单设备上的梯度一位不差。这就是 `optimizer.apply_gradients` 在 `strategy.run` 内部所做的事：它先在各副本之间对梯度做 **SUM** 全归约，再把同一个更新应用到每个变量的每一份拷贝上。运行一步，然后看看权重矩阵的四份拷贝：<!-- claim shares_sum -->
 
 # %% [markdown] lang="pt"
 # As quatro parcelas são diferentes (cada uma é calculada sobre exemplos diferentes, e a última réplica tem um
@@ -302,10 +319,12 @@ print(round(float(tape.gradient(one_device_loss, model.trainable_variables)[0].n
 # faz dentro de `strategy.run`: faz o all-reduce dos gradientes com **SUM** entre as réplicas e
 # depois aplica a mesma atualização a cada cópia de cada variável. Um passo e, em seguida, as quatro
 # cópias do kernel:
+# <!-- claim shares_sum -->
 
 # %%
 iterator = iter(dist_dataset)
-print(distributed_train_step(next(iterator)))
+step_losses = [distributed_train_step(next(iterator))]
+print(step_losses[0])
 components = strategy.experimental_local_results(model.trainable_variables[0])
 print([round(float(c.numpy()[0, 0]), 6) for c in components])
 print(t("lesson03.mirrors_equal", same=all(np.array_equal(c.numpy(), components[0].numpy()) for c in components)))
@@ -316,9 +335,10 @@ print(t("lesson03.mirrors_equal", same=all(np.array_equal(c.numpy(), components[
 # the global batch. The two remaining steps (the last one with slices 3, 3, 3, 1). The last batch
 # holds only 10 examples, yet its loss is still divided by the global batch size of 20: the printed
 # value is about half that batch's mean loss, not a sudden improvement.
+# <!-- claim mirrors_equal: holds(all(np.array_equal(c.numpy(), components[0].numpy()) for c in components), "the four copies of the kernel are equal after the step") -->
 
 # %% [markdown] lang="zh"
-# `distributed_train_step` 打印的值是四个副本损失的 `strategy.reduce(SUM, ...)`：每个损失都已经除以全局批次大小，所以它们的和就是全局批次的损失。剩下的两步（最后一步的分片为 3、3、3、1）。最后一个批次只有 10 个样本，但它的损失仍然除以全局批次大小 20：打印出的值大约是这个批次平均损失的一半，并不是训练突然变好了。
+# `distributed_train_step` 打印的值是四个副本损失的 `strategy.reduce(SUM, ...)`：每个损失都已经除以全局批次大小，所以它们的和就是全局批次的损失。剩下的两步（最后一步的分片为 3、3、3、1）。最后一个批次只有 10 个样本，但它的损失仍然除以全局批次大小 20：打印出的值大约是这个批次平均损失的一半，并不是训练突然变好了。<!-- claim mirrors_equal -->
 
 # %% [markdown] lang="pt"
 # O valor impresso por `distributed_train_step` é o `strategy.reduce(SUM, ...)` das quatro perdas
@@ -326,10 +346,12 @@ print(t("lesson03.mirrors_equal", same=all(np.array_equal(c.numpy(), components[
 # global. Os dois passos restantes (o último com fatias 3, 3, 3, 1). O último lote tem só 10
 # exemplos, mas a perda dele continua dividida pelo tamanho do lote global, 20: o valor impresso é
 # cerca de metade da perda média desse lote, e não uma melhora repentina.
+# <!-- claim mirrors_equal -->
 
 # %%
 for dist_inputs in iterator:
-    print(distributed_train_step(dist_inputs))
+    step_losses.append(distributed_train_step(dist_inputs))
+    print(step_losses[-1])
 print([np.round(w.ravel(), 6) for w in model.get_weights()])
 
 # %% [markdown] lang="en"
@@ -338,11 +360,12 @@ print([np.round(w.ravel(), 6) for w in model.get_weights()])
 # Now the claim in full: a plain model with the same initial weights, trained **without** a
 # strategy on the same global batches of 20, 20 and 10, with the same loss, must end with the same
 # weights.
+# <!-- claim last_batch_half: about(2 * float(step_losses[2]), float(tf.reduce_mean(loss_object(labels[40:], model(features[40:])))), rel=0.05) & below(float(step_losses[2]), float(step_losses[1])) -->
 
 # %% [markdown] lang="zh"
 # ## 3. 在单个设备上做同样的训练
 #
-# 现在验证完整的结论：一个普通模型，初始权重相同，**不使用**策略，在同样的全局批次（20、20 和 10）上用同样的损失训练，最后必须得到相同的权重。
+# 现在验证完整的结论：一个普通模型，初始权重相同，**不使用**策略，在同样的全局批次（20、20 和 10）上用同样的损失训练，最后必须得到相同的权重。<!-- claim last_batch_half -->
 
 # %% [markdown] lang="pt"
 # ## 3. O mesmo treinamento em um único dispositivo
@@ -350,6 +373,7 @@ print([np.round(w.ravel(), 6) for w in model.get_weights()])
 # Agora a afirmação completa: um modelo comum com os mesmos pesos iniciais, treinado **sem**
 # estratégia nos mesmos lotes globais de 20, 20 e 10, com a mesma perda, tem de terminar com os
 # mesmos pesos.
+# <!-- claim last_batch_half -->
 
 # %%
 single_model = tf.keras.Sequential([
@@ -358,6 +382,7 @@ single_model = tf.keras.Sequential([
 single_model.set_weights(initial_weights)
 single_optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
+single_losses = []
 for batch_features, batch_labels in dataset:
     with tf.GradientTape() as tape:
         per_example_loss = loss_object(batch_labels, single_model(batch_features, training=True))
@@ -365,6 +390,7 @@ for batch_features, batch_labels in dataset:
         loss += tf.nn.scale_regularization_loss(tf.add_n(single_model.losses))
     gradients = tape.gradient(loss, single_model.trainable_variables)
     single_optimizer.apply_gradients(zip(gradients, single_model.trainable_variables))
+    single_losses.append(loss)
     print(loss)
 
 difference = max(float(np.max(np.abs(a - b)))
@@ -376,15 +402,17 @@ print(t("lesson03.max_difference"), number(difference, ".1e"))
 # four replicas add their numbers in a different order than one device does). Four GPUs did not
 # change *what* is learned, only *where* it was computed. That is the contract of synchronous data
 # parallelism, and `compute_average_loss` plus the SUM all-reduce is how TensorFlow keeps it.
+# <!-- claim same_as_one_device: holds(all(abs(float(a) - float(b)) < 1e-6 for a, b in zip(step_losses, single_losses)), "the losses agree step by step") & below(difference, 1e-6) -->
 
 # %% [markdown] lang="zh"
-# 每一步的损失都一致，权重只在 float32 的最后几位上有差别（4 个副本对这些数求和的顺序与单个设备不同）。4 个 GPU 没有改变学到*什么*，只改变了在*哪里*计算。这就是同步数据并行的约定，而 `compute_average_loss` 加上 SUM 全归约正是 TensorFlow 遵守这个约定的方式。
+# 每一步的损失都一致，权重只在 float32 的最后几位上有差别（4 个副本对这些数求和的顺序与单个设备不同）。4 个 GPU 没有改变学到*什么*，只改变了在*哪里*计算。这就是同步数据并行的约定，而 `compute_average_loss` 加上 SUM 全归约正是 TensorFlow 遵守这个约定的方式。<!-- claim same_as_one_device -->
 
 # %% [markdown] lang="pt"
 # As perdas coincidem passo a passo, e os pesos diferem só nos últimos bits do float32 (as quatro
 # réplicas somam os seus números em uma ordem diferente da de um único dispositivo). Quatro GPUs não
 # mudaram *o que* é aprendido, só *onde* foi calculado. Esse é o contrato do paralelismo de dados
 # síncrono, e `compute_average_loss` mais o all-reduce com SUM é como o TensorFlow o cumpre.
+# <!-- claim same_as_one_device -->
 
 # %% [markdown] lang="en"
 # ## 4. The simulated clock: is it faster?
@@ -475,11 +503,13 @@ plt.show()
 # share: 4 GPUs take about half the time per step, not a quarter, because neither the all-reduce of 2.7 MB of
 # gradients nor the launch overhead of each op shrinks when you add GPUs. The timeline of one of its steps on 4 GPUs shows
 # where the time goes:
+# <!-- claim tiny_slower: between(step_us["tiny_model"][0] - 16 * 4, 0.0005, 0.002) & rounds_to(step_us["tiny_model"][1], 66) & rounds_to(step_us["tiny_model"][2], 70) & rises(step_us["tiny_model"]) -->
+# <!-- claim larger_half: about(sum(a * b + b for a, b in zip(models["larger_model"][0][:-1], models["larger_model"][0][1:])), 670e3, rel=0.01) & between(step_us["larger_model"][2] / step_us["larger_model"][0], 0.4, 0.6) -->
 
 # %% [markdown] lang="zh"
 # 这个极小的模型几乎没有算术运算：它的 FLOP 在 V100 上只需大约 1 ns。它一步的耗时其实是启动操作的开销：16 个操作（前向传播、损失、反向传播、更新），每个 4 µs，就是单个 GPU 上的 64 µs。拆分批次省不掉其中任何一部分，因为每个副本都要在自己更小的分片上启动同样的操作；它只会多出一次全归约，而全归约的每条消息无论携带多少字节都要付出 PCIe 的延迟。于是一步在 2 个 GPU 上增加到 66 µs，在 4 个 GPU 上增加到 70 µs：在这里，GPU 越多训练反而越**慢**。这就是对“我加了 GPU 反而变慢了”的诚实回答：如果一步中的计算量很小，固定开销（操作的启动、通信的延迟）就会占据主导，每多加一个副本只会多一份通信。
 #
-# 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：用 4 个 GPU 时，每一步的耗时缩短到约一半，而不是四分之一，因为 2.7 MB 梯度的全归约和每个操作的启动开销都不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：
+# 较大的模型（67 万个参数，每步 8192 个样本）有大量可以分摊的计算：用 4 个 GPU 时，每一步的耗时缩短到约一半，而不是四分之一，因为 2.7 MB 梯度的全归约和每个操作的启动开销都不会因为 GPU 变多而缩短。它在 4 个 GPU 上一步的时间线显示了时间都花在了哪里：<!-- claim tiny_slower --><!-- claim larger_half -->
 
 # %% [markdown] lang="pt"
 # O modelo minúsculo quase não faz contas: os seus FLOPs levariam cerca de um nanossegundo em uma
@@ -496,6 +526,8 @@ plt.show()
 # com 4 GPUs o passo leva cerca de metade do tempo, e não um quarto, porque nem o all-reduce de 2,7 MB de gradientes
 # nem o custo de lançamento de cada operação encolhem quando você acrescenta GPUs. A linha do tempo de um dos seus passos em 4 GPUs mostra para
 # onde vai o tempo:
+# <!-- claim tiny_slower -->
+# <!-- claim larger_half -->
 
 # %% slide="figure"
 big = one_step(4, [784, 512, 512, 10], 8192)
@@ -520,9 +552,10 @@ print(number(big.extended.last_step_time * 1e3, ".3f"), "ms")   # sim-only
 # each applies the identical update. The all-reduce is the part that does not shrink: with 8 GPUs
 # the arithmetic would halve again, the all-reduce (and the launch of every op) would not. What to do about that (overlap,
 # bigger per-replica batches, faster links) is the subject of later lessons.
+# <!-- claim one_allreduce: holds(len([e for e in trace if e.kind != "compute"]) == 1, "one all-reduce message") & about(sum(e.nbytes for e in trace if e.kind != "compute") / 1e6, 2.7, rel=0.02) -->
 
 # %% [markdown] lang="zh"
-# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次全归约，所有梯度打包成一条消息（在 TensorFlow 2.21 上，MirroredStrategy 默认用基于 NCCL 的 `CollectiveReduceV2`，作用于所有梯度拼接成的一个张量；模拟器的时间线把它记作 `NcclAllReduce`）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的单副本批次、更快的链路）是后面几课的主题。
+# 每个 GPU 同时对 2048 个样本做前向和反向计算；然后所有 GPU 都等待链路上的一次全归约，所有梯度打包成一条消息（在 TensorFlow 2.21 上，MirroredStrategy 默认用基于 NCCL 的 `CollectiveReduceV2`，作用于所有梯度拼接成的一个张量；模拟器的时间线把它记作 `NcclAllReduce`）；最后每个 GPU 应用完全相同的更新。全归约是不会缩短的那一部分：换成 8 个 GPU，算术运算的时间会再减半，全归约（以及每个操作的启动）却不会。如何应对（计算与通信重叠、更大的单副本批次、更快的链路）是后面几课的主题。<!-- claim one_allreduce -->
 
 # %% [markdown] lang="pt"
 # Cada GPU calcula a sua passagem para a frente e para trás sobre 2048 exemplos ao mesmo tempo;
@@ -532,6 +565,7 @@ print(number(big.extended.last_step_time * 1e3, ".3f"), "ms")   # sim-only
 # `NcclAllReduce`); depois cada uma aplica a mesma atualização. O all-reduce é a parte que não encolhe: com 8
 # GPUs as contas cairiam pela metade de novo, o all-reduce (e o lançamento de cada operação) não. O que fazer a respeito (sobreposição,
 # lotes por réplica maiores, enlaces mais rápidos) é assunto de lições posteriores.
+# <!-- claim one_allreduce -->
 
 # %% [markdown] lang="en"
 # ## 5. Provoking the classic mistakes
@@ -570,10 +604,13 @@ def local_mean_loss(inputs):
 true_mean = float(tf.reduce_mean(loss_object(batch_y, model(batch_x))))
 scaled = strategy.run(scaled_loss, args=(inputs,))
 means = strategy.run(local_mean_loss, args=(inputs,))
+loss_sum = float(strategy.reduce("SUM", scaled, axis=None))
+loss_mean = float(strategy.reduce("MEAN", scaled, axis=None))
+mean_of_means = float(strategy.reduce("MEAN", means, axis=None))
 print(t("lesson03.single_device_loss"), number(true_mean, ".6g"))
-print(t("lesson03.loss_sum"), number(float(strategy.reduce("SUM", scaled, axis=None)), ".6g"))
-print(t("lesson03.loss_mean"), number(float(strategy.reduce("MEAN", scaled, axis=None)), ".6g"))
-print(t("lesson03.loss_mean_of_means"), number(float(strategy.reduce("MEAN", means, axis=None)), ".6g"))
+print(t("lesson03.loss_sum"), number(loss_sum, ".6g"))
+print(t("lesson03.loss_mean"), number(loss_mean, ".6g"))
+print(t("lesson03.loss_mean_of_means"), number(mean_of_means, ".6g"))
 
 # %% [markdown] lang="en"
 # **A Keras loss with its default reduction.** Without `reduction=NONE`, a Keras loss averages
@@ -589,6 +626,7 @@ print(t("lesson03.loss_mean_of_means"), number(float(strategy.reduce("MEAN", mea
 #   above: right when every slice has the same size, wrong on this uneven batch (3, 3, 3, 1).
 #
 # sim.tf follows the version your environment selects, as TensorFlow does (Keras 3 here):
+# <!-- claim mean_divides_again: about(loss_sum, true_mean, rel=1e-5) & about(loss_mean, loss_sum / 4, rel=1e-5) & above(abs(mean_of_means - true_mean), 0.01) -->
 
 # %% [markdown] lang="zh"
 # **使用默认归约方式的 Keras 损失。** 不设置 `reduction=NONE` 时，Keras 损失会对传给它的批次取平均，而在 `strategy.run` 内部，这只是本副本的分片。接下来会发生什么取决于 Keras 的版本，这是本课程中两个版本少数几处不同之一：
@@ -596,7 +634,7 @@ print(t("lesson03.loss_mean_of_means"), number(float(strategy.reduce("MEAN", mea
 # - **tf-keras**（Keras 2，即编写指南时的 `tf.keras`；需要 `pip install tf-keras` 并设置 `TF_USE_LEGACY_KERAS=1`）：在策略下的自定义训练循环中会以 `ValueError` 拒绝这种用法（在 `Model.fit` 中则允许，因为 `fit` 会自己缩放损失）；
 # - **Keras 3**（TensorFlow 2.16 起默认的 `tf.keras`）：接受这种用法，并把每个副本的均值除以 `num_replicas_in_sync`。于是各副本之和就是上面的“均值的均值”：各分片大小相同时是对的，在这个不均匀的批次（3、3、3、1）上则是错的。
 #
-# 与 TensorFlow 一样，sim.tf 遵循环境所选的版本（这里是 Keras 3）：
+# 与 TensorFlow 一样，sim.tf 遵循环境所选的版本（这里是 Keras 3）：<!-- claim mean_divides_again -->
 
 # %% [markdown] lang="pt"
 # **Uma perda do Keras com a redução padrão.** Sem `reduction=NONE`, uma perda do Keras tira a
@@ -614,6 +652,7 @@ print(t("lesson03.loss_mean_of_means"), number(float(strategy.reduce("MEAN", mea
 #   desigual (3, 3, 3, 1).
 #
 # O sim.tf segue a versão que o seu ambiente seleciona, como o TensorFlow (aqui, o Keras 3):
+# <!-- claim mean_divides_again -->
 
 # %%
 default_loss = tf.keras.losses.BinaryCrossentropy(from_logits=True)
@@ -624,23 +663,25 @@ def careless_step(inputs):
 
 with sim.show_error():   # sim-only: prints the error as "Type: message" (tf-keras raises here)
     careless = strategy.run(careless_step, args=(inputs,))
-    print(t("lesson03.loss_sum"), "(Keras 3)",
-          number(float(strategy.reduce("SUM", careless, axis=None)), ".6g"))
+    careless_sum = float(strategy.reduce("SUM", careless, axis=None))
+    print(t("lesson03.loss_sum"), "(Keras 3)", number(careless_sum, ".6g"))
 
 # %% [markdown] lang="en"
 # **Reducing a plain tensor with SUM.** `strategy.reduce` expects the `PerReplica` value that
 # `strategy.run` returned. Give it an ordinary tensor computed outside the replicas and SUM would
 # have to count the same number four times, so TensorFlow raises a `ValueError` (MEAN would
 # return the tensor unchanged):
+# <!-- claim keras3_mean_of_means: about(careless_sum, mean_of_means, rel=1e-5) & above(abs(careless_sum - true_mean), 0.01) -->
 
 # %% [markdown] lang="zh"
-# **用 SUM 归约一个普通张量。** `strategy.reduce` 需要的是 `strategy.run` 返回的 `PerReplica` 值。如果给它一个在副本之外算出的普通张量，SUM 就得把同一个数重复计入 4 次，所以 TensorFlow 会抛出 `ValueError`（而 MEAN 会原样返回这个张量）：
+# **用 SUM 归约一个普通张量。** `strategy.reduce` 需要的是 `strategy.run` 返回的 `PerReplica` 值。如果给它一个在副本之外算出的普通张量，SUM 就得把同一个数重复计入 4 次，所以 TensorFlow 会抛出 `ValueError`（而 MEAN 会原样返回这个张量）：<!-- claim keras3_mean_of_means -->
 
 # %% [markdown] lang="pt"
 # **Reduzir um tensor comum com SUM.** `strategy.reduce` espera o valor `PerReplica` que
 # `strategy.run` devolveu. Dê a ele um tensor comum, calculado fora das réplicas, e o SUM teria de
 # contar o mesmo número quatro vezes, então o TensorFlow lança um `ValueError` (o MEAN devolveria
 # o tensor sem mudança):
+# <!-- claim keras3_mean_of_means -->
 
 # %%
 with sim.show_error():   # sim-only: prints the error as "Type: message"
@@ -662,6 +703,9 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # - More GPUs pay off only when a step has enough computation to hide the all-reduce.
 #
 # **Exercise:** open `exercises/en/03_custom_loop_loss.ipynb`.
+# <!-- claim same_as_one_device -->
+# <!-- claim tiny_slower -->
+# <!-- claim larger_half -->
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -673,7 +717,7 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # - 报告损失时用 `strategy.reduce(SUM, ...)`，而不是 MEAN。
 # - 只有当一步中的计算量足以掩盖全归约时，更多的 GPU 才划算。
 #
-# **练习**：打开 `exercises/zh/03_custom_loop_loss.ipynb`。
+# **练习**：打开 `exercises/zh/03_custom_loop_loss.ipynb`。<!-- claim same_as_one_device --><!-- claim tiny_slower --><!-- claim larger_half -->
 
 # %% [markdown] lang="pt"
 # ## Resumo
@@ -692,3 +736,6 @@ with sim.show_error():   # sim-only: prints the error as "Type: message"
 # - Mais GPUs só compensam quando um passo tem cálculo suficiente para esconder o all-reduce.
 #
 # **Exercício:** abra `exercises/pt/03_custom_loop_loss.ipynb`.
+# <!-- claim same_as_one_device -->
+# <!-- claim tiny_slower -->
+# <!-- claim larger_half -->

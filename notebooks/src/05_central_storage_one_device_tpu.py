@@ -68,15 +68,17 @@ print(t("lesson05.replicas", n=default_strategy.num_replicas_in_sync))
 # Why have a strategy that does nothing? So that **library code** can be written once. Keras's
 # optimizers call `tf.distribute.get_strategy()` and reduce through it; with no strategy they get
 # the default one, and the same lines work. This is the guide's snippet:
+# <!-- claim default_one_replica: holds(default_strategy.num_replicas_in_sync == 1, "the default strategy has one replica") -->
 
 # %% [markdown] lang="zh"
-# 一个什么都不做的策略有什么用？它让**库代码**只需编写一次。Keras 的优化器会调用 `tf.distribute.get_strategy()` 并通过它做归约；没有策略时，它们拿到的就是默认策略，同样的代码照样能运行。下面是指南中的代码段：
+# 一个什么都不做的策略有什么用？它让**库代码**只需编写一次。Keras 的优化器会调用 `tf.distribute.get_strategy()` 并通过它做归约；没有策略时，它们拿到的就是默认策略，同样的代码照样能运行。下面是指南中的代码段：<!-- claim default_one_replica -->
 
 # %% [markdown] lang="pt"
 # Para que serve uma estratégia que não faz nada? Para que o **código de biblioteca** seja escrito
 # uma única vez. Os otimizadores do Keras chamam `tf.distribute.get_strategy()` e fazem a redução
 # por meio dela; sem estratégia, recebem a padrão, e as mesmas linhas funcionam. Este é o trecho do
 # guia:
+# <!-- claim default_one_replica -->
 
 # %%
 # In optimizer or other library code
@@ -89,15 +91,17 @@ strategy.reduce("SUM", 1., axis=None)  # reduce some values
 # has 4 GPUs, so the `if` takes `MirroredStrategy` and the variable comes out mirrored; on a
 # machine without GPU the same code would take the default strategy and print a plain variable
 # (section 4 tries it).
+# <!-- claim default_reduce_hands_back: holds(float(tf.distribute.get_strategy().reduce("SUM", 1., axis=None)) == 1.0, "the default strategy's reduce(SUM, 1.) is 1.0") -->
 
 # %% [markdown] lang="zh"
-# 指南中的第二个代码段根据机器上有什么来选择策略。我们模拟的工作站有 4 个 GPU，所以 `if` 选择了 `MirroredStrategy`，得到的变量是镜像变量；在没有 GPU 的机器上，同样的代码会选择默认策略，并打印一个普通变量（第 4 节会试一试）。
+# 指南中的第二个代码段根据机器上有什么来选择策略。我们模拟的工作站有 4 个 GPU，所以 `if` 选择了 `MirroredStrategy`，得到的变量是镜像变量；在没有 GPU 的机器上，同样的代码会选择默认策略，并打印一个普通变量（第 4 节会试一试）。<!-- claim default_reduce_hands_back -->
 
 # %% [markdown] lang="pt"
 # O segundo trecho do guia escolhe a estratégia conforme o que a máquina tem. A nossa estação de
 # trabalho simulada tem 4 GPUs, então o `if` escolhe a `MirroredStrategy` e a variável sai
 # espelhada; em uma máquina sem GPU, o mesmo código escolheria a estratégia padrão e imprimiria uma
 # variável comum (a seção 4 testa isso).
+# <!-- claim default_reduce_hands_back -->
 
 # %%
 if tf.config.list_physical_devices('GPU'):
@@ -114,15 +118,17 @@ with strategy.scope():
 # `experimental_distribute_dataset` returns **the dataset itself** (there is nothing to split) and
 # `run` is one plain call. Under `MirroredStrategy` the same function receives a batch split over 4
 # replicas, and `reduce` adds the 4 partial sums. Same answer, no `if` in the library.
+# <!-- claim four_gpus_mirrored: holds(len(tf.config.list_physical_devices("GPU")) == 4 and type(strategy).__name__ == "MirroredStrategy", "4 GPUs, so the if takes MirroredStrategy") -->
 
 # %% [markdown] lang="zh"
-# 下面是一个针对 `get_strategy()` 编写的小“库”函数。在默认策略下，`experimental_distribute_dataset` 返回的就是**数据集本身**（没有什么需要切分），`run` 只是一次普通调用。在 `MirroredStrategy` 下，同一个函数收到的是切分到 4 个副本上的批次，`reduce` 把 4 个部分和加起来。答案相同，库里不需要任何 `if`。
+# 下面是一个针对 `get_strategy()` 编写的小“库”函数。在默认策略下，`experimental_distribute_dataset` 返回的就是**数据集本身**（没有什么需要切分），`run` 只是一次普通调用。在 `MirroredStrategy` 下，同一个函数收到的是切分到 4 个副本上的批次，`reduce` 把 4 个部分和加起来。答案相同，库里不需要任何 `if`。<!-- claim four_gpus_mirrored -->
 
 # %% [markdown] lang="pt"
 # Agora, uma pequena função de "biblioteca" escrita em cima de `get_strategy()`. Na estratégia padrão,
 # `experimental_distribute_dataset` retorna **o próprio dataset** (não há nada a dividir) e `run` é
 # uma chamada comum. Na `MirroredStrategy`, a mesma função recebe um lote dividido entre 4 réplicas,
 # e `reduce` soma as 4 somas parciais. Mesma resposta, nenhum `if` na biblioteca.
+# <!-- claim four_gpus_mirrored -->
 
 # %%
 def sum_of_squares(batch):
@@ -136,14 +142,16 @@ dataset = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(8
 default = tf.distribute.get_strategy()
 print(t("lesson05.default_same_dataset", same=default.experimental_distribute_dataset(dataset) is dataset))
 for batch in default.experimental_distribute_dataset(dataset):
+    default_total = sum_of_squares(batch).numpy()
     print(t("lesson05.default_run", batch=number_list(default.run(lambda x: x, args=(batch,)).numpy(), "g"),
-            total=sum_of_squares(batch).numpy()))
+            total=default_total))
 
 mirrored = tf.distribute.MirroredStrategy()
 with mirrored.scope():
     for batch in mirrored.experimental_distribute_dataset(dataset):
         batches = "[" + ", ".join(number_list(x.numpy(), "g") for x in mirrored.experimental_local_results(batch)) + "]"
-        print(t("lesson05.mirrored_run", batches=batches, total=sum_of_squares(batch).numpy()))
+        mirrored_total = sum_of_squares(batch).numpy()
+        print(t("lesson05.mirrored_run", batches=batches, total=mirrored_total))
 
 # %% [markdown] lang="en"
 # ### `OneDeviceStrategy`
@@ -153,11 +161,12 @@ with mirrored.scope():
 # `experimental_distribute_dataset` goes through the distribution machinery (it returns a
 # distributed dataset, prefetched to the device, not split). Use it to test code that will later
 # run under `MirroredStrategy`: the calls are the same ones.
+# <!-- claim library_same_answer: holds(default.experimental_distribute_dataset(dataset) is dataset, "the default strategy returns the dataset itself") & holds(len(mirrored.experimental_local_results(batch)) == 4, "MirroredStrategy splits the batch over 4 replicas") & holds(float(default_total) == float(mirrored_total) == 140.0, "the same sum, 140, under both") -->
 
 # %% [markdown] lang="zh"
 # ### `OneDeviceStrategy`
 #
-# `OneDeviceStrategy(device="/gpu:0")` 同样只有一个副本。与默认策略不同的是，在其作用域中创建的每个变量、每次 `run` 都会被**放置**到这个设备上；`experimental_distribute_dataset` 也会经过分布机制：返回一个预取到该设备上的分布式数据集，但不做切分。之后要在 `MirroredStrategy` 下运行的代码，可以先在这个策略下测试：调用的 API 完全相同。
+# `OneDeviceStrategy(device="/gpu:0")` 同样只有一个副本。与默认策略不同的是，在其作用域中创建的每个变量、每次 `run` 都会被**放置**到这个设备上；`experimental_distribute_dataset` 也会经过分布机制：返回一个预取到该设备上的分布式数据集，但不做切分。之后要在 `MirroredStrategy` 下运行的代码，可以先在这个策略下测试：调用的 API 完全相同。<!-- claim library_same_answer -->
 
 # %% [markdown] lang="pt"
 # ### `OneDeviceStrategy`
@@ -167,6 +176,7 @@ with mirrored.scope():
 # seu `experimental_distribute_dataset` passa pelo mecanismo de distribuição (retorna um dataset
 # distribuído, pré-carregado no dispositivo, sem divisão). Use-a para testar código que depois vai
 # rodar na `MirroredStrategy`: as chamadas são as mesmas.
+# <!-- claim library_same_answer -->
 
 # %%
 strategy = tf.distribute.OneDeviceStrategy(device="/gpu:0")
@@ -189,11 +199,12 @@ with strategy.scope():
 # does **not** mirror the variables: each one lives once, on the **parameter device**, which is the
 # CPU (or the GPU, when there is exactly one). Let us create the same 1024×1024 kernel under both
 # strategies and ask each replica where the variable it reads lives.
+# <!-- claim one_device_places: holds(v.device.endswith("GPU:0") and strategy.num_replicas_in_sync == 1, "one replica, the variable on GPU:0") & holds(type(dist_dataset).__name__ == "DistributedDataset" and [float(x) for x in batch.numpy()] == [float(i) for i in range(8)], "a distributed dataset, the batch not split") -->
 
 # %% [markdown] lang="zh"
 # ## 2. `CentralStorageStrategy`：变量只存一份，放在 CPU 上
 #
-# `CentralStorageStrategy` 像 `MirroredStrategy` 一样把计算复制到每个 GPU 上，但它**不**镜像变量：每个变量只存一份，放在**参数设备**上，也就是 CPU（如果恰好只有一个 GPU，就放在这个 GPU 上）。下面在两种策略下分别创建同一个 1024×1024 的权重矩阵，并询问每个副本它读取的变量位于哪里。
+# `CentralStorageStrategy` 像 `MirroredStrategy` 一样把计算复制到每个 GPU 上，但它**不**镜像变量：每个变量只存一份，放在**参数设备**上，也就是 CPU（如果恰好只有一个 GPU，就放在这个 GPU 上）。下面在两种策略下分别创建同一个 1024×1024 的权重矩阵，并询问每个副本它读取的变量位于哪里。<!-- claim one_device_places -->
 
 # %% [markdown] lang="pt"
 # ## 2. `CentralStorageStrategy`: uma única cópia das variáveis, na CPU
@@ -202,6 +213,7 @@ with strategy.scope():
 # espelha as variáveis: existe uma única cópia de cada uma, no **dispositivo de parâmetros**, que é a CPU (ou
 # a GPU, quando há exatamente uma). Vamos criar a mesma matriz de pesos 1024×1024 nas duas
 # estratégias e perguntar a cada réplica onde fica a variável que ela lê.
+# <!-- claim one_device_places -->
 
 # %%
 central_storage_strategy = tf.distribute.experimental.CentralStorageStrategy()
@@ -227,9 +239,10 @@ print(t("lesson05.parameter_device", devices=central_storage_strategy.extended.p
 # are **reduced to the CPU** and the update is **applied once**, there. The `AggregatingVariable`
 # is not a distributed value: it wraps one ordinary variable, so it has no `.values`, and asking
 # for them raises the `AttributeError` of the variable inside, as TensorFlow does:
+# <!-- claim where_variables_live: holds(type(mirrored_kernel).__name__ == "MirroredVariable" and len(mirrored_kernel.values) == 4, "four mirrored copies") & holds(type(central_kernel).__name__ == "AggregatingVariable" and central_kernel.device.endswith("CPU:0"), "one AggregatingVariable on the CPU") -->
 
 # %% [markdown] lang="zh"
-# Mirrored：四份拷贝，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。`AggregatingVariable` 不是分布式值：它只包装了一个普通变量，所以没有 `.values`，访问它会像 TensorFlow 一样抛出内部那个变量的 `AttributeError`：
+# Mirrored：四份拷贝，每个 GPU 一份，通过对梯度做全归约保持一致。CentralStorage：CPU 上的一个 `AggregatingVariable`，四个副本都读取它；它们的梯度被**归约到 CPU**，更新也在那里**只应用一次**。`AggregatingVariable` 不是分布式值：它只包装了一个普通变量，所以没有 `.values`，访问它会像 TensorFlow 一样抛出内部那个变量的 `AttributeError`：<!-- claim where_variables_live -->
 
 # %% [markdown] lang="pt"
 # Mirrored: quatro cópias, uma por GPU, mantidas idênticas por um all-reduce dos gradientes.
@@ -237,6 +250,7 @@ print(t("lesson05.parameter_device", devices=central_storage_strategy.extended.p
 # delas são **reduzidos na CPU** e a atualização é **aplicada uma só vez**, lá. A `AggregatingVariable`
 # não é um valor distribuído: ela envolve uma única variável comum, então não tem `.values`, e pedir
 # por ela gera o `AttributeError` da variável de dentro, como no TensorFlow:
+# <!-- claim where_variables_live -->
 
 # %%
 with sim.show_error():   # sim-only: prints the error as "Type: message"
@@ -304,11 +318,12 @@ for name, run in runs.items():
 # as one big sum). Where the variables live changes the cost, not the numbers.
 #
 # The cost differs a lot. Here is the timeline of the step under both multi-GPU strategies:
+# <!-- claim same_step: about(runs["OneDeviceStrategy"]["params"], 2.1e6, rel=0.01) & holds(len({round(r["loss"], 6) for r in runs.values()}) == 1, "the same loss to 6 digits") & below(max(float(np.max(np.abs(a - b))) for r in runs.values() for a, b in zip(r["weights"], reference)), 1e-6) -->
 
 # %% [markdown] lang="zh"
 # 三种策略算出的是**同一步**：损失相同，权重与单设备的权重只差 float32 的舍入误差（四个部分梯度之和与一次性求和的相加顺序不同）。变量放在哪里改变的是代价，而不是数值。
 #
-# 代价却相差很大。下面是两种多 GPU 策略下这一步的时间线：
+# 代价却相差很大。下面是两种多 GPU 策略下这一步的时间线：<!-- claim same_step -->
 
 # %% [markdown] lang="pt"
 # As três estratégias calculam **o mesmo passo**: a mesma perda, e pesos iguais aos de um único
@@ -316,6 +331,7 @@ for name, run in runs.items():
 # na mesma ordem que uma soma única). Onde as variáveis ficam muda o custo, não os números.
 #
 # O custo, porém, muda muito. Eis a linha do tempo do passo nas duas estratégias com várias GPUs:
+# <!-- claim same_step -->
 
 # %% slide="figure"
 from matplotlib.patches import Patch
@@ -369,11 +385,12 @@ plt.show()
 # share its bandwidth: that shared link is what CentralStorage pays.
 #
 # Does the gap depend on the model? Let us sweep the layer width.
+# <!-- claim timeline_story: holds([e.name for e in runs["MirroredStrategy"]["trace"] if e.kind == "transfer"] == ["NcclAllReduce"], "MirroredStrategy: one all-reduce between the GPUs") & below(sum(e.end - e.start for e in runs["MirroredStrategy"]["trace"] if e.kind == "compute" and e.where.endswith("GPU:0")), [e.end - e.start for e in runs["MirroredStrategy"]["trace"] if e.kind == "transfer"][0]) & holds([e.name for e in runs["CentralStorageStrategy"]["trace"] if e.kind == "transfer"][:4] == ["read_variables"] * 4 and all(e.where.startswith("/cpu:0") for e in runs["CentralStorageStrategy"]["trace"] if e.name == "read_variables") and all(e.where.endswith("/cpu:0") for e in runs["CentralStorageStrategy"]["trace"] if e.name == "ReductionToOneDevice"), "CentralStorage: variables read from the CPU, gradients sent to it") & holds([e.where for e in runs["CentralStorageStrategy"]["trace"] if e.name == "update"] == ["/job:localhost/replica:0/task:0/device:CPU:0"], "one update, on the CPU") & holds(not any(e.kind == "transfer" and e.start >= max(u.start for u in runs["CentralStorageStrategy"]["trace"] if u.name == "update") for e in runs["CentralStorageStrategy"]["trace"]), "nothing copied back after the update") -->
 
 # %% [markdown] lang="zh"
 # 看这两组条形。使用 `MirroredStrategy` 时，各 GPU 先计算（蓝色，这里非常短），然后在 PCIe 交换机下方的各 GPU 之间对所有梯度做一次环形全归约，每个 GPU 再更新自己的那一份。使用 `CentralStorageStrategy` 时，每个 GPU 先**从 CPU 复制变量**（每一步都要复制：它就是这样看到上一次更新的），再计算，然后**把梯度发送到 CPU**；更新只在 CPU 上运行一次（绿色），之后不会再复制回 GPU。（在 TensorFlow 的计算图中，反向传播一算出某个梯度，它向 CPU 的复制和在 CPU 上的求和就可以开始；只有更新要等所有梯度到齐。模拟器在反向传播结束后才发送梯度，这在这里影响很小，因为计算只占这一步的一小部分。）四个 GPU 都要经过交换机与 CPU 之间**同一条** PCIe 上行链路，只能分享它的带宽：这条共享链路就是 CentralStorage 付出的代价。
 #
-# 差距是否取决于模型大小？下面改变层的宽度来看一看。
+# 差距是否取决于模型大小？下面改变层的宽度来看一看。<!-- claim timeline_story -->
 
 # %% [markdown] lang="pt"
 # Leia as duas linhas de barras. Com a `MirroredStrategy`, as GPUs calculam (azul, bem curto aqui),
@@ -389,6 +406,7 @@ plt.show()
 # paga.
 #
 # A diferença depende do modelo? Vamos variar a largura das camadas.
+# <!-- claim timeline_story -->
 
 # %%
 sizes = [128, 256, 512, 1024]
@@ -434,6 +452,8 @@ plt.show()
 # TPU, `experimental_connect_to_cluster` connects to it, and `initialize_tpu_system` must run
 # **before** the strategy is built. Here the address names the simulated preset, and connecting
 # makes it the current machine.
+# <!-- claim sweep_gap_grows: rises([s for _, s in sweep["MirroredStrategy"]]) & rises([s for _, s in sweep["CentralStorageStrategy"]]) & rises([c - m for (_, c), (_, m) in zip(sweep["CentralStorageStrategy"], sweep["MirroredStrategy"])]) & between((sweep["CentralStorageStrategy"][-1][1] - sweep["MirroredStrategy"][-1][1]) * 1e3, 2, 9) -->
+# <!-- claim one_gpu_fastest: holds(all(o < m and o < c for (_, o), (_, m), (_, c) in zip(sweep["OneDeviceStrategy"], sweep["MirroredStrategy"], sweep["CentralStorageStrategy"])), "one GPU is fastest at every size") & about(sweep["OneDeviceStrategy"][-1][0] / sweep["OneDeviceStrategy"][0][0], 64, rel=0.02) & below(sweep["OneDeviceStrategy"][-1][1] / sweep["OneDeviceStrategy"][0][1], 2) -->
 
 # %% [markdown] lang="zh"
 # 两条多 GPU 曲线都随参数个数增长（要传输的字节数随之增长），两者之间的差距也在增长：在 200 万个参数时，CentralStorage 每一步要多花好几毫秒。对每个 GPU 而言，环形全归约在 GPU 自己的链路上每个方向传输 `2(p-1)/p × 4P` 字节；CentralStorage 则让每个 GPU 上行 `4P`、下行 `4P`，而且全部 `p` 个 GPU 都要挤过同一条上行链路。练习会请你计算这些字节数。
@@ -442,7 +462,7 @@ plt.show()
 #
 # ## 3. 在模拟的 TPU v3-8 上运行 `TPUStrategy`
 #
-# 一个 Cloud TPU v3-8 有 4 个芯片，每个芯片 2 个核心：一台主机上共 8 个 TPU 设备，通过芯片之间的高速互连（ICI）相连。按指南的三个步骤就能用上它：`TPUClusterResolver` 找到 TPU，`experimental_connect_to_cluster` 连接它，而 `initialize_tpu_system` 必须在创建策略**之前**运行。这里的地址是模拟预设的名称，连接之后它就成为当前机器。
+# 一个 Cloud TPU v3-8 有 4 个芯片，每个芯片 2 个核心：一台主机上共 8 个 TPU 设备，通过芯片之间的高速互连（ICI）相连。按指南的三个步骤就能用上它：`TPUClusterResolver` 找到 TPU，`experimental_connect_to_cluster` 连接它，而 `initialize_tpu_system` 必须在创建策略**之前**运行。这里的地址是模拟预设的名称，连接之后它就成为当前机器。<!-- claim sweep_gap_grows --><!-- claim one_gpu_fastest -->
 
 # %% [markdown] lang="pt"
 # As duas linhas com várias GPUs crescem com o número de parâmetros (os bytes a mover crescem junto),
@@ -465,6 +485,8 @@ plt.show()
 # `TPUClusterResolver` localiza a TPU, `experimental_connect_to_cluster` se conecta a ela, e
 # `initialize_tpu_system` precisa rodar **antes** de a estratégia ser criada. Aqui o endereço é o
 # nome do preset simulado, e a conexão o torna a máquina atual.
+# <!-- claim sweep_gap_grows -->
+# <!-- claim one_gpu_fastest -->
 
 # %%
 tpu_address = "tpu-v3-8"     # the simulated Cloud TPU v3-8; on Colab you would pass nothing
@@ -483,9 +505,10 @@ print(t("lesson05.machine", name=sim.runtime.current_machine().name))   # sim-on
 # TPUs compile the whole step with XLA, which is why the train step lives in a `tf.function`.
 # XLA works best with **fixed shapes**, so the dataset uses `drop_remainder=True` with a global batch
 # **divisible by 8**: every core then gets the same number of examples, 8, at every step.
+# <!-- claim tpu_eight_replicas: holds(tpu_strategy.num_replicas_in_sync == 8 and sim.runtime.current_machine().name == "tpu-v3-8", "8 replicas on the tpu-v3-8") -->
 
 # %% [markdown] lang="zh"
-# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 编译整个训练步，所以训练步要放在 `tf.function` 中。XLA 最适合**固定形状**，因此数据集使用 `drop_remainder=True`，全局批次大小也**能被 8 整除**：这样每一步每个核心拿到的样本数都相同，都是 8 个。
+# 每个核心是一个副本，变量在全部 8 个核心上镜像（和 `MirroredStrategy` 一样）。TPU 用 XLA 编译整个训练步，所以训练步要放在 `tf.function` 中。XLA 最适合**固定形状**，因此数据集使用 `drop_remainder=True`，全局批次大小也**能被 8 整除**：这样每一步每个核心拿到的样本数都相同，都是 8 个。<!-- claim tpu_eight_replicas -->
 
 # %% [markdown] lang="pt"
 # Cada núcleo é uma réplica, e as variáveis são espelhadas nos 8 (como na `MirroredStrategy`). As
@@ -493,6 +516,7 @@ print(t("lesson05.machine", name=sim.runtime.current_machine().name))   # sim-on
 # O XLA funciona melhor com **formas fixas**, então o dataset usa `drop_remainder=True` com um
 # tamanho de lote global **divisível por 8**: assim cada núcleo recebe a mesma quantidade de
 # exemplos, 8, em todo passo.
+# <!-- claim tpu_eight_replicas -->
 
 # %%
 GLOBAL_BATCH = 64                              # divisible by the 8 cores: 8 examples each
@@ -523,8 +547,10 @@ def train_step(inputs):
     per_replica_losses = tpu_strategy.run(step_fn, args=(inputs,))
     return tpu_strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_losses, axis=None)
 
+tpu_shapes = []
 for step, batch in enumerate(dist_dataset):
     shapes = {tuple(f.shape) for f in tpu_strategy.experimental_local_results(batch[0])}
+    tpu_shapes.append(sorted(shapes))
     loss = train_step(batch)
     print(t("lesson05.tpu_step", step=step, shapes=sorted(shapes), loss=float(loss),
             us=tpu_strategy.extended.last_step_time * 1e6))   # sim-only
@@ -539,9 +565,10 @@ for step, batch in enumerate(dist_dataset):
 # shapes avoid both the padding and the recompilation, which is why `drop_remainder=True` is
 # recommended, not required. The simulator compiles nothing, so it runs; print the shapes to see
 # what a TPU would face.
+# <!-- claim tpu_eight_each: holds(tpu_shapes == [[(8, 16)]] * 3, "every core gets 8 examples at each of the 3 steps") -->
 
 # %% [markdown] lang="zh"
-# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新编译一次训练步。从 TensorFlow 2.3 起，`TPUStrategy` 也接受大小未知的批次维度：它会把批次填充（pad）到固定形状（`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)` 是默认设置）。静态形状既省去了填充，也省去了重新编译，所以推荐使用 `drop_remainder=True`，但并非必需。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。
+# 否则会出什么问题？200 个样本按 64 个一批，最后剩下一个 8 个样本的批次：不加 `drop_remainder` 时批次维度是未知的（`None`），最后一步每个核心只拿到 1 个样本，而不是 8 个。批次大小 60 不能被 8 整除：每一步都有一个核心只拿到 4 个样本。真实的 TPU 每遇到一种新形状就要重新编译一次训练步。从 TensorFlow 2.3 起，`TPUStrategy` 也接受大小未知的批次维度：它会把批次填充（pad）到固定形状（`tf.distribute.RunOptions(experimental_enable_dynamic_batch_size=True)` 是默认设置）。静态形状既省去了填充，也省去了重新编译，所以推荐使用 `drop_remainder=True`，但并非必需。模拟器不做任何编译，所以能运行；把形状打印出来，就能看到 TPU 会遇到什么。<!-- claim tpu_eight_each -->
 
 # %% [markdown] lang="pt"
 # O que dá errado sem isso? 200 exemplos em lotes de 64 deixam um último lote de 8: sem
@@ -553,17 +580,21 @@ for step, batch in enumerate(dist_dataset):
 # é o padrão). Formas estáticas evitam o preenchimento e a recompilação; por isso
 # `drop_remainder=True` é recomendado, não obrigatório. O simulador não compila nada, então o código roda;
 # imprima as formas para ver o que uma TPU enfrentaria.
+# <!-- claim tpu_eight_each -->
 
 # %%
 def per_core_shapes(batch_size, drop_remainder):
     ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch_size, drop_remainder=drop_remainder)
     print(f"batch({batch_size}, drop_remainder={drop_remainder}): element_spec {ds.element_spec[0].shape}")
+    steps = []
     for step, batch in enumerate(tpu_strategy.experimental_distribute_dataset(ds)):
         sizes = [f.shape[0] for f in tpu_strategy.experimental_local_results(batch[0])]
         print(t("lesson05.core_step", step=step, sizes=sizes))
+        steps.append(sizes)
+    return steps
 
-per_core_shapes(64, drop_remainder=False)
-per_core_shapes(60, drop_remainder=True)
+short_last = per_core_shapes(64, drop_remainder=False)
+not_divisible = per_core_shapes(60, drop_remainder=True)
 
 # %% [markdown] lang="en"
 # ## 4. Errors and surprises, on purpose
@@ -572,11 +603,12 @@ per_core_shapes(60, drop_remainder=True)
 # CPU as its only device, so `num_replicas_in_sync` is 1 and nothing is distributed (TensorFlow
 # treats all CPU cores as one device). We build such a machine in three lines, look, and go back to
 # the workstation.
+# <!-- claim tpu_uneven: holds(short_last == [[8] * 8] * 3 + [[1] * 8], "batch 64 without drop_remainder: the last step gives each core 1") & holds(not_divisible == [[8] * 7 + [4]] * 3, "batch 60: one core gets 4 at every step") -->
 
 # %% [markdown] lang="zh"
 # ## 4. 故意引发的错误和意外
 #
-# **没有 GPU。** 在没有 GPU 的机器上，`MirroredStrategy()` 并不会报错：它悄悄地把 CPU 当作唯一的设备，于是 `num_replicas_in_sync` 为 1，什么也没有分布（TensorFlow 把所有 CPU 核心当作一个设备）。我们用三行代码搭一台这样的机器看一看，然后再回到工作站。
+# **没有 GPU。** 在没有 GPU 的机器上，`MirroredStrategy()` 并不会报错：它悄悄地把 CPU 当作唯一的设备，于是 `num_replicas_in_sync` 为 1，什么也没有分布（TensorFlow 把所有 CPU 核心当作一个设备）。我们用三行代码搭一台这样的机器看一看，然后再回到工作站。<!-- claim tpu_uneven -->
 
 # %% [markdown] lang="pt"
 # ## 4. Erros e surpresas, de propósito
@@ -585,6 +617,7 @@ per_core_shapes(60, drop_remainder=True)
 # CPU como único dispositivo, então `num_replicas_in_sync` é 1 e nada é distribuído (o TensorFlow
 # trata todos os núcleos da CPU como um único dispositivo). Montamos essa máquina em três linhas,
 # olhamos e voltamos para a estação de trabalho.
+# <!-- claim tpu_uneven -->
 
 # %%
 from sim.hardware import Machine, devices   # sim-only
@@ -604,14 +637,18 @@ print(t("lesson05.back_on", name=sim.runtime.current_machine().name))   # sim-on
 # **Reducing a plain value with SUM.** The default strategy's `reduce("SUM", 1.)` returned `1.0`.
 # Library code that does the same under 4 replicas fails: a value that is not per-replica has no
 # "4 parts" to add, and TensorFlow will not guess whether you meant 1 or 4.
+# <!-- claim no_gpu_one_replica: holds(strategy.num_replicas_in_sync == 1 and strategy.extended.worker_devices[0].endswith("CPU:0"), "no GPU: 1 replica, on the CPU") & holds(sim.runtime.current_machine().name == "workstation-4gpu", "back on the workstation") -->
+# <!-- claim default_reduce_hands_back -->
 
 # %% [markdown] lang="zh"
-# **用 SUM 归约一个普通值。** 默认策略的 `reduce("SUM", 1.)` 返回了 `1.0`。库代码在 4 个副本下做同样的事就会失败：一个不是按副本区分的值没有“4 个部分”可加，TensorFlow 也不会去猜你想要的是 1 还是 4。
+# **用 SUM 归约一个普通值。** 默认策略的 `reduce("SUM", 1.)` 返回了 `1.0`。库代码在 4 个副本下做同样的事就会失败：一个不是按副本区分的值没有“4 个部分”可加，TensorFlow 也不会去猜你想要的是 1 还是 4。<!-- claim no_gpu_one_replica --><!-- claim default_reduce_hands_back -->
 
 # %% [markdown] lang="pt"
 # **Reduzir um valor comum com SUM.** O `reduce("SUM", 1.)` da estratégia padrão retornou `1.0`. Um
 # código de biblioteca que faz o mesmo com 4 réplicas falha: um valor que não é por réplica não tem
 # "4 partes" para somar, e o TensorFlow não vai adivinhar se você queria 1 ou 4.
+# <!-- claim no_gpu_one_replica -->
+# <!-- claim default_reduce_hands_back -->
 
 # %%
 with sim.show_error():   # sim-only: prints the error as "Type: message"
@@ -662,6 +699,9 @@ print(strategy.extended.worker_devices)
 #   `drop_remainder=True` and a global batch divisible by the number of cores.
 #
 # **Exercise:** open `exercises/en/05_bytes_per_step.ipynb` and count the bytes each strategy moves.
+# <!-- claim same_step -->
+# <!-- claim sweep_gap_grows -->
+# <!-- claim soft_placement_keeps_name: holds(strategy.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:GPU:7",), "OneDeviceStrategy('/gpu:7') keeps the name it was given") -->
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -679,7 +719,7 @@ print(strategy.extended.worker_devices)
 # - 在 PCIe 工作站上，CentralStorage 要为通往 CPU 的共享链路付出代价，模型越大，代价越高。
 # - 在 TPU 上：先 `initialize_tpu_system` 再创建策略，训练步放在 `tf.function` 中，使用 `drop_remainder=True`，全局批次大小能被核心数整除。
 #
-# **练习**：打开 `exercises/zh/05_bytes_per_step.ipynb`，数一数每种策略传输的字节数。
+# **练习**：打开 `exercises/zh/05_bytes_per_step.ipynb`，数一数每种策略传输的字节数。<!-- claim same_step --><!-- claim sweep_gap_grows --><!-- claim soft_placement_keeps_name -->
 
 # %% [markdown] lang="pt"
 # ## Resumo
@@ -703,3 +743,6 @@ print(strategy.extended.worker_devices)
 #   `drop_remainder=True` e um lote global divisível pelo número de núcleos.
 #
 # **Exercício:** abra `exercises/pt/05_bytes_per_step.ipynb` e conte os bytes que cada estratégia move.
+# <!-- claim same_step -->
+# <!-- claim sweep_gap_grows -->
+# <!-- claim soft_placement_keeps_name -->

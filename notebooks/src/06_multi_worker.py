@@ -90,11 +90,12 @@ print(os.environ["TF_CONFIG"])
 #
 # A strategy reads `TF_CONFIG` through a **cluster resolver**. `TFConfigClusterResolver` is the
 # default one; it reads the variable again at every access:
+# <!-- claim task_is_worker_0: holds(json.loads(os.environ["TF_CONFIG"])["task"] == {"type": "worker", "index": 0}, "this machine is worker 0") -->
 
 # %% [markdown] lang="zh"
 # 它由两部分组成。**`"cluster"`** 按作业名（这里是 `"worker"`）列出训练作业的所有任务及其地址 `host:port`，它在**每台机器上都完全相同**。**`"task"`** 说明这台机器是其中的哪一个任务：它所属的作业，以及它在该作业列表中的**索引**（从 0 开始）。各台机器之间只有 `"task"` 不同：第二台机器运行同一个脚本，只是写成 `'index': 1`。
 #
-# 策略通过**集群解析器**读取 `TF_CONFIG`。默认的解析器是 `TFConfigClusterResolver`，每次访问时它都会重新读取这个变量：
+# 策略通过**集群解析器**读取 `TF_CONFIG`。默认的解析器是 `TFConfigClusterResolver`，每次访问时它都会重新读取这个变量：<!-- claim task_is_worker_0 -->
 
 # %% [markdown] lang="pt"
 # São duas partes. **`"cluster"`** lista todas as tarefas do treinamento pelo nome do job
@@ -105,6 +106,7 @@ print(os.environ["TF_CONFIG"])
 #
 # Uma estratégia lê o `TF_CONFIG` por meio de um **cluster resolver**. O `TFConfigClusterResolver`
 # é o padrão; ele lê a variável de novo a cada acesso:
+# <!-- claim task_is_worker_0 -->
 
 # %%
 resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
@@ -126,13 +128,14 @@ print(resolver.master(rpc_layer="grpc"))
 # tasks (`id_in_cluster`), every training task counts the same number of workers (`worker_count`),
 # and the chief leads the collective operations (`collective_leader`). An `"evaluator"` task is outside the training: it
 # is its own chief and trains with nobody.
+# <!-- claim resolver_reads: holds((resolver.task_type, resolver.task_id) == ("worker", 0) and resolver.cluster_spec().num_tasks("worker") == 2 and resolver.master(rpc_layer="grpc") == "grpc://10.1.10.58:12345", "worker 0 of 2, master grpc://10.1.10.58:12345") -->
 
 # %% [markdown] lang="zh"
 # `cluster_spec()` 是一个 `tf.train.ClusterSpec`；`master()` 是这个任务自己的地址（如果给出 RPC 协议，就加在前面），也就是 TensorFlow 1 的会话所连接的地址。
 #
 # ## 2. 首席工作进程（chief）
 #
-# 在同步训练中，每个工作进程都参与计算，但其中有一个还要负责**保存检查点、写摘要**（供 TensorBoard 使用）：这就是**首席工作进程（chief）**。TensorFlow 的规则分两种情况。如果集群中有 `"chief"` 作业，这个作业里唯一的任务就是 chief，其余工作进程的排名依次排在它后面；如果没有，**worker 0** 就是 chief。每个任务在所有参与训练的任务中还有一个排名（`id_in_cluster`），每个参与训练的任务算出的工作进程总数（`worker_count`）都一样，集合通信由 chief 牵头（`collective_leader`）。`"evaluator"` 任务不参与训练：它自己就是自己的 chief，不和任何人一起训练。
+# 在同步训练中，每个工作进程都参与计算，但其中有一个还要负责**保存检查点、写摘要**（供 TensorBoard 使用）：这就是**首席工作进程（chief）**。TensorFlow 的规则分两种情况。如果集群中有 `"chief"` 作业，这个作业里唯一的任务就是 chief，其余工作进程的排名依次排在它后面；如果没有，**worker 0** 就是 chief。每个任务在所有参与训练的任务中还有一个排名（`id_in_cluster`），每个参与训练的任务算出的工作进程总数（`worker_count`）都一样，集合通信由 chief 牵头（`collective_leader`）。`"evaluator"` 任务不参与训练：它自己就是自己的 chief，不和任何人一起训练。<!-- claim resolver_reads -->
 
 # %% [markdown] lang="pt"
 # `cluster_spec()` é um `tf.train.ClusterSpec`; `master()` é o endereço desta tarefa (com um
@@ -147,6 +150,7 @@ print(resolver.master(rpc_layer="grpc"))
 # posição entre todas as tarefas que treinam (`id_in_cluster`), e todas enxergam o mesmo total de
 # workers (`worker_count`), e o chefe lidera as operações coletivas (`collective_leader`). Uma tarefa `"evaluator"`
 # fica fora do treinamento: é o chefe de si mesma e não treina com ninguém.
+# <!-- claim resolver_reads -->
 
 # %%
 from sim.distribute import multi_worker_util
@@ -177,13 +181,14 @@ for name, cluster in clusters:
 # `sim.launch.tf_configs` writes them from a description of the cluster: `describe` builds the `"cluster"`
 # part, `print_commands` prints, for each machine, the line that starts its task. Given the
 # tutorial's two hosts, it prints the tutorial's two lines, character for character:
+# <!-- claim chief_rules: holds(multi_worker_util.is_chief(clusters[0][1], "worker", 0) and not multi_worker_util.is_chief(clusters[1][1], "worker", 0) and multi_worker_util.id_in_cluster(clusters[1][1], "worker", 0) == 1, "no chief job: worker 0 is the chief; with one, worker 0 has rank 1") & holds(all(multi_worker_util.worker_count(c, j) == 3 for _, c in clusters for j in c if j != "evaluator"), "every training task counts 3 workers") & holds(multi_worker_util.is_chief(clusters[1][1], "evaluator", 0) and multi_worker_util.worker_count(clusters[1][1], "evaluator") == 1, "the evaluator is its own chief and trains alone") -->
 
 # %% [markdown] lang="zh"
 # 指南把 chief 称为“索引为 0 的工作进程”，是因为在没有 `"chief"` 作业时，情况正是如此。有了 `"chief"` 作业，`worker 0` 就**不是** chief 了：它的排名是 1。
 #
 # ## 3. 自动为每台机器生成 TF_CONFIG
 #
-# 两台机器时手写 `TF_CONFIG` 很容易；到了十台，就很容易出错。`sim.launch.tf_configs` 根据对集群的描述来生成它们：`describe` 构建 `"cluster"` 部分，`print_commands` 为每台机器打印启动其任务的命令。给出教程中的两台主机，它打印出的正是教程里的那两行命令，一字不差：
+# 两台机器时手写 `TF_CONFIG` 很容易；到了十台，就很容易出错。`sim.launch.tf_configs` 根据对集群的描述来生成它们：`describe` 构建 `"cluster"` 部分，`print_commands` 为每台机器打印启动其任务的命令。给出教程中的两台主机，它打印出的正是教程里的那两行命令，一字不差：<!-- claim chief_rules -->
 
 # %% [markdown] lang="pt"
 # O guia chama o chefe de "o worker com índice 0" porque, sem um job `"chief"`, é exatamente isso
@@ -195,6 +200,7 @@ for name, cluster in clusters:
 # O `sim.launch.tf_configs` os escreve a partir de uma descrição do cluster: `describe` monta a parte
 # `"cluster"`, e `print_commands` imprime, para cada máquina, a linha que inicia a tarefa dela. Com
 # os dois hosts do tutorial, ele imprime as duas linhas do tutorial, caractere por caractere:
+# <!-- claim chief_rules -->
 
 # %%
 from sim.launch import tf_configs
@@ -235,13 +241,14 @@ for task in tf_configs.tasks(cluster):
 # built from yours. The fourth TensorFlow does **not** reject: `MultiWorkerMirroredStrategy()`
 # raises nothing and waits, silently and for ever, for the `"ps"` task to join (checked on
 # TensorFlow 2.21). The simulator stops there instead, with a message of its own that says so.
+# <!-- claim ports_and_evaluator: holds([a.split(":")[1] for job in ("chief", "worker", "evaluator") for a in cluster[job]] == ["12345", "12346", "12347", "12348"], "ports numbered from 12345") & holds(all(("evaluator" in json.loads(task.json)["cluster"]) == (task.task_type == "evaluator") for task in tf_configs.tasks(cluster)), "only the evaluator lists the evaluator") & holds(list(json.loads([task for task in tf_configs.tasks(cluster) if task.task_type == "evaluator"][0].json)["cluster"]) == ["evaluator"], "the evaluator's TF_CONFIG holds only its own job") -->
 
 # %% [markdown] lang="zh"
 # 评估器的 `TF_CONFIG` 里只有它自己的作业，参与训练的任务的 `TF_CONFIG` 里也不包含它：它在一旁评估检查点，从不参与训练中的全归约。
 #
 # ## 4. 常见错误及其提示
 #
-# 四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。前三个会在策略启动时、在每台机器上报错；模拟器按照 TensorFlow 读取 `TF_CONFIG` 的方式进行检查，每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。第四个 TensorFlow **不会**拒绝：`MultiWorkerMirroredStrategy()` 不报任何错误，而是一声不响地一直等待那个 `"ps"` 任务加入（已在 TensorFlow 2.21 上验证）。模拟器则在这里停下，给出一条它自己的信息，说明这一点。
+# 四个典型错误：在需要 JSON 的地方粘贴了 Python 字典（单引号）、索引超出了作业的范围、两个 chief，以及一个 `"ps"` 作业（参数服务器属于 `ParameterServerStrategy`，不属于这个策略）。前三个会在策略启动时、在每台机器上报错；模拟器按照 TensorFlow 读取 `TF_CONFIG` 的方式进行检查，每条信息都先给出 TensorFlow 自己的错误，然后指出出错的字段，最后给出一份根据你的配置修改好的 `TF_CONFIG`。第四个 TensorFlow **不会**拒绝：`MultiWorkerMirroredStrategy()` 不报任何错误，而是一声不响地一直等待那个 `"ps"` 任务加入（已在 TensorFlow 2.21 上验证）。模拟器则在这里停下，给出一条它自己的信息，说明这一点。<!-- claim ports_and_evaluator -->
 
 # %% [markdown] lang="pt"
 # O `TF_CONFIG` do avaliador contém só o job dele, e as tarefas de treinamento o deixam de fora
@@ -258,6 +265,7 @@ for task in tf_configs.tasks(cluster):
 # TensorFlow **não** recusa: a `MultiWorkerMirroredStrategy()` não gera erro e fica esperando, em
 # silêncio e para sempre, que a tarefa `"ps"` entre (verificado no TensorFlow 2.21). O simulador
 # para aí, com uma mensagem própria que diz isso.
+# <!-- claim ports_and_evaluator -->
 
 # %%
 two_workers = {"worker": ["10.1.10.58:12345", "10.1.10.250:12345"]}
@@ -268,11 +276,13 @@ mistakes = [
                 "task": {"type": "chief", "index": 1}}),
     json.dumps({"cluster": {**two_workers, "ps": ["10.1.10.99:12345"]}, "task": {"type": "worker", "index": 1}}),
 ]
+errors = []
 for text in mistakes:
     os.environ["TF_CONFIG"] = text
     try:
         tf.distribute.MultiWorkerMirroredStrategy()
     except ValueError as error:
+        errors.append(error)
         print(f"{type(error).__name__}: {error}\n")
 
 # %% [markdown] lang="en"
@@ -295,6 +305,7 @@ for text in mistakes:
 #
 # To see it, write 16 numbered examples into 4 TFRecord files with `tf.io.TFRecordWriter`, then
 # read them back the way an input pipeline does: `list_files`, then one `TFRecordDataset` per file.
+# <!-- claim four_mistakes: holds(len(errors) == 4 and type(errors[0]).__name__ == "JSONDecodeError" and isinstance(errors[0], ValueError), "four errors; the first a JSONDecodeError, a ValueError") & holds(str(errors[1]).startswith("The `task_id` 2 exceeds the maximum id of worker.") and str(errors[2]).startswith("There must be at most one 'chief' job."), "the next two start with TensorFlow's text") -->
 
 # %% [markdown] lang="zh"
 # 第一个错误是 `json.JSONDecodeError`，这正是 TensorFlow 在这里抛出的错误（它是 `ValueError` 的子类）。`str(dict)` 输出的是单引号，`json.dumps(dict)` 输出的才是 JSON。
@@ -308,7 +319,7 @@ for text in mistakes:
 # - `AUTO`（默认）：流水线读取文件时用 `FILE`，否则用 `DATA`；
 # - `OFF`：不分片；每个工作进程都能看到所有样本。
 #
-# 为了看清楚，我们用 `tf.io.TFRecordWriter` 把 16 个编了号的样本写进 4 个 TFRecord 文件，再像输入流水线那样读回来：先 `list_files`，再为每个文件创建一个 `TFRecordDataset`。
+# 为了看清楚，我们用 `tf.io.TFRecordWriter` 把 16 个编了号的样本写进 4 个 TFRecord 文件，再像输入流水线那样读回来：先 `list_files`，再为每个文件创建一个 `TFRecordDataset`。<!-- claim four_mistakes -->
 
 # %% [markdown] lang="pt"
 # O primeiro erro é um `json.JSONDecodeError`, exatamente o que o TensorFlow lança ali (ele é um
@@ -332,6 +343,7 @@ for text in mistakes:
 # Para ver isso, escreva 16 exemplos numerados em 4 arquivos TFRecord com `tf.io.TFRecordWriter` e
 # depois leia-os de volta como um pipeline de entrada faz: `list_files` e um `TFRecordDataset` por
 # arquivo.
+# <!-- claim four_mistakes -->
 
 # %%
 import tempfile
@@ -347,7 +359,8 @@ def parse(record):
 
 files = tf.data.Dataset.list_files(os.path.join(folder.name, "*.tfrecord"), seed=0)
 from_files = files.interleave(tf.data.TFRecordDataset, cycle_length=1).map(parse)
-print([int(v) for v in from_files.as_numpy_iterator()])
+order = [int(v) for v in from_files.as_numpy_iterator()]
+print(order)
 
 # %% [markdown] lang="en"
 # `list_files` shuffled the 4 files (with `seed=0`), so the examples come file by file in that
@@ -356,9 +369,10 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 # depends on it. Now what each of 2 workers would read, for each policy. `sim.course.plots.sharding.who_reads`
 # applies, for each worker in turn, the same rewrite that `MultiWorkerMirroredStrategy` applies on
 # that worker's machine:
+# <!-- claim file_by_file: holds(sorted(order) == list(range(16)) and all(len({x // 4 for x in order[i:i + 4]}) == 1 for i in range(0, 16, 4)), "16 examples, file by file") -->
 
 # %% [markdown] lang="zh"
-# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个顺序逐个文件地出现。这个顺序是模拟器自己的：TensorFlow 的打乱在同样的随机种子下会给出另一种排列（在 TensorFlow 2.21 上是文件 0、2、1、3），而且每遍历一次就重新打乱一次；下面的内容都不依赖于它。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：
+# `list_files` 打乱了这 4 个文件的顺序（`seed=0`），所以样本按这个顺序逐个文件地出现。这个顺序是模拟器自己的：TensorFlow 的打乱在同样的随机种子下会给出另一种排列（在 TensorFlow 2.21 上是文件 0、2、1、3），而且每遍历一次就重新打乱一次；下面的内容都不依赖于它。下面看看在每种分片策略下，2 个工作进程各自会读到什么。`sim.course.plots.sharding.who_reads` 依次为每个工作进程应用 `MultiWorkerMirroredStrategy` 在该工作进程所在机器上所做的同一种改写：<!-- claim file_by_file -->
 
 # %% [markdown] lang="pt"
 # `list_files` embaralhou os 4 arquivos (com `seed=0`), então os exemplos chegam arquivo por
@@ -367,6 +381,7 @@ print([int(v) for v in from_files.as_numpy_iterator()])
 # cada passagem; nada do que vem abaixo depende dela. Agora veja o que cada um dos 2 workers leria em cada política. O
 # `sim.course.plots.sharding.who_reads` aplica, para cada worker por vez, a mesma reescrita que a
 # `MultiWorkerMirroredStrategy` aplica na máquina daquele worker:
+# <!-- claim file_by_file -->
 
 # %%
 from sim.distribute.auto_shard import applied_policy
@@ -395,9 +410,10 @@ for policy in (Policy.FILE, Policy.DATA, Policy.OFF):
 # share, so the two workers never pick the same file even though `list_files` shuffles. Under
 # `DATA` both read all 16 examples and each keeps every other one. Under `OFF` both train on
 # everything: twice the work for the same epoch.
+# <!-- claim shard_policies: holds(applied_policy(from_files, 2).name == "FILE" and applied_policy(in_memory, 2).name == "DATA", "AUTO: FILE on files, DATA in memory") & holds(all(len(s) == 8 and len({x // 4 for x in s}) == 2 for s in panels[0][1]) and sorted(panels[0][1][0] + panels[0][1][1]) == list(range(16)), "FILE: two whole files each, none shared") & holds(panels[1][1] == [order[0::2], order[1::2]], "DATA: each keeps every other example") & holds(all(s == order for s in panels[2][1]), "OFF: both read all 16") -->
 
 # %% [markdown] lang="zh"
-# 在 `FILE` 下，worker 0 读取两个完整的文件，worker 1 读取另外两个，各自的顺序是打乱过的：改写*先*对排好序的文件列表分片，再打乱每个工作进程自己的那一份，所以即使 `list_files` 会打乱顺序，两个工作进程也绝不会选中同一个文件。在 `DATA` 下，两者都读取全部 16 个样本，各自隔一个保留一个。在 `OFF` 下，两者都用全部数据训练：每个周期的工作量变为原来的 2 倍。
+# 在 `FILE` 下，worker 0 读取两个完整的文件，worker 1 读取另外两个，各自的顺序是打乱过的：改写*先*对排好序的文件列表分片，再打乱每个工作进程自己的那一份，所以即使 `list_files` 会打乱顺序，两个工作进程也绝不会选中同一个文件。在 `DATA` 下，两者都读取全部 16 个样本，各自隔一个保留一个。在 `OFF` 下，两者都用全部数据训练：每个周期的工作量变为原来的 2 倍。<!-- claim shard_policies -->
 
 # %% [markdown] lang="pt"
 # Com `FILE`, o worker 0 lê dois arquivos inteiros e o worker 1 os outros dois, cada um na sua
@@ -405,6 +421,7 @@ for policy in (Policy.FILE, Policy.DATA, Policy.OFF):
 # depois embaralha a parte de cada worker, então os dois workers nunca escolhem o mesmo arquivo,
 # mesmo com o `list_files` embaralhando. Com `DATA`, os dois leem os 16 exemplos e cada um fica com
 # um a cada dois. Com `OFF`, os dois treinam com tudo: o dobro do trabalho para a mesma época.
+# <!-- claim shard_policies -->
 
 # %%
 setup_fonts()
@@ -431,6 +448,7 @@ plt.show()
 try:
     sharding.who_reads(from_files, 8)
 except tf.errors.InvalidArgumentError as error:
+    file_error = error
     print(f"InvalidArgumentError: {error}")
 
 # %% [markdown] lang="en"
@@ -438,14 +456,16 @@ except tf.errors.InvalidArgumentError as error:
 # per-replica batches: with 2 workers of 2 GPUs, `range(7).batch(7)` becomes the slices `[0 1]`,
 # `[2 3]`, `[4 5]`, `[6]`, and worker `w` keeps slices `w` and `w + 2`, so worker 0's two replicas
 # get `[0 1]` and `[4 5]`, worker 1's get `[2 3]` and `[6]`.
+# <!-- claim file_error_counts: holds("only has 1 file(s)" in str(file_error), "worker 0's message counts 1 file") -->
 
 # %% [markdown] lang="zh"
-# 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个有 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。
+# 在 `MultiWorkerMirroredStrategy` 下，`DATA` 分片发生在全局批次被切成每个副本的批次之后：2 个工作进程、每个有 2 个 GPU 时，`range(7).batch(7)` 被切成 `[0 1]`、`[2 3]`、`[4 5]`、`[6]` 这几片，工作进程 `w` 保留第 `w` 片和第 `w + 2` 片，所以 worker 0 的两个副本得到 `[0 1]` 和 `[4 5]`，worker 1 的两个副本得到 `[2 3]` 和 `[6]`。<!-- claim file_error_counts -->
 
 # %% [markdown] lang="pt"
 # Com a `MultiWorkerMirroredStrategy`, a fragmentação `DATA` acontece depois que o lote global é dividido em lotes por réplica: com 2 workers de 2 GPUs, `range(7).batch(7)` vira as fatias
 # `[0 1]`, `[2 3]`, `[4 5]`, `[6]`, e o worker `w` fica com as fatias `w` e `w + 2`; assim, as duas
 # réplicas do worker 0 recebem `[0 1]` e `[4 5]`, e as do worker 1 recebem `[2 3]` e `[6]`.
+# <!-- claim file_error_counts -->
 
 # %%
 from sim.distribute.auto_shard import auto_shard, dataset_of_batches
@@ -458,8 +478,10 @@ def per_replica_batches(dataset, replicas=4):
     return dataset_of_batches(slices, dataset)
 
 batched = tf.data.Dataset.range(7).batch(7)
+data_shards = []
 for worker in range(2):
     got = [b.tolist() for b in auto_shard(batched, 2, worker, rebatch=per_replica_batches).as_numpy_iterator()]
+    data_shards.append(got)
     print(t("lesson06.replicas_get", worker=worker, first=got[0], second=got[1]))
 folder.cleanup()
 del os.environ["TF_CONFIG"]
@@ -482,6 +504,7 @@ del os.environ["TF_CONFIG"]
 # TensorFlow configures its collective operations when the strategy is created and refuses if any
 # other TensorFlow operation ran before ("Collective ops must be configured at program startup").
 # Its `BackupAndRestore` callback is for section 8.
+# <!-- claim data_after_split: holds(data_shards == [[[0, 1], [4, 5]], [[2, 3], [6]]], "worker 0 gets [0 1] and [4 5], worker 1 [2 3] and [6]") -->
 
 # %% [markdown] lang="zh"
 # ## 6. 启动工作进程
@@ -492,7 +515,7 @@ del os.environ["TF_CONFIG"]
 # python -m sim launch --workers 2 --gpus-per-worker 2 train.py BACKUP_DIR WEIGHTS_FILE
 # ```
 #
-# 在笔记本中则用 `sim.launch.launch(...)`，它会返回每个任务的退出状态和输出。下面的脚本用 `Model.fit` 训练一个小型 Keras 模型。它**首先**创建策略：TensorFlow 在创建策略时配置集合通信，如果在此之前已经运行过任何其他 TensorFlow 操作，就会拒绝（“Collective ops must be configured at program startup”）。其中的 `BackupAndRestore` 回调是为第 8 节准备的。
+# 在笔记本中则用 `sim.launch.launch(...)`，它会返回每个任务的退出状态和输出。下面的脚本用 `Model.fit` 训练一个小型 Keras 模型。它**首先**创建策略：TensorFlow 在创建策略时配置集合通信，如果在此之前已经运行过任何其他 TensorFlow 操作，就会拒绝（“Collective ops must be configured at program startup”）。其中的 `BackupAndRestore` 回调是为第 8 节准备的。<!-- claim data_after_split -->
 
 # %% [markdown] lang="pt"
 # ## 6. Iniciando os workers
@@ -512,6 +535,7 @@ del os.environ["TF_CONFIG"]
 # **primeiro**: o TensorFlow configura as suas operações coletivas quando a estratégia é criada e
 # se recusa a fazê-lo se alguma outra operação do TensorFlow já tiver sido executada ("Collective
 # ops must be configured at program startup"). O callback `BackupAndRestore` é para a seção 8.
+# <!-- claim data_after_split -->
 
 # %%
 TRAIN_PY = """\
@@ -571,13 +595,14 @@ print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 # ResNet-50-sized model (25.6 M parameters, about 100 MB of gradients) on 2 machines × 4 GPUs,
 # with `sim.course.plots.cluster_step`, which uses the same simulated cluster as the launcher: two DGX
 # A100 nodes (8 InfiniBand cards each), then two workstations on 10 Gb Ethernet (one card each).
+# <!-- claim launched_run: holds(all(task.output.count("epoch ") == 3 for task in straight.tasks), "each worker trained 3 epochs") & holds(straight.output.count("replicas: 4") == 2 and "[worker 0] replicas: 4 | chief: True" in straight.output and straight.output.count("chief: True") == 1, "4 replicas in sync; worker 0 alone is the chief") -->
 
 # %% [markdown] lang="zh"
 # 每一行前面都标有它所属的任务，就像集群的日志一样。两个工作进程都训练了同样的 3 个周期，共有 4 个同步副本（2 个工作进程 × 2 个 GPU）；由于没有 `"chief"` 作业，只有 worker 0 是 chief，所以只有它保存了权重。这两个进程还共用一个模拟时钟，因此这次运行的模拟时间包含了每一次跨主机的全归约。
 #
 # ## 7. 机器之间用 RING 还是 NCCL
 #
-# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.course.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个节点有 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。
+# `tf.distribute.experimental.CommunicationOptions(implementation=...)` 决定梯度如何穿过网络。`RING` 是 TensorFlow 自己的环形全归约：机器之间的流量经过主机，从每台机器的一个网络接口发出。`NCCL` 使用 NVIDIA 的库：在 GPU 上它会同时运行多个环（即“通道”），每个环通过各自的网卡离开机器。这是否有影响取决于机器。下面用 `sim.course.plots.cluster_step`（它使用与启动器相同的模拟集群）模拟一个 ResNet-50 大小的模型（2560 万个参数，约 100 MB 的梯度）在 2 台机器 × 4 个 GPU 上的一步同步训练：先是两个 DGX A100 节点（每个节点有 8 块 InfiniBand 网卡），然后是两台通过 10 Gb 以太网连接的工作站（每台一块网卡）。<!-- claim launched_run -->
 
 # %% [markdown] lang="pt"
 # Cada linha vem com o prefixo da sua tarefa, como nos logs de um cluster. Os dois workers
@@ -597,14 +622,16 @@ print(t("lesson06.cluster_clock", ms=max(e.end for e in straight.trace) * 1e3))
 # de gradientes) em 2 máquinas × 4 GPUs, com `sim.course.plots.cluster_step`, que usa o mesmo cluster
 # simulado que o launcher: dois nós DGX A100 (8 placas InfiniBand cada), depois duas
 # estações de trabalho em Ethernet de 10 Gb (uma placa cada).
+# <!-- claim launched_run -->
 
 # %% slide="figure"
 from sim.course.plots import cluster_step
 
+steps = {}
 fig, axes = plt.subplots(2, 2, figsize=(12, 6), layout="constrained")
 for row, network in enumerate(("dgx-a100", "workstation-4gpu")):
     for col, implementation in enumerate(("RING", "NCCL")):
-        step = cluster_step.cluster_step(2, 4, network, implementation)
+        step = steps[network, implementation] = cluster_step.cluster_step(2, 4, network, implementation)
         line = cluster_step.summary(step, 2, 4, network, implementation)
         print(line)
         cluster_step.draw(step, ax=axes[row, col], title=cluster_step.short_title(network, implementation))
@@ -623,13 +650,14 @@ plt.show()
 # error that names the failed task. Below, the launcher kills worker 1 at its 6th training step
 # (epoch 1, after epoch 0 was backed up). Then we run **the same command again**:
 # `BackupAndRestore` finds the backup and training resumes at epoch 1.
+# <!-- claim ring_vs_nccl: between(steps["dgx-a100", "NCCL"].allreduce_seconds / steps["dgx-a100", "RING"].allreduce_seconds, 0.2, 0.3) & about(steps["workstation-4gpu", "NCCL"].allreduce_seconds, steps["workstation-4gpu", "RING"].allreduce_seconds, rel=1e-9) & above(steps["workstation-4gpu", "RING"].allreduce_seconds, steps["workstation-4gpu", "RING"].compute_seconds, by=2) & above(steps["workstation-4gpu", "RING"].step_seconds, cluster_step.cluster_step(1, 4, "workstation-4gpu", "RING").step_seconds) -->
 
 # %% [markdown] lang="zh"
 # 在 DGX 节点上，每个 GPU 都有自己的网卡，所以 NCCL 运行 4 个通道，每个通道经过一个正在使用的 GPU 的网卡，全归约的时间大约只有单环的四分之一。在工作站上每台机器只有一块网卡，所以两者相同，而且 10 Gb 链路花的时间远远超过计算本身：在那里增加机器反而会让每一步*更慢*。网络比 GPU 更早成为瓶颈。
 #
 # ## 8. 一个工作进程出故障；再次运行同一条命令即可恢复
 #
-# 在集群上，某台机器可能在训练中途出故障。全归约要等所有参与者，所以丢失一个工作进程就会让所有工作进程停下来：其他工作进程的集合通信会被中止，错误信息会指明是哪个任务出了故障。下面，启动器在 worker 1 的第 6 个训练步（第 1 个周期，此时第 0 个周期已经备份）杀死它。然后我们**再次运行同一条命令**：`BackupAndRestore` 找到备份，训练从第 1 个周期继续。
+# 在集群上，某台机器可能在训练中途出故障。全归约要等所有参与者，所以丢失一个工作进程就会让所有工作进程停下来：其他工作进程的集合通信会被中止，错误信息会指明是哪个任务出了故障。下面，启动器在 worker 1 的第 6 个训练步（第 1 个周期，此时第 0 个周期已经备份）杀死它。然后我们**再次运行同一条命令**：`BackupAndRestore` 找到备份，训练从第 1 个周期继续。<!-- claim ring_vs_nccl -->
 
 # %% [markdown] lang="pt"
 # Nos nós DGX, cada GPU tem a sua própria placa de rede, então o NCCL executa 4 canais, um pela
@@ -645,6 +673,7 @@ plt.show()
 # seu 6º passo de treinamento (época 1, depois do backup da época 0). Em seguida executamos **o
 # mesmo comando de novo**: o `BackupAndRestore` encontra o backup e o treinamento é retomado na
 # época 1.
+# <!-- claim ring_vs_nccl -->
 
 # %%
 command = [script, [os.path.join(work.name, "backup_b"), os.path.join(work.name, "resumed.npz")]]
@@ -676,13 +705,14 @@ print(t("lesson06.same_weights", same=t("lesson06.yes" if same else "lesson06.no
 # Move the sliders: more workers, more GPUs per worker, another network, RING or NCCL. Each change
 # redraws one step's timeline with the function of section 7. (The widget needs a running
 # kernel; the figure below it is the same picture for 2 DGX A100 nodes, for when it does not.)
+# <!-- claim resumed_same: holds(crashed.returncode == 1 and str(crashed.failed) == "worker 1" and "6" in str(crashed.reason), "worker 1 stopped at step 6") & holds("epoch 0" not in resumed.output and resumed.output.count("epoch 1") == 2 and resumed.output.count("epoch 2") == 2, "the second run trained epochs 1 and 2 only") & holds(same, "the resumed weights equal the uninterrupted run's") -->
 
 # %% [markdown] lang="zh"
 # 第二次运行只训练了第 1 和第 2 个周期，它最终的权重与第 6 节中不间断运行的权重完全相同：没有丢失任何已完成的周期，也没有重复任何周期。备份文件按 tf-keras（Keras 2）的布局存放：chief 写入 `backup_dir/chief`，其他每个工作进程写入一个临时文件夹 `workertemp_<index>` 并随后删除（每个工作进程都必须保存，但只保留 chief 的那一份）。Keras 3 的布局不同：每个工作进程都写入 `backup_dir/latest.weights.h5` 和 `training_metadata.json`，不区分 chief 和其他工作进程。模拟器在两个版本下都按 tf-keras 的布局写入；恢复出的权重和继续训练的周期都相同。
 #
 # ## 9. 课堂演示：实时查看集群的时间线
 #
-# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种机器、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；没有内核时，请看控件下方那张 2 个 DGX A100 节点的静态图，内容相同。）
+# 拖动滑块：更多的工作进程、每个工作进程更多的 GPU、换一种机器、选 RING 或 NCCL。每次改动都会用第 7 节的函数重新绘制一步的时间线。（这个控件需要正在运行的内核；没有内核时，请看控件下方那张 2 个 DGX A100 节点的静态图，内容相同。）<!-- claim resumed_same -->
 
 # %% [markdown] lang="pt"
 # A segunda execução treinou só as épocas 1 e 2, e os pesos finais são exatamente os da execução
@@ -700,6 +730,7 @@ print(t("lesson06.same_weights", same=t("lesson06.yes" if same else "lesson06.no
 # redesenha a linha do tempo de um passo com a função da seção 7. (O widget precisa de um kernel
 # em execução; a figura abaixo dele é a mesma imagem para 2 nós DGX A100, para quando não houver
 # um.)
+# <!-- claim resumed_same -->
 
 # %% tags=["nbval-ignore-output"] slide="demo"
 from IPython.display import display
@@ -729,6 +760,8 @@ work.cleanup()
 #   nothing helps.
 # - One failed worker stops all of them; with `BackupAndRestore`, the same command resumes from the
 #   last saved epoch.
+# <!-- claim ring_vs_nccl -->
+# <!-- claim resumed_same -->
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -737,7 +770,7 @@ work.cleanup()
 # - 由首席工作进程（chief）保存检查点：有 `"chief"` 任务时就是它，否则是 worker 0。
 # - 自动分片决定谁读什么：`FILE` 按文件划分（每个工作进程至少一个文件），`DATA` 在切成每个副本的批次之后按元素划分，`OFF` 不划分。
 # - 首先创建 `MultiWorkerMirroredStrategy`；每个任务都用同一个脚本和各自的 `TF_CONFIG` 启动；网卡多时，NCCL 的通道胜过单环；只有一条慢速链路时，怎么做都无济于事。
-# - 一个工作进程出故障，所有工作进程都会停下；有了 `BackupAndRestore`，再次运行同一条命令就会从最后保存的周期继续。
+# - 一个工作进程出故障，所有工作进程都会停下；有了 `BackupAndRestore`，再次运行同一条命令就会从最后保存的周期继续。<!-- claim ring_vs_nccl --><!-- claim resumed_same -->
 
 # %% [markdown] lang="pt"
 # ## Resumo
@@ -752,3 +785,5 @@ work.cleanup()
 #   único enlace lento, nada ajuda.
 # - Quando um worker falha, todos os outros param; com `BackupAndRestore`, o mesmo comando retoma o
 #   treinamento a partir da última época salva.
+# <!-- claim ring_vs_nccl -->
+# <!-- claim resumed_same -->

@@ -116,9 +116,10 @@ print(strategy)
 # **shards** along its first axis, and *each shard* takes the next ps task. The embedding table
 # below (8 × 16384 float32 = 512 KiB) becomes two shards of 4 rows; it still reads as one
 # variable.
+# <!-- claim three_workers_two_ps: holds(cluster_resolver.cluster_spec().num_tasks("worker") == 3 and cluster_resolver.cluster_spec().num_tasks("ps") == 2, "3 workers and 2 ps tasks") -->
 
 # %% [markdown] lang="zh"
-# **变量放在哪里？** 每个新变量依次放到下一个 ps 任务上（`task:0`、`task:1`、`task:0`……）。比 `min_shard_bytes` 大的变量会沿第一个轴被切成**分片**，而*每个分片*各占下一个 ps 任务。下面的嵌入表（8 × 16384 个 float32 = 512 KiB）变成两个各有 4 行的分片；读取时它仍然像一个变量。
+# **变量放在哪里？** 每个新变量依次放到下一个 ps 任务上（`task:0`、`task:1`、`task:0`……）。比 `min_shard_bytes` 大的变量会沿第一个轴被切成**分片**，而*每个分片*各占下一个 ps 任务。下面的嵌入表（8 × 16384 个 float32 = 512 KiB）变成两个各有 4 行的分片；读取时它仍然像一个变量。<!-- claim three_workers_two_ps -->
 
 # %% [markdown] lang="pt"
 # **Para onde vão as variáveis?** Cada variável nova vai para a próxima tarefa ps, em rodízio
@@ -126,6 +127,7 @@ print(strategy)
 # **fragmentos** ao longo do primeiro eixo, e *cada fragmento* ocupa a próxima tarefa ps. A tabela
 # de embeddings abaixo (8 × 16384 float32 = 512 KiB) vira dois fragmentos de 4 linhas; na leitura
 # ela continua sendo uma variável só.
+# <!-- claim three_workers_two_ps -->
 
 # %%
 with strategy.scope():
@@ -144,9 +146,10 @@ print(type(table).__name__, table.shape, tf.nn.embedding_lookup(table, [7]).shap
 # makes 2 shards, of 180 and 120 KiB); `MaxSizePartitioner` makes
 # shards of at most `max_shard_bytes`; `FixedShardsPartitioner` makes a fixed number. The rows
 # are then split with the first shards one row longer (10 rows in 4 shards: 3, 3, 2, 2):
+# <!-- claim round_robin_shards: holds([v.device.split("task:")[1][0] for v in [bias] + table.variables + [kernel]] == ["0", "1", "0", "1"], "bias, the two shards and kernel go to task 0, 1, 0, 1") & holds([v.shape.as_list() for v in table.variables] == [[4, 16384], [4, 16384]] and 8 * 16384 * 4 == 512 << 10, "512 KiB in two shards of 4 rows") & holds(type(table).__name__ == "ShardedVariable" and table.shape.as_list() == [8, 16384], "it still reads as one variable") -->
 
 # %% [markdown] lang="zh"
-# 分片的数量可以用简单的算术预测出来（练习 07a）。`MinSizePartitioner` 的分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，再受 `max_shards` 和行数限制（所以每个分片都可能小于 `min_shard_bytes`：300 KiB 按至少 256 KiB 分片，得到 180 KiB 和 120 KiB 两片）；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：
+# 分片的数量可以用简单的算术预测出来（练习 07a）。`MinSizePartitioner` 的分片数 = ⌈变量字节数 / `min_shard_bytes`⌉，再受 `max_shards` 和行数限制（所以每个分片都可能小于 `min_shard_bytes`：300 KiB 按至少 256 KiB 分片，得到 180 KiB 和 120 KiB 两片）；`MaxSizePartitioner` 让每个分片最多 `max_shard_bytes`；`FixedShardsPartitioner` 给出固定的数量。然后按行切分，前面的分片多一行（10 行分成 4 片：3、3、2、2）：<!-- claim round_robin_shards -->
 
 # %% [markdown] lang="pt"
 # A quantidade de fragmentos é uma conta que dá para prever (exercício 07a). O `MinSizePartitioner`
@@ -156,6 +159,7 @@ print(type(table).__name__, table.shape, tf.nn.embedding_lookup(table, [7]).shap
 # `MaxSizePartitioner` faz fragmentos de no máximo `max_shard_bytes`; o `FixedShardsPartitioner` faz
 # um número fixo. Depois as linhas são divididas e os primeiros fragmentos ficam com uma linha a
 # mais (10 linhas em 4 fragmentos: 3, 3, 2, 2):
+# <!-- claim round_robin_shards -->
 
 # %%
 from sim.distribute.ps.sharded_variable import div_row_sizes
@@ -179,11 +183,12 @@ for what, part, shape in [
 # read a counter and add one to it. The simulator runs each function the way a worker does: it
 # **reads** the variables on the ps when it starts and its **update** arrives when its compute
 # and transfers end.
+# <!-- claim shard_counts: holds(list(P.MinSizePartitioner(256 << 10, max_shards=4)(shape=tf.TensorShape([5, 15360]), dtype=tf.float32)) == [2, 1] and div_row_sizes(5, 2) == [3, 2] and 5 * 15360 * 4 == 300 << 10, "300 KiB: 2 shards of 3 and 2 rows, 180 and 120 KiB") & holds(div_row_sizes(10, 4) == [3, 3, 2, 2], "10 rows in 4 shards: 3, 3, 2, 2") -->
 
 # %% [markdown] lang="zh"
 # ## 2. 协调器
 #
-# `ClusterCoordinator.schedule(fn)` 把一个 `tf.function` 放进队列，并**立即**返回一个 `RemoteValue`（一个 future）。空闲的工作进程取走函数、运行它并填入结果。`join()` 会一直等到队列清空；`fetch()` 等待一个结果。这里三个工作进程各自读取一个计数器并给它加一。模拟器像工作进程那样运行每个函数：函数开始时**读取** ps 上的变量，计算和传输结束时它的**更新**才到达。
+# `ClusterCoordinator.schedule(fn)` 把一个 `tf.function` 放进队列，并**立即**返回一个 `RemoteValue`（一个 future）。空闲的工作进程取走函数、运行它并填入结果。`join()` 会一直等到队列清空；`fetch()` 等待一个结果。这里三个工作进程各自读取一个计数器并给它加一。模拟器像工作进程那样运行每个函数：函数开始时**读取** ps 上的变量，计算和传输结束时它的**更新**才到达。<!-- claim shard_counts -->
 
 # %% [markdown] lang="pt"
 # ## 2. O coordenador
@@ -193,6 +198,7 @@ for what, part, shape in [
 # espera até a fila esvaziar; `fetch()` espera por um valor. Aqui três workers leem um contador e
 # o incrementam de 1. O simulador executa cada função como um worker faria: ela **lê** as variáveis no
 # ps quando começa, e a **atualização** chega quando o cálculo e as transferências terminam.
+# <!-- claim shard_counts -->
 
 # %%
 coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
@@ -239,6 +245,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 #
 # The tutorial's custom loop on a small regression: each scheduled step reads the weights, computes
 # a gradient on its worker's batch and applies it with SGD.
+# <!-- claim counter_reads: holds([int(float(v.fetch())) for v in values] == [0, 0, 0, 1, 2, 3] and float(counter.numpy()) == 6.0, "reads 0, 0, 0, 1, 2, 3; counter 6") & about(np.mean([r.staleness for r in coordinator.cluster.records if r.status == "applied"]), 1.5, abs=1e-9) -->
 
 # %% [markdown] lang="zh"
 # 三个工作进程同时开始，都读到了 0。一个工作进程完成后会立即取走下一个函数，并读取此刻计数器的值（1、2、3）。六次加一全部生效，所以计数器是 6；但大多数更新依据的值在更新到达之前已被其他工作进程改过：它已经**陈旧**了。一次更新的**陈旧性**是指从它读取到它写回之间已被应用的更新次数。当 N 个工作进程一直忙碌时，长期平均陈旧性趋近 N − 1，与计算时间无关：每应用一次更新，另外 N − 1 个仍在进行中的更新就都旧了一步（第一轮的陈旧性较低，所以这六次加一的平均值是 1.5）。
@@ -249,7 +256,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 #
 # ## 3. 训练循环中的陈旧性
 #
-# 在一个小回归问题上运行教程中的自定义训练循环：每个被调度的步读取权重，用所在工作进程的批次计算梯度，再用 SGD 应用它。
+# 在一个小回归问题上运行教程中的自定义训练循环：每个被调度的步读取权重，用所在工作进程的批次计算梯度，再用 SGD 应用它。<!-- claim counter_reads -->
 
 # %% [markdown] lang="pt"
 # Os três workers começaram juntos e todos leram 0. Um worker que termina pega a próxima função na
@@ -281,6 +288,7 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 #
 # O loop de treinamento personalizado do tutorial em uma regressão pequena: cada passo agendado lê os
 # pesos, calcula um gradiente com o lote do seu worker e o aplica com SGD.
+# <!-- claim counter_reads -->
 
 # %% slide="figure"
 rng = np.random.default_rng(0)
@@ -341,11 +349,12 @@ plt.show()
 # `1 + staleness` (the **staleness-aware** rule of Zhang et al., 2016) restores stability. Below:
 # 3,000 updates of a 16-feature regression, each worker's step time drawn from an exponential distribution; the
 # table gives the loss at the end (relative to the optimum), `diverged` when it blew up.
+# <!-- claim staleness_n_minus_1: holds(all(r.staleness == NUM_WORKERS - 1 for r in records[NUM_WORKERS:]), "after the first round every update is N - 1 = 2 stale") & holds(all(len([r for r in records if r.worker == w]) == 10 for w in range(NUM_WORKERS)), "10 updates per worker") -->
 
 # %% [markdown] lang="zh"
 # 在时间线上，每个条形是一步，从读取到更新，颜色表示它的陈旧性；ps 行上的刻度是每个参数服务器应用的更新（两个参数服务器都存放着模型的变量）。这些工作进程每一步耗时完全相同，所以始终保持固定的顺序，所以第一轮之后每次更新的陈旧性都恰好是 N − 1 = 2。
 #
-# **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），数值爆炸时显示“发散”。
+# **陈旧性对收敛的影响。** 陈旧的梯度指向的是*若干次更新之前*损失下降的方向。在曲率为 λ 的二次函数上，固定延迟 τ 的梯度下降只有在 `lr·λ < 2·sin(π / (2(2τ + 1)))` 时才稳定：没有延迟时为 2，τ = 1 时为 1，τ = 7 时约为 0.2。所以可用的学习率大约按 1/N 缩小。把学习率除以 `1 + 陈旧性`（Zhang 等人 2016 年提出的**感知陈旧性**规则）可以恢复稳定。下面：一个 16 个特征的回归问题，更新 3000 次，每个工作进程每一步的时间服从指数分布；表中是结束时的损失（相对于最优值），数值爆炸时显示“发散”。<!-- claim staleness_n_minus_1 -->
 
 # %% [markdown] lang="pt"
 # Na linha do tempo cada barra é um passo, da leitura à atualização, colorida conforme a defasagem; as
@@ -359,6 +368,7 @@ plt.show()
 # de 0,2 para τ = 7. Então a taxa de aprendizado utilizável encolhe na proporção de 1/N. Dividir a taxa por
 # `1 + defasagem` (a regra **ciente da defasagem** de Zhang et al., 2016) devolve a estabilidade.
 # Abaixo: 3.000 atualizações de uma regressão com 16 atributos, com a duração de cada passo seguindo uma distribuição exponencial; a tabela dá a perda no fim (em relação ao ótimo), `divergiu` quando explodiu.
+# <!-- claim staleness_n_minus_1 -->
 
 # %%
 from sim.des import ComputeTime
@@ -387,13 +397,14 @@ for n in (1, 4, 16):
 # **Backup workers** (Chen et al., 2016) start 10 and use the first 8 gradients: `1 + H₁₀ − H₂ =
 # 2.43`. Asynchronous training waits for nobody. Here is the loss against simulated time, with a
 # rare 10× straggler (5% of the steps take 10 units):
+# <!-- claim stable_rates: holds(all(np.isfinite(v) for v in run_async(problem, 1, ComputeTime(exponential=1.0), updates=3000, lr=rates).final_loss()), "one worker: every rate converges") & holds(np.isinf(run_async(problem, 16, ComputeTime(exponential=1.0), updates=3000, lr=rates).final_loss()[2]), "16 workers, plain rule: diverges at 0.6") & above(run_async(problem, 16, ComputeTime(exponential=1.0), updates=3000, lr=rates).final_loss()[1], run.final_loss()[1], by=5) & holds(all(np.isfinite(run_async(problem, n, ComputeTime(exponential=1.0), updates=3000, lr=rates, rule="1+tau").final_loss()).all() for n in (1, 4, 16)), "the staleness-aware rule converges at every rate in the table") -->
 
 # %% [markdown] lang="zh"
 # 只有一个工作进程时，学习率一直到 1.0 都收敛；有 16 个时，普通规则在 0.6 就已经发散，而在 0.3 时它的最终损失也远高于采用感知陈旧性规则的训练。感知陈旧性的规则在表中的每个学习率下都收敛（练习 07b 会求出精确的上限）。
 #
 # ## 4. 掉队者：同步、备用工作进程、异步
 #
-# 同步训练每一步都要等最慢的工作进程。8 个工作进程、每一步耗时 `1 + Exp(1)` 个时间单位时，一步的期望时间是 `1 + H₈ = 3.72`（H₈ = 1 + 1/2 + … + 1/8），而不是 2。使用**备用工作进程**（Chen 等人，2016）时，启动 10 个工作进程，只用最先到达的 8 个梯度：`1 + H₁₀ − H₂ = 2.43`。异步训练谁也不等。下面是损失随模拟时间的变化，其中偶尔会出现严重的掉队者（5% 的步耗时 10 个单位）：
+# 同步训练每一步都要等最慢的工作进程。8 个工作进程、每一步耗时 `1 + Exp(1)` 个时间单位时，一步的期望时间是 `1 + H₈ = 3.72`（H₈ = 1 + 1/2 + … + 1/8），而不是 2。使用**备用工作进程**（Chen 等人，2016）时，启动 10 个工作进程，只用最先到达的 8 个梯度：`1 + H₁₀ − H₂ = 2.43`。异步训练谁也不等。下面是损失随模拟时间的变化，其中偶尔会出现严重的掉队者（5% 的步耗时 10 个单位）：<!-- claim stable_rates -->
 
 # %% [markdown] lang="pt"
 # Com um worker, toda taxa até 1,0 converge; com 16, a regra simples já diverge em 0,6 e, em 0,3,
@@ -407,6 +418,7 @@ for n in (1, 4, 16):
 # não 2. Com **workers reserva** (Chen et al., 2016), iniciam-se 10 workers e usam-se os 8 primeiros gradientes:
 # `1 + H₁₀ − H₂ = 2,43`. O treinamento assíncrono não espera ninguém. Eis a perda ao longo do
 # tempo simulado, com um retardatário raro 10× mais lento (5% dos passos levam 10 unidades):
+# <!-- claim stable_rates -->
 
 # %%
 shifted = ComputeTime(fixed=1, exponential=1)
@@ -435,8 +447,8 @@ plt.show()
 
 # %% [markdown] lang="en"
 # The rare straggler sets the pace of almost every synchronous step; two backup workers cut the
-# time to 1% by far more than half. Asynchronous training with a small rate is as fast, at a large
-# rate it diverges, and the staleness-aware rule is both fast and stable.
+# time to 1% by far more than half. Asynchronous training with a small rate is nearly as fast, at a
+# large rate it diverges, and the staleness-aware rule is both fast and stable.
 #
 # ## 5. Failures
 #
@@ -448,17 +460,18 @@ plt.show()
 # then run again from the start: a function with a side effect, like this `assign_add`, can then
 # count a step twice on TensorFlow. The simulator applies a function's updates only when it ends,
 # so here the counter reads exactly 30.
+# <!-- claim stragglers: about(1 + h(8), 3.72, abs=0.005) & about(1 + h(10) - h(2), 2.43, abs=0.005) & below(runs[1].time_to(0.01)[0], runs[0].time_to(0.01)[0] / 4) & below(runs[2].time_to(0.01)[0], 1.25 * runs[1].time_to(0.01)[0]) & holds(np.isinf(runs[2].time_to(0.01)[1]), "async at 0.6 never reaches 1%") & below(runs[3].time_to(0.01)[0], runs[1].time_to(0.01)[0]) -->
 
 # %% [markdown] lang="zh"
-# 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短到原来的四分之一以下。小学习率的异步训练同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
+# 少见的掉队者几乎决定了每一步同步训练的节奏；两个备用工作进程把达到 1% 的时间缩短到原来的四分之一以下。小学习率的异步训练几乎同样快，大学习率则会发散，而感知陈旧性的规则既快又稳定。
 #
 # ## 5. 故障
 #
-# **一个工作进程出故障。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不保证恰好执行一次）。这里工作进程 1 在一个周期的中途出故障；红线标出故障发生的时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。TensorFlow 还提醒：一个函数可能在它的工作进程出故障之前已经**部分**执行，然后又从头重新运行；因此像这里的 `assign_add` 这样有副作用的函数，在 TensorFlow 上可能把一步算两次。模拟器只在函数结束时才应用它的更新，所以这里计数器恰好是 30。
+# **一个工作进程出故障。** 协调器会把它正在运行的函数交给另一个工作进程：每个被调度的步**至少运行一次**（也可能运行两次，所以 TensorFlow 提醒通过 `schedule` 做的评估不保证恰好执行一次）。这里工作进程 1 在一个周期的中途出故障；红线标出故障发生的时刻，带斜线的条形是丢失的那一步，而 30 步全部照样完成。TensorFlow 还提醒：一个函数可能在它的工作进程出故障之前已经**部分**执行，然后又从头重新运行；因此像这里的 `assign_add` 这样有副作用的函数，在 TensorFlow 上可能把一步算两次。模拟器只在函数结束时才应用它的更新，所以这里计数器恰好是 30。<!-- claim stragglers -->
 
 # %% [markdown] lang="pt"
 # O retardatário raro dita o ritmo de quase todo passo síncrono; dois workers reserva cortam o
-# tempo até 1% em bem mais da metade. Com uma taxa pequena, o treinamento assíncrono é igualmente rápido; com uma taxa grande, diverge; e a regra ciente da defasagem é rápida e estável.
+# tempo até 1% em bem mais da metade. Com uma taxa pequena, o treinamento assíncrono é quase tão rápido; com uma taxa grande, diverge; e a regra ciente da defasagem é rápida e estável.
 #
 # ## 5. Falhas
 #
@@ -470,6 +483,7 @@ plt.show()
 # falhar e depois rodar de novo desde o início: uma função com efeito colateral, como este
 # `assign_add`, pode então contar um passo duas vezes no TensorFlow. O simulador aplica as
 # atualizações de uma função só quando ela termina, então aqui o contador marca exatamente 30.
+# <!-- claim stragglers -->
 
 # %%
 cluster = coordinator.cluster
@@ -492,15 +506,17 @@ plt.show()
 # `join` (or `schedule`, `done`, `fetch`) raises `tf.errors.UnavailableError`, and the queued
 # functions are cancelled. The fix is to restart the coordinator and resume from the last
 # checkpoint (`BackupAndRestore` or `tf.train.CheckpointManager`).
+# <!-- claim worker_failure: holds(float(counter.numpy()) == 30.0 and cluster.reexecutions == 1, "all 30 steps land, the counter reads 30, one function ran again") -->
 
 # %% [markdown] lang="zh"
-# **一个参数服务器出故障。** 它上面的变量没了，所以 TensorFlow 无法继续：下一次 `join`（或 `schedule`、`done`、`fetch`）会引发 `tf.errors.UnavailableError`，排队中的函数都会被取消。解决办法是重启协调器，并从最近的检查点恢复（`BackupAndRestore` 或 `tf.train.CheckpointManager`）。
+# **一个参数服务器出故障。** 它上面的变量没了，所以 TensorFlow 无法继续：下一次 `join`（或 `schedule`、`done`、`fetch`）会引发 `tf.errors.UnavailableError`，排队中的函数都会被取消。解决办法是重启协调器，并从最近的检查点恢复（`BackupAndRestore` 或 `tf.train.CheckpointManager`）。<!-- claim worker_failure -->
 
 # %% [markdown] lang="pt"
 # **Um servidor de parâmetros falha.** As variáveis dele se perderam, então o TensorFlow não pode
 # continuar: o próximo `join` (ou `schedule`, `done`, `fetch`) lança `tf.errors.UnavailableError`
 # e as funções na fila são canceladas. A solução é reiniciar o coordenador e retomar o treinamento a partir do último
 # checkpoint (`BackupAndRestore` ou `tf.train.CheckpointManager`).
+# <!-- claim worker_failure -->
 
 # %%
 coordinator.fail_ps(0, at=cluster.now + 2.5 * step_time)
@@ -548,6 +564,7 @@ plt.show()
 # - Asynchronous training ignores stragglers; synchronous training needs backup workers for that.
 # - A lost worker costs a re-run (at least once); a lost ps stops training until a restart from a
 #   checkpoint.
+# <!-- claim staleness_n_minus_1 -->
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -556,7 +573,7 @@ plt.show()
 # - `ClusterCoordinator.schedule` 立即返回一个 `RemoteValue`；`join` 和 `fetch` 会等待。
 # - 每次更新的陈旧性等于它读取之后已应用的更新次数：平均为 N − 1。陈旧性让稳定的学习率大约按 1/N 缩小；把学习率除以 `1 + 陈旧性` 会有帮助。
 # - 异步训练不受掉队者影响；同步训练则需要备用工作进程来应对它们。
-# - 丢失一个工作进程，只会让它正在执行的那一步被重新执行（至少执行一次）；丢失一个 ps 会让训练停下来，直到从检查点重启。
+# - 丢失一个工作进程，只会让它正在执行的那一步被重新执行（至少执行一次）；丢失一个 ps 会让训练停下来，直到从检查点重启。<!-- claim staleness_n_minus_1 -->
 
 # %% [markdown] lang="pt"
 # ## Resumo
@@ -570,3 +587,4 @@ plt.show()
 # - O treinamento assíncrono ignora os retardatários; o síncrono precisa de workers reserva para
 #   isso.
 # - Perder um worker custa a reexecução do passo que ele fazia (semântica *pelo menos uma vez*); perder um ps interrompe o treinamento até que ele seja retomado de um checkpoint.
+# <!-- claim staleness_n_minus_1 -->

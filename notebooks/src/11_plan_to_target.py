@@ -75,6 +75,10 @@
 #   convergence points**: the median of the runs MLCommons uses to check submissions, from batch
 #   1,632 to 67,840.
 #
+# A third recipe, `mlperf-lamb`, is for BERT-Large rather than ResNet-50: the LAMB optimizer (You
+# et al. 2020) on MLPerf's reference convergence points, counted in training sequences.
+# `sim plan --recipe lamb` plans it; the rest of this lesson stays with ResNet-50.
+#
 # Past the largest batch at which a recipe is known to reach the target, the plan says so instead
 # of inventing a number:
 
@@ -85,6 +89,8 @@
 #
 # - `goyal-sgd`（Goyal 等人，2017）：带动量 0.9 的 SGD、线性缩放规则（批次 256 时学习率为 0.1），以及从小批次学习率开始、为期 5 个周期的渐进预热。他们的表格显示：从 256 到 8k 的每个批次都在同样的 90 个周期内达到 76.3% 的 top-1 准确率，超过 8k 之后就变差了。
 # - `mlperf-lars`：MLPerf Training 使用的 LARS 优化器（每层一个学习率，You 等人，2017）加上标签平滑，目标是 75.9% 的 top-1 准确率。它的周期数是 MLPerf 的**参考收敛点**：MLCommons 用来检查提交结果的那些运行的中位数，批次从 1,632 到 67,840。
+#
+# 第三种配方 `mlperf-lamb` 针对的是 BERT-Large 而不是 ResNet-50：它用 LAMB 优化器（You 等人，2020），收敛数据同样来自 MLPerf 的参考收敛点，只是以训练序列数计。用 `sim plan --recipe lamb` 就能为它做规划；本课其余部分仍以 ResNet-50 为例。
 #
 # 如果批次超过了已知能让配方达到目标的最大批次，方案会如实说明，而不是编造一个数字：
 
@@ -103,6 +109,11 @@
 #   suavização de rótulos, como o MLPerf Training o executa, até 75,9 % de top-1. As suas épocas
 #   são os **pontos de convergência de referência** do MLPerf: a mediana das execuções que a
 #   MLCommons usa para conferir as submissões, de lote 1.632 a 67.840.
+#
+# Uma terceira receita, `mlperf-lamb`, é para o BERT-Large e não para a ResNet-50: o otimizador
+# LAMB (You et al. 2020) sobre os pontos de convergência de referência do MLPerf, contados em
+# sequências de treino. `sim plan --recipe lamb` faz o plano dela; o resto desta lição continua
+# com a ResNet-50.
 #
 # Acima do maior lote com que se sabe que uma receita chega à meta, o plano diz isso em vez de
 # inventar um número:

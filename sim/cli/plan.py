@@ -101,14 +101,18 @@ def parser() -> argparse.ArgumentParser:
     from sim.scaling.lr_rules import RULES
     from sim.cli.limits import plan_limits_text
     ap = _Parser(prog="python -m sim plan", description=t("plan.cli_help"), epilog=plan_limits_text())
-    ap.add_argument("--model", default="resnet50", help="a sim.workloads model")
+    ap.add_argument("--model", default=None,
+                    help="a sim.workloads model (default: the recipe's own, resnet50 for goyal-sgd)")
     ap.add_argument("--recipe", type=_recipe, default=None, metavar="|".join(RECIPES),
                     help="where the steps come from: a recipe's published epochs to the target per "
                          "batch (goyal-sgd: SGD momentum, linear rule, warmup, Goyal et al. 2017; "
-                         "mlperf-lars: LARS, MLPerf reference convergence points); default goyal-sgd")
+                         "mlperf-lars: LARS, MLPerf reference convergence points; mlperf-lamb: "
+                         "BERT-Large with LAMB, MLPerf reference convergence points); default goyal-sgd "
+                         "(or the recipe of --model); a unique part of a name works: lamb, lars, goyal")
     ap.add_argument("--epochs", type=_positive("--epochs", "40"), default=None,
-                    help="a fixed budget in epochs: every plan trains that long, and the table says "
-                         "which reach the recipe's target (!: not reached)")
+                    help="a fixed budget in epochs (in training sequences for mlperf-lamb): every "
+                         "plan trains that long, and the table says which reach the recipe's target "
+                         "(!: not reached)")
     ap.add_argument("--backups", type=_whole_list("--backups"), default=[0],
                     help="backup workers of ps-sync (TF1 SyncReplicasOptimizer, history): "
                          "the first N of N + b gradients are used each step")
@@ -154,7 +158,8 @@ def check_arguments(args) -> None:
     from sim.hardware import read_machine_file
     from sim.workloads import workload
     from sim.workloads.roofline import check_precision
-    workload(args.model)
+    if args.model is not None:
+        workload(args.model)
     from sim.cli.limits import check_plan
     check_plan(args)
     check_precision(args.precision)
@@ -174,9 +179,18 @@ def check_arguments(args) -> None:
         raise ValueError(t("plan.recipe_and_curve"))
     if args.s_min is not None and args.epochs is not None:
         raise ValueError(t("plan.epochs_needs_recipe"))
-    models = {r.model for r in RECIPES.values()}
-    if args.s_min is None and args.model not in models:
-        raise ValueError(t("plan.no_curve", model=args.model))
+    if args.s_min is not None:
+        args.model = args.model or "resnet50"
+        return
+    from sim.plan.ranking import check_model
+    if args.recipe is None and args.model is not None:       # the first recipe of that model
+        same = [r.name for r in RECIPES.values() if workload(r.model).name == workload(args.model).name]
+        if not same:
+            raise ValueError(t("plan.no_curve", model=args.model))
+        args.recipe = same[0]
+    args.recipe = args.recipe or "goyal-sgd"
+    args.model = args.model or RECIPES[args.recipe].model
+    check_model(args.model, RECIPES[args.recipe])
 
 
 def curve_of(args):

@@ -114,6 +114,15 @@ def rank(rows, by: str = "time") -> list:
     return sorted(rows, key=key)
 
 
+def check_model(model: str, source) -> None:
+    """A recipe's epochs are its model's: planning another model on them would be invented."""
+    wanted = getattr(source, "model", None)
+    if wanted is not None:
+        from sim.workloads import workload
+        if workload(model).name != workload(wanted).name:
+            raise ValueError(t("plan.recipe_model", recipe=source.name, wanted=wanted, model=model))
+
+
 def make_plan(workload, source, candidates, price, rank_by: str = "time",
               epochs: float | None = None, stragglers=None) -> Plan:
     """``workload``: a ``sim.workloads`` model name (model mode) or a function candidate -> StepTime;
@@ -122,6 +131,8 @@ def make_plan(workload, source, candidates, price, rank_by: str = "time",
     if isinstance(source, str):
         from .recipes import recipe
         source = recipe(source)
+    if isinstance(workload, str):
+        check_model(workload, source)
     step_of = (lambda c: model_step(workload, c, stragglers=stragglers)) if isinstance(workload, str) else workload
     rows = [plan_row(c, source, step_of(c), price, epochs) for c in candidates]
     return Plan(rank(rows, rank_by), source, rank_by, epochs)

@@ -26,6 +26,14 @@ Sources:
   No asynchronous LARS run is published, and LARS's layer-wise trust ratio makes its step size
   independent of the gradient's scale, so asynchrony's derivation does not apply: the plan
   marks asynchronous LARS rows "not reached" rather than invent their steps.
+* ``mlperf-lamb``: MLPerf Training BERT-Large (sequences of 512, from MLPerf's phase-1 checkpoint)
+  to a masked-LM accuracy of 72.0 % with LAMB (You et al., ICLR 2020): the RCPs of mlcommons/logging
+  ``mlperf_logging/rcp_checker/training_4.0.0/rcps_bert.json``, the median of each batch size's
+  "Epochs to converge", which for BERT counts training SEQUENCES (samples), so this recipe's unit
+  is samples (``examples = 1``) and ``--epochs`` is a budget in samples. LAMB's trust ratio, like
+  LARS's, makes asynchrony's derivation inapplicable: asynchronous rows are "not reached".
+  You et al.'s own Table 1 (steps per batch, 512 to 32k, SQuAD F1) is not used: its exact text
+  was not found here, and no figure of it is typed from memory.
 """
 from __future__ import annotations
 
@@ -62,6 +70,7 @@ class Recipe:
     first_miss: int | None = None  # smallest batch known NOT to reach the target (None: unknown)
     source: str = "published"
     async_supported: bool = True   # sim.plan.asynchrony's derivation needs a rate-proportional step
+    unit: str = "epochs"           # what ``epochs`` counts: "epochs" of ``examples``, or "samples"
 
     @property
     def largest(self) -> int:
@@ -153,11 +162,53 @@ def _mlperf() -> Recipe:
                   async_supported=False)
 
 
-RECIPES = {r.name: r for r in (_goyal(), _mlperf())}
+# mlcommons/logging rcp_checker/training_4.0.0/rcps_bert.json, one entry "bert_ref_<BS>" each:
+# (BS, median "Epochs to converge" = samples, opt_base_learning_rate, num_warmup_steps, opt_lamb_beta_1)
+RCPS_BERT = ((256, 2546432, 0.00035, 0, 0.9), (448, 2408448, 0.000425, 0, 0.9),
+             (1536, 2789376, 0.002, 0, 0.66), (3072, 2752512, 0.002, 100, 0.66),
+             (4096, 2838528, 0.0024, 0, 0.66), (4608, 2810880, 0.0035, 0, 0.62),
+             (6144, 3317760, 0.0029293, 0, 0.7206), (6912, 3621888, 0.0029293, 0, 0.7206),
+             (8192, 4177920, 0.00288293, 287, 0.88), (8704, 4243200, 0.002971656225, 287, 0.88),
+             (12288, 4442880, 0.0031, 300, 0.8), (13056, 4617600, 0.00319540686, 300, 0.8),
+             (16384, 5494272, 0.0033, 290, 0.75))
+
+
+def _mlperf_lamb() -> Recipe:
+    # warmup in samples (num_warmup_steps x BS); the RCPs' start_warmup_step offsets are not modelled
+    pts = tuple(Point(b, float(n), lr, float(w * b), beta1) for b, n, lr, w, beta1 in RCPS_BERT)
+    return Recipe("mlperf-lamb", "bert_large_512", "LAMB", "MLPerf reference points", 0.0,
+                  "masked-LM accuracy 72.0%", 1, pts,
+                  "MLPerf RCPs, mlcommons/logging training_4.0.0/rcps_bert.json",
+                  async_supported=False, unit="samples")
+
+
+RECIPES = {r.name: r for r in (_goyal(), _mlperf(), _mlperf_lamb())}
+# words a learner may type for a recipe (its name's parts count too); "adam" is only a hint
+KEYWORDS = {"mlperf-lamb": ("bert", "bert-large", "bert-large-512")}
+HINTS = {"adam": "mlperf-lamb", "adamw": "mlperf-lamb"}
+
+
+def _key(name) -> str:
+    return str(name).strip().lower().replace("_", "-").replace(" ", "-")
 
 
 def recipe(name: str) -> Recipe:
-    if name not in RECIPES:
-        from sim.i18n import join_list
-        raise ValueError(t("plan.unknown_recipe", name=name, known=join_list(list(RECIPES))))
-    return RECIPES[name]
+    """The recipe called ``name``; a unique part of a name ("lamb", "LAMB", "goyal") is enough."""
+    key = _key(name)
+    if key in RECIPES:
+        return RECIPES[key]
+    from sim.i18n import join_list
+    matches = [r for r in RECIPES if key in r.split("-") or key in KEYWORDS.get(r, ())]
+    if len(matches) == 1:
+        return RECIPES[matches[0]]
+    if matches:
+        raise ValueError(t("plan.ambiguous_recipe", name=name, known=join_list(matches),
+                           example=matches[-1]))
+    import difflib
+    words = {w: r for r in RECIPES for w in (r, *r.split("-"), *KEYWORDS.get(r, ())) if w != "mlperf"}
+    close = difflib.get_close_matches(key, list(words), 1, 0.6)
+    near = HINTS.get(key) or (words[close[0]] if close else None)
+    if near:
+        raise ValueError(t("plan.unknown_recipe_near", name=name, known=join_list(list(RECIPES)),
+                           near=near))
+    raise ValueError(t("plan.unknown_recipe", name=name, known=join_list(list(RECIPES))))

@@ -75,7 +75,8 @@ def sources(plan) -> str:
     src = plan.curve
     step = {r.step.source for r in plan.rows} or {"simulated"}
     if hasattr(src, "points"):
-        first = t("plan.source_recipe", name=src.name, optimizer=t(f"plan.opt_{src.name}"),
+        key = "plan.source_recipe_samples" if getattr(src, "unit", "epochs") == "samples" else "plan.source_recipe"
+        first = t(key, name=src.name, optimizer=t(f"plan.opt_{src.name}"),
                   target=t(f"plan.target_{src.name}"), cite=t(f"plan.cite_{src.name}"),
                   low=src.points[0].batch, high=src.largest)
     else:
@@ -85,5 +86,7 @@ def sources(plan) -> str:
     out = [first, t("plan.source_step", source=", ".join(t(f"plan.source_{s}") for s in sorted(step))),
            t("plan.source_derived")]
     if plan.epochs is not None:
-        out.append(t("plan.source_budget", epochs=plan.epochs))
+        unit = getattr(src, "unit", "epochs")
+        out.append(t("plan.source_budget_samples" if unit == "samples" else "plan.source_budget",
+                     epochs=plan.epochs))
     return "\n".join(out)

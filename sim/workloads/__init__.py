@@ -18,6 +18,7 @@ _BUILDERS = {
     "alexnet": ("alexnet", "alexnet", ()),
     "bert_base": ("transformer", "bert", ("base",)),
     "bert_large": ("transformer", "bert", ("large",)),
+    "bert_large_512": ("transformer", "bert", ("large", 512)),   # MLPerf BERT's sequences
     "gpt2_small": ("transformer", "gpt2_small", ()),
 }
 

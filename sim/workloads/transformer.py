@@ -58,7 +58,8 @@ def bert(size: str = "base", seq: int = 128) -> Workload:
         _encoder_layer(b, f"encoder.layer.{i}", d, seq)
     b.dense("pooler", d, d)
     published = {"base": 109_482_240, "large": 335_141_888}[size]
-    return Workload(f"bert_{size}", "transformer", tuple(b.layers), f"sequence of {seq} tokens",
+    name = f"bert_{size}" + ("" if seq == 128 else f"_{seq}")
+    return Workload(name, "transformer", tuple(b.layers), f"sequence of {seq} tokens",
                     "Devlin et al. NAACL 2019; Hugging Face BertModel (with pooler)",
                     {"params": published, "flops": _palm_forward(layers, d, seq, vocab=0) + 2 * d * d,
                      "flops_source": "Chowdhery et al. 2022 App. B (closed form) + pooler"})

@@ -99,7 +99,8 @@ def plan_widget(recipe: str = "mlperf-lars"):
                                description=t("plan.demo_budget"), style=style, layout=layout)
     deadline = W.SelectionSlider(options=[(number(v, "g"), v) for v in (0.5, 1, 2, 3, 4, 6, 8, 12, 24)],
                                  value=6, description=t("plan.demo_deadline"), style=style, layout=layout)
-    chooser = W.Dropdown(options=list(RECIPES), value=recipe, description=t("plan.demo_recipe"),
+    resnet = [name for name, r in RECIPES.items() if r.model == "resnet50"]    # the demo plans ResNet-50
+    chooser = W.Dropdown(options=resnet, value=recipe, description=t("plan.demo_recipe"),
                         style=style, layout=W.Layout(width="300px"))
     out = W.Output()
 
