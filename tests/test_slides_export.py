@@ -28,6 +28,7 @@ def test_a_lessons_deck_holds_its_slides_and_fetches_nothing(tmp_path):
     # reveal.js's stacks: one outer <section> per slide, holding its subslides' sections
     assert page.count("<section>") == 2 * len(shown) and len(shown) >= 3
     assert "更大的批次" in page                 # the zh title, in the zh deck
+    assert "MathJax" not in page               # no TeX on its slides: no MathJax, no font requests
 
 
 def test_a_deck_with_math_loads_the_sites_own_mathjax(tmp_path):

@@ -40,6 +40,14 @@ def copy_reveal(target: Path) -> None:
             shutil.copy2(source / part, target / part)
 
 
+def has_math(nb: nbformat.NotebookNode) -> bool:
+    """Whether a slide's text holds TeX ($...$, $$, \\( or \\[): only then does a deck load MathJax,
+    as Sphinx does for a page (MathJax fetches its fonts even with nothing to typeset)."""
+    tex = re.compile(r"\$[^$\n]+\$|\$\$|\\\(|\\\[")
+    return any(tex.search(c.source) for c in nb.cells if c.cell_type == "markdown"
+               and c.metadata.get("slideshow", {}).get("slide_type") != "skip")
+
+
 def deck(nb: nbformat.NotebookNode, reveal_prefix: str, mathjax_url: str, font_url: str) -> str:
     """The notebook's slideshow as one HTML page (figures inline; reveal.js, MathJax and the course
     font linked at the given addresses)."""
@@ -49,7 +57,7 @@ def deck(nb: nbformat.NotebookNode, reveal_prefix: str, mathjax_url: str, font_u
                               reveal_url_prefix=reveal_prefix, reveal_theme="white",
                               reveal_transition="none", reveal_scroll=True, mathjax_url=mathjax_url,
                               exclude_input_prompt=True, exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(nb, resources={"course_font_url": font_url})
+    body, _ = exporter.from_notebook_node(nb, resources={"course_font_url": font_url, "course_math": has_math(nb)})
     return body
 
 

@@ -68,7 +68,7 @@ def test_every_page_loads_offline_with_its_figures(site, browser, lang):
             await Promise.all(imgs.map(img => img.decode().catch(() => null)));
             return imgs.filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src);
         }""")
-        if page.locator("span.math.notranslate").count():
+        if page.locator("span.math.notranslate").count() or page.evaluate("!!window.MathJax"):   # a page or a deck
             page.wait_for_function("() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.running === 0"
                                    " && MathJax.Hub.queue.pending === 0"
                                    " && document.querySelectorAll('.MathJax').length > 0", timeout=20000)
