@@ -1,5 +1,6 @@
 """Checks of a built website: every internal link resolves, every figure is there, every page is
-in the language its path says, and every language has its slideshows and the teacher's guide. Each returns a list of problems, one sentence each."""
+in the language its path says, and every language has its slideshows and the teacher's guide.
+Each returns a list of problems, one sentence each."""
 from __future__ import annotations
 
 import re
