@@ -201,7 +201,8 @@ for what, part, shape in [
 # <!-- claim shard_counts -->
 
 # %%
-coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+# sim-only: machine="cluster" simulates a host per task (this in-process cluster would be one host)
+coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy, machine="cluster")
 with strategy.scope():
   counter = tf.Variable(0.0)
 

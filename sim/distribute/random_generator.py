@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.distribute import context
 from sim.engine import dtypes, philox
+from sim.engine.errors import InvalidArgumentError
 from sim.engine.ops import random as _random
 from sim.engine.ops.stateless_random import alg_id, check_alg, draw
 from sim.engine.tensor import Tensor, convert_to_tensor
@@ -205,15 +206,28 @@ class Generator:
         return self._draw("full_int", shape, dt.as_numpy_dtype)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
-        """Counts of successes: each of ``counts`` trials succeeds with ``probs`` (inversion on
-        this generator's uniform stream; TensorFlow's StatefulRandomBinomial kernel samples the
-        same distribution by a different algorithm, so its numbers differ)."""
-        counts = np.broadcast_to(convert_to_tensor(counts)._v, [int(d) for d in shape])
-        probs = np.broadcast_to(convert_to_tensor(probs)._v, counts.shape)
-        n_max = int(np.max(counts)) if counts.size else 0
-        u = self.uniform(list(counts.shape) + [max(n_max, 1)], dtype=dtypes.float64).numpy()
-        trials = np.arange(max(n_max, 1)) < counts[..., None]
-        v = ((u < probs[..., None]) & trials).sum(axis=-1)
+        """Counts of successes: each of ``counts`` trials succeeds with ``probs``, TensorFlow's
+        StatefulRandomBinomial kernel on this generator's Philox state (sim/engine/binomial.py)."""
+        from sim.engine import binomial
+        counts, probs = convert_to_tensor(counts), convert_to_tensor(probs)
+        if not counts.dtype.is_floating:   # kernels are registered for half, float, double
+            raise InvalidArgumentError(None, None, "No OpKernel was registered to support Op "
+                                       "'StatefulRandomBinomial' used by {{node StatefulRandomBinomial}} "
+                                       f"with these attrs: [T=DT_{counts.dtype.name.upper()}, "
+                                       f"dtype=DT_{_DT.get(dtypes.as_dtype(dtype).name, dtypes.as_dtype(dtype).name.upper())}, S=DT_INT32]")
+        if counts.dtype != probs.dtype:
+            raise InvalidArgumentError(None, None, f"cannot compute StatefulRandomBinomial as input "
+                                       f"#4(zero-based) was expected to be a {counts.dtype.name} "
+                                       f"tensor but is a {probs.dtype.name} tensor")
+        if self._alg != 1:
+            raise InvalidArgumentError(None, None, f"Unsupported algorithm id: {self._alg}")
+        shape = [int(d) for d in (shape.numpy() if hasattr(shape, "numpy") else shape)]
+        batch_ndim = len(np.broadcast_shapes(counts._v.shape, probs._v.shape))
+        old = [int(w) & 0xFFFFFFFFFFFFFFFF for w in
+               self.skip(binomial.state_advance(shape, batch_ndim)).numpy()]
+        counter = [old[0] & 0xFFFFFFFF, old[0] >> 32, old[1] & 0xFFFFFFFF, old[1] >> 32]
+        key = [old[2] & 0xFFFFFFFF, old[2] >> 32]
+        v = binomial.sample(shape, counts._v, probs._v, key, counter)
         return Tensor(v.astype(dtypes.as_dtype(dtype).as_numpy_dtype))
 
     def make_seeds(self, count=1):
@@ -231,6 +245,7 @@ class Generator:
 
 
 _global_generator = None
+_DT = {"float16": "HALF", "float32": "FLOAT", "float64": "DOUBLE"}   # TensorFlow's DT_ names
 
 
 def get_global_generator():

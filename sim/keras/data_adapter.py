@@ -8,6 +8,7 @@ as given (already batched globally); a DatasetCreator goes through
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import warnings
 
@@ -16,6 +17,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.keras import _errors, backend
+from sim.keras.version import keras_major
 
 
 class DatasetCreator:
@@ -186,7 +188,10 @@ class DataHandler:
                         f"  x sizes: {n}\n  {name} sizes: {_length(arr)}\n"
                         "Make sure all arrays contain the same number of samples.",
                         n=n, name=name, m=_length(arr)))
-            self._batch_size = checked_batch_size(batch_size)
+            # no batch_size but steps: Keras 3's ArrayDataAdapter and tf-keras's
+            # TensorLikeDataAdapter batch ceil(samples / steps), else 32
+            self._batch_size = int(math.ceil(n / steps_per_epoch)) if (
+                not batch_size and steps_per_epoch and n) else checked_batch_size(batch_size)
             extra = () if for_predict else tuple(a for a in (y, sample_weight) if a is not None)
             self._arrays = (x,) + extra
             self._n = n
@@ -232,7 +237,13 @@ class DataHandler:
         if self._peeked_epoch == epoch:
             self._peeked_epoch = None
             return self._iterator
-        if self._arrays is not None:
+        if self._arrays is not None and self._user_steps is not None and keras_major() == 2:
+            # tf-keras, steps_per_epoch given: one stream of every epoch's pass over the arrays,
+            # read on across epochs (TensorLikeDataAdapter: indices_dataset.repeat(epochs))
+            if self._iterator is None:
+                self._iterator = itertools.chain.from_iterable(
+                    self._array_dataset(e) for e in range(self._initial_epoch, self._epochs))
+        elif self._arrays is not None:
             self._iterator = self._array_dataset(epoch)
         elif self._iterator is None or self._recreate:
             self._iterator = iter(self._dist)
@@ -251,6 +262,13 @@ class DataHandler:
     def ran_out_of_data(self, steps_seen):
         if self.inferred_steps is None:
             self.inferred_steps = steps_seen
+            return
+        if keras_major() == 2 and self._arrays is not None and self._user_steps is not None:
+            logging.getLogger("tensorflow").warning(   # tf-keras's DataHandler text
+                "Your input ran out of data; interrupting training. Make sure that your dataset or "
+                "generator can generate at least `steps_per_epoch * epochs` batches (in this case, "
+                "%d batches). You may need to use the repeat() function when building your dataset.",
+                (self._epochs - self._initial_epoch) * self.inferred_steps)
             return
         warnings.warn(
             "Your input ran out of data; interrupting training. Make sure that your dataset or "

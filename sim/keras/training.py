@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sim.tf as tf
 
-from sim.keras import compile_utils, distribute_utils as du, weight_names
+from sim.keras import compile_utils, distribute_utils as du, keras3_tracking, weight_names
 from sim.keras.layers.base import Layer
 from sim.keras.layers.call_inputs import shape_tuple
 from sim.keras.saving import routes as saving_routes
@@ -78,6 +78,8 @@ class Model(Trainer, Layer):
         self._build_input_shape = tuple(input_shape)
 
     def _maybe_build(self, inputs):
+        if not self.built and type(self).build is Model.build and type(self).call is not Model.call:
+            keras3_tracking.symbolic_first_build(self, inputs)   # while a restore waits
         if not self.built:
             self._build_input_shape = shape_tuple(inputs) if hasattr(inputs, "shape") else None
             self.built = True

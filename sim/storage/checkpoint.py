@@ -27,10 +27,13 @@ def _is_variable(x):
     return hasattr(x, "_as_tensor") or hasattr(x, "_engine_variable")
 
 
-def _walk(obj, path, found, seen, alias=False):
+def _walk(obj, path, found, seen, alias=False, later=None):
     """Collect ``{path: variable}`` for every variable reachable through attributes. A variable
     a Checkpoint or its tracked lists and dicts name again (``alias``) is found at each name, as
-    TensorFlow's object graph records every edge to it."""
+    TensorFlow's object graph records every edge to it. A ``tracking.Later`` (an optimizer's
+    list of the model's variables) is walked last: a variable keeps its owner's name."""
+    if isinstance(obj, tracking.Later):
+        return later.append((path, obj.value)) if later is not None else None
     if _is_variable(obj) and alias and path not in found:
         found[path] = obj
         seen.add(id(obj))
@@ -52,15 +55,18 @@ def _walk(obj, path, found, seen, alias=False):
     elif isinstance(obj, (list, tuple)):
         items = [(str(i), v) for i, v in enumerate(obj)]
     elif hasattr(obj, "__dict__") and not isinstance(obj, type) and type(obj).__module__.startswith(
-            ("sim.", "__main__")) or hasattr(obj, "__dict__") and _has_variables(obj):
+            ("sim.", "__main__")) or hasattr(obj, "__dict__") and (
+            _has_variables(obj) or hasattr(obj, "_checkpoint_name")):   # a Keras layer, anywhere
         # public attributes first (TensorFlow names a dependency by the attribute it was
         # assigned to: net/l1/kernel), then the private ones not reached through them
         attrs = sorted(vars(obj).items(), key=lambda kv: (kv[0].startswith("_"), kv[0]))
-        items = [(k.lstrip("_"), v) for k, v in attrs]
+        namer = getattr(obj, "_checkpoint_name", None)   # a Keras layer's (keras3_tracking.py)
+        items = [(namer(k) if namer else k.lstrip("_"), v) for k, v in attrs]
+        items = [(k, v) for k, v in items if k is not None]
     else:
         return
     for name, value in items:
-        _walk(value, f"{path}/{name}" if path else name, found, seen, tracked)
+        _walk(value, f"{path}/{name}" if path else name, found, seen, tracked, later)
 
 
 def _has_variables(obj):
@@ -98,9 +104,12 @@ class Checkpoint:
         return {k: v for k, v in self._objects.items() if hasattr(v, "_restore_position")}
 
     def _variables(self):
-        found, seen = {}, set()
+        found, seen, later = {}, set(), []
         for name in sorted(self._objects):
-            _walk(self._objects[name], name, found, seen, True)
+            _walk(self._objects[name], name, found, seen, True, later)
+        while later:
+            path, value = later.pop(0)
+            _walk(value, path, found, seen, False, later)
         found["save_counter"] = self.save_counter
         return found
 
@@ -148,18 +157,30 @@ class Checkpoint:
             if name in positions:
                 iterator._restore_position(positions[name])
         self._deferred = values          # assigned now or, for variables not made yet, when
-        if self._apply_deferred():       # a layer builds them (deferred.py)
+        if self._apply_deferred(now=True):   # a layer builds them (deferred.py)
             deferred.defer(self)
         return deferred.RestoreStatus(self, keys)
 
-    def _apply_deferred(self):
-        """Assign the restored values whose variables exist; True while some still wait."""
+    def _apply_deferred(self, now=False):
+        """Assign the restored values whose variables exist; True while some still wait.
+
+        A value of another shape: TensorFlow's ValueError at the restore, left unassigned after
+        it (measured, TF 2.21: a [5] value, a [1, 5] variable appended to a restored list)."""
         waiting = getattr(self, "_deferred", None)
         if not waiting:
             return False
         for path, var in self._variables().items():
-            if path in waiting:
-                var.assign(waiting.pop(path))
+            if path not in waiting:
+                continue
+            value = waiting[path]
+            if tuple(np.shape(value)) != tuple(var.shape):
+                if now:
+                    raise ValueError(
+                        f"Received incompatible tensor with shape {tuple(np.shape(value))} when "
+                        f"attempting to restore variable with shape {tuple(var.shape)} and name "
+                        f"{var.name}.")
+                continue
+            var.assign(waiting.pop(path))
         return bool(waiting)
 
 

@@ -19,6 +19,22 @@ def defer(checkpoint):
     _waiting.add(checkpoint)
 
 
+def waiting():
+    """True while some checkpoint holds values for variables not made yet."""
+    return any(True for _ in _waiting)
+
+
+def drop_waiting_value(variable):
+    """Forget the waiting value of ``variable`` (True if there was one): Keras 3's symbolic
+    first build loses it (sim/keras/keras3_tracking.py)."""
+    for checkpoint in list(_waiting):
+        for path, var in checkpoint._variables().items():
+            if var is variable and path in checkpoint._deferred:
+                del checkpoint._deferred[path]
+                return True
+    return False
+
+
 def apply_pending():
     """Assign the waiting values whose variables now exist (called after a layer is built)."""
     for checkpoint in list(_waiting):

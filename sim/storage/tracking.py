@@ -68,3 +68,10 @@ class DictWrapper(dict):
 
     def __repr__(self):
         return f"DictWrapper({dict.__repr__(self)})"
+
+
+class Later:
+    """A dependency named only if nothing else names its variables (checkpoint.py's walk)."""
+
+    def __init__(self, value):
+        self.value = value

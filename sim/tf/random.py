@@ -8,7 +8,7 @@ from sim.distribute.random_generator import (Generator, create_rng_state,  # noq
                                              get_global_generator, set_global_generator)
 from sim.engine.ops.random import (categorical, normal, set_seed, shuffle,  # noqa: F401
                                    truncated_normal, uniform)
-from sim.engine.ops.stateless_random import (stateless_normal,  # noqa: F401
+from sim.engine.ops.stateless_random import (stateless_binomial, stateless_normal,  # noqa: F401
                                              stateless_truncated_normal, stateless_uniform)
 from sim.tf._lazy import module_getattr
 

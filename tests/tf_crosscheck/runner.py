@@ -68,8 +68,9 @@ def main(argv):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from scenarios import SCENARIOS
     from scenarios_precision import ALONE     # one per process, named on the command line
+    from scenarios_lessons import ALONE as LESSONS_ALONE
     out = {}
-    for key, fn in ({**SCENARIOS, **ALONE} if wanted else SCENARIOS).items():
+    for key, fn in ({**SCENARIOS, **ALONE, **LESSONS_ALONE} if wanted else SCENARIOS).items():
         if wanted and key not in wanted:
             continue
         try:

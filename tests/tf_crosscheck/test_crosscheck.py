@@ -31,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 from scenarios import SCENARIOS  # noqa: E402
+from scenarios_lessons import ALONE  # noqa: E402
 
 # float32 rounding: the frameworks sum replicas and batches in different orders, so results may
 # differ in the last bits (seen: 2 ulp on a loss after one step, 1e-8 on weights after 5 steps).
@@ -57,11 +58,12 @@ REFERENCES = {
 }
 
 
-def _run(framework):
+def _run(framework, only=None):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TF_ENABLE_ONEDNN_OPTS="0", CUDA_VISIBLE_DEVICES="",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     env.pop("TF_USE_LEGACY_KERAS", None)
-    only = os.environ.get("CROSSCHECK_SCENARIOS", "").split()  # run just these (and test them)
+    if only is None:
+        only = os.environ.get("CROSSCHECK_SCENARIOS", "").split()  # run just these (and test them)
     proc = subprocess.run([sys.executable, str(HERE / "runner.py"), framework, *only], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("CROSSCHECK-JSON ")]
@@ -164,3 +166,20 @@ def test_known_sim_bug(framework, bug):
     if diffs:
         pytest.xfail(KNOWN_SIM_BUGS[bug] + "\n" + "\n".join(diffs))
     pytest.fail(f"fixed in sim? {name} > {key} now matches TensorFlow: remove it from KNOWN_SIM_BUGS")
+
+
+_alone_cache: dict = {}
+
+
+@pytest.mark.parametrize("name", [n for n in ALONE if not _ONLY or n in _ONLY])
+def test_scenario_alone(framework, name):
+    """A scenario that needs a fresh process (scenarios_lessons.ALONE): each framework runs it alone."""
+    for side in (framework, SIM_FOR[framework]):
+        if (side, name) not in _alone_cache:
+            _alone_cache[side, name] = _run(side, [name])[name]
+    ref, got = _alone_cache[framework, name], _alone_cache[SIM_FOR[framework], name]
+    for who, r in (("TensorFlow", ref), ("sim", got)):
+        if _is_error(r) and "traceback" in r:
+            pytest.fail(f"the scenario itself fails under {who}: {r['traceback']}")
+    diffs = compare(ref, got, [name])
+    assert not diffs, f"sim differs from TensorFlow ({framework}):\n" + "\n".join(diffs)

@@ -3,8 +3,8 @@
 engine_scripts/random_generator.py draws with every method and way of making a generator, then
 under MirroredStrategy (2 replicas); each value must equal TensorFlow's exactly (float32 values
 compared as float32: both engines run the same Philox kernel). Errors by class (ThreeFry is
-TensorFlow's UnimplementedError on CPU). ``binomial`` is left out: sim samples it by inversion,
-TensorFlow's kernel by another algorithm (its docstring says so).
+TensorFlow's UnimplementedError on CPU). ``binomial`` is TensorFlow's kernel (inversion and
+BTRS, sim/engine/binomial.py): its draws and the state it leaves are compared too.
 """
 from __future__ import annotations
 

@@ -9,8 +9,11 @@ scheduled together both start from the same values: with ``steps_per_execution=1
 one's 10 steps are 10 updates stale, and the tutorial's first-epoch loss comes out 5.5 % higher
 than TensorFlow's.
 
-``SIM_PS_MACHINE=one-host`` (or ``ClusterCoordinator(strategy, machine="one-host")``) simulates
-the tutorial's machine instead: one CPU host holds every task; a scheduled ``Model.fit`` function
+The tutorial's machine is simulated by default when the cluster is in-process, as the tutorial's
+is: every worker and ps task of the strategy's cluster is a ``tf.distribute.Server`` started in
+this process (``create_in_process_cluster``). ``SIM_PS_MACHINE`` or
+``ClusterCoordinator(strategy, machine=...)`` chooses instead: ``one-host`` or ``cluster``. On
+the tutorial's machine one CPU host holds every task; a scheduled ``Model.fit`` function
 runs step by step beside the others, sharing the host's CPU (side_by_side.py), so each step
 misses only the step the other closure runs at the same time; any other closure takes the CPU
 whole, one at a time, reading the variables when it starts. Variables stay in the host's memory:
@@ -24,17 +27,28 @@ ENV = "SIM_PS_MACHINE"
 NAMES = ("cluster", "one-host")
 
 
-def wanted(machine):
-    """True when the coordinator should simulate one host (argument, else SIM_PS_MACHINE)."""
-    choice = machine if isinstance(machine, str) else (os.environ.get(ENV) or "cluster") \
-        if machine is None else None
-    if choice is None:
-        return False
+def wanted(machine, cluster=None):
+    """True when the coordinator should simulate one host: the ``machine`` argument, else
+    SIM_PS_MACHINE, else whether ``cluster`` (``{job: [addresses]}``) is in-process."""
+    if machine is not None and not isinstance(machine, str):
+        return False                      # a Machine given: the caller's own cluster
+    choice = machine if machine is not None else os.environ.get(ENV)
+    if not choice:
+        return in_process(cluster or {})
     if choice not in NAMES:
         raise ValueError(f"{ENV} / machine= is 'cluster' (a host per task, the default) or "
                          f"'one-host' (every task on one host, as TensorFlow's tutorial runs them); "
                          f"got {choice!r}.")
     return choice == "one-host"
+
+
+def in_process(cluster):
+    """True when every worker and ps task of ``cluster`` is a Server started in this process,
+    as TensorFlow's tutorial starts them: the tasks are threads of one process on one host."""
+    from sim.distribute.ps.server import _started
+    served = {(s._job_name, s._address) for s in _started}
+    tasks = [(job, address) for job in ("worker", "ps") for address in cluster.get(job, ())]
+    return bool(tasks) and all(task in served for task in tasks)
 
 
 def machine():

@@ -40,7 +40,7 @@ class SimulatedCluster:
         self.strategy = strategy
         self.num_workers, self.num_ps = ext._num_workers, ext._num_ps
         from sim.distribute.ps import one_host
-        self.one_host = one_host.wanted(machine)        # every task on one host (one_host.py)
+        self.one_host = one_host.wanted(machine, ext._cluster)   # every task on one host
         if self.one_host:
             self.machine = one_host.machine()
             cpu = self.machine.devices_of("CPU")[0]

@@ -100,3 +100,16 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     v = draw("uniform", _shape(shape), key, ctr, alg_id(alg), dt.as_numpy_dtype)
     lo, hi = tensor(minval, dt), tensor(1 if maxval is None else maxval, dt)
     return v * (hi - lo) + lo
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
+    """TensorFlow's StatelessRandomBinomial (sim/engine/binomial.py); ``probs`` float32 unless
+    typed, ``counts`` converted to its dtype (stateless_random_ops.py's dtype hints)."""
+    from sim.engine import binomial
+    from sim.engine.tensor import convert_to_tensor
+    probs = convert_to_tensor(probs, dtype_hint=dtypes.float32)
+    counts = convert_to_tensor(counts, dtype_hint=probs.dtype)
+    key, ctr = _from_seed(seed)
+    counter = [ctr[0] & 0xFFFFFFFF, ctr[0] >> 32, ctr[1] & 0xFFFFFFFF, ctr[1] >> 32]
+    v = binomial.sample(_shape(shape), counts._v, probs._v, [key & 0xFFFFFFFF, key >> 32], counter)
+    return out(v.astype(dtypes.as_dtype(output_dtype).as_numpy_dtype), (), None, 0)

@@ -14,7 +14,7 @@ import numpy as np
 import sim.tf as tf
 
 from sim.distribute.memory_capacity import initial_value
-from sim.keras import backend, initializers, regularizers, restoring, weight_names
+from sim.keras import backend, initializers, keras3_tracking, regularizers, restoring, weight_names
 from sim.keras.layers.dtype_policy import DTypePolicyMixin, call_in_scope, mark_autocast
 from sim.keras.mixed_precision import policy as dtype_policies
 from sim.keras.layers.call_inputs import (_dedupe, _fmt_shape, _map, _to_tensors,  # noqa: F401
@@ -33,6 +33,9 @@ def is_variable(v) -> bool:
 
 class Layer(DTypePolicyMixin):
     """Base layer: override ``build(input_shape)`` and ``call(inputs)``."""
+
+    _keras3_private_weights: tuple = ()   # Keras 3 keeps these as '_name' (keras3_tracking.py)
+    _checkpoint_name = keras3_tracking.checkpoint_name
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         object.__setattr__(self, "_tracked_layers", [])
@@ -82,6 +85,7 @@ class Layer(DTypePolicyMixin):
                     if all(value is not t for t in tv):
                         tv.append(value)
         object.__setattr__(self, name, value)
+        keras3_tracking.check_assigned(self, value)   # Keras 3's first build, a restore waiting
 
     @property
     def name(self):

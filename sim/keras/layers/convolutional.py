@@ -72,6 +72,8 @@ def check_image_rank(layer, inputs, rule="ndim"):
 class Conv2D(Layer):
     """2-D convolution; ``padding`` "valid" or "same", ``data_format`` channels_last (default)
     or channels_first. ``dilation_rate`` and ``groups`` other than 1 are not simulated."""
+    _keras3_private_weights = ("kernel",)   # Keras 3: self._kernel (checkpoint names)
+
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,

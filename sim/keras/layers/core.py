@@ -11,6 +11,8 @@ from sim.keras.layers.base import Layer
 
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)``; the kernel is (input_dim, units)."""
+    _keras3_private_weights = ("kernel",)   # Keras 3: self._kernel (checkpoint names)
+
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,

@@ -8,6 +8,7 @@ from sim.keras.layers.base import Layer
 
 
 class Embedding(Layer):
+    _keras3_private_weights = ("embeddings",)   # Keras 3: self._embeddings (checkpoint names)
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, activity_regularizer=None, embeddings_constraint=None,
                  mask_zero=False, input_length=None, **kwargs):

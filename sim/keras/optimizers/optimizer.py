@@ -233,6 +233,10 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False, **kwargs):
         aggregate = not skip_gradients_aggregation and kwargs.pop("experimental_aggregate_gradients", True)
+        grads_and_vars = tuple(grads_and_vars)
+        # Keras 3 and tf-keras build the slots of every variable given, a gradient or not
+        # (base_optimizer.apply, optimizer.apply_gradients); optimizer_v2 only those with one.
+        every = None if self._legacy else [v for _, v in grads_and_vars]
         grads_and_vars = filter_empty_gradients(grads_and_vars)
         if not grads_and_vars:
             return self.iterations
@@ -241,16 +245,16 @@ class Optimizer:
         if du.in_cross_replica_context():
             # Called outside strategy.run: no replicas to aggregate.
             grads = self._clip(grads)
-            return self._distributed_apply(du.get_strategy(), list(zip(grads, variables)))
+            return self._distributed_apply(du.get_strategy(), list(zip(grads, variables)), every)
         ctx = du.get_replica_context()
         if aggregate and ctx.num_replicas_in_sync > 1:
             grads = utils.all_reduce_sum_gradients(grads_and_vars)
         grads = self._clip(grads)
-        return ctx.merge_call(self._distributed_apply, args=(list(zip(grads, variables)),))
+        return ctx.merge_call(self._distributed_apply, args=(list(zip(grads, variables)), every))
 
-    def _distributed_apply(self, strategy, grads_and_vars):
+    def _distributed_apply(self, strategy, grads_and_vars, every=None):
         """Cross-replica: build slots, then one ``extended.update`` per variable."""
-        variables = [v for _, v in grads_and_vars]
+        variables = every or [v for _, v in grads_and_vars]
         if any(id(v) not in self._slots for v in variables):
             self.build(variables)
         step = int(backend.get_value(self.iterations))

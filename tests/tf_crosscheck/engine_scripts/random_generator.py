@@ -54,6 +54,16 @@ g3.reset_from_seed(3); rec("reset_seed_state", lambda: g3.state)
 g3.reset([1, 2, 3]); rec("reset_state", lambda: g3.state)
 g3.reset_from_key_counter(9, [4, 5]); rec("reset_kc_state", lambda: g3.state)
 g4 = tf.random.Generator.from_state([4, 5, 6], alg="philox"); rec("fs_normal", lambda: g4.normal([2]))
+g5 = tf.random.Generator.from_seed(1234)   # binomial: inversion, BTRS, p > 0.5, p = 0 and 1
+for i, (shape, counts, probs) in enumerate((([2, 3], [10., 20., 30.], [0.1, 0.5, 0.9]),
+                                            ([10], 5., 0.3), ([4], 1000., 0.25),
+                                            ([3, 2], [7., 100.], [0.95, 0.6]), ([2], 0., 0.5),
+                                            ([2], 4., 1.0))):
+    rec(f"binomial{i}", lambda: g5.binomial(shape, counts=counts, probs=probs))
+    rec(f"binomial{i}_state", lambda: g5.state)
+rec("binomial_int_counts", lambda: g5.binomial([2], counts=[10, 20], probs=[0.5, 0.5]))
+rec("stateless_binomial", lambda: tf.random.stateless_binomial([3, 2], seed=[7, 8], counts=[7., 100.], probs=[0.95, 0.6]))
+rec("stateless_binomial_int_counts", lambda: tf.random.stateless_binomial([5], seed=[3, 4], counts=50, probs=0.5))
 rec("stateless_normal", lambda: tf.random.stateless_normal([2, 3], seed=[1, 2]))
 rec("stateless_uniform", lambda: tf.random.stateless_uniform([3], seed=[3, 4]))
 rec("stateless_uniform_int", lambda: tf.random.stateless_uniform([3], seed=[3, 4], minval=0, maxval=7, dtype=tf.int32))
