@@ -1,5 +1,6 @@
 """The website's build checks fail on what they are for: a broken internal link, a missing figure,
-a page in the wrong language, a Chinese character no font of the site can draw."""
+a page in the wrong language, a Chinese character no font of the site can draw, a language without
+the teacher's guide or a guide that lost its links."""
 import nbformat
 import pytest
 
@@ -26,8 +27,16 @@ def site(tmp_path):
         (root / lang / "_images").mkdir()
         (root / lang / "_images" / "fig.png").write_bytes(b"\x89PNG....")
         (root / lang / "index.html").write_text(
-            page(lang, text + ' <a href="lessons/01_x.html#top">1</a> <a href="https://example.org">x</a>'),
+            page(lang, text + ' <a href="lessons/01_x.html#top">1</a> <a href="https://example.org">x</a>'
+                 ' <a href="teaching.html">guide</a>'),
             encoding="utf-8")
+        (root / lang / "teaching.html").write_text(
+            page(lang, text + ' <a href="lessons/01_x.html">1</a> <a href="slides/01_x.html">slides</a>'
+                 ' <a href="glossary.html">glossary</a>'),
+            encoding="utf-8")
+        (root / lang / "glossary.html").write_text(page(lang, text), encoding="utf-8")
+        (root / lang / "slides").mkdir()
+        (root / lang / "slides" / "01_x.html").write_text("<html><body>deck</body></html>", encoding="utf-8")
         (root / lang / "lessons" / "01_x.html").write_text(
             page(lang, text + ' <img src="../_images/fig.png"> <a href="../index.html">home</a>'),
             encoding="utf-8")
@@ -38,6 +47,7 @@ def test_a_good_site_passes(site):
     assert check.broken_links(site) == []
     assert check.missing_figures(site) == []
     assert check.wrong_languages(site) == []
+    assert check.missing_guides(site) == []
 
 
 def test_a_broken_link_or_a_missing_id_is_reported(site):
@@ -100,3 +110,30 @@ def test_a_chinese_character_outside_the_fonts_is_reported(site, monkeypatch):
     assert rare not in font.covered(font.course_font())
     (site / "zh" / "search.js").write_text('var s = "\\u9f98";', encoding="utf-8")   # escaped, as Sphinx writes
     assert font.missing_glyphs(site) == [rare]
+
+
+def test_a_language_without_the_teachers_guide_is_reported(site):
+    (site / "pt" / "teaching.html").unlink()
+    assert check.missing_guides(site) == ["pt/teaching.html: the teacher's guide is missing"]
+    assert "pt/index.html: broken link teaching.html" in check.broken_links(site)
+
+
+def test_a_home_page_that_does_not_link_the_guide_is_reported(site):
+    home = site / "zh" / "index.html"
+    home.write_text(home.read_text(encoding="utf-8").replace('href="teaching.html"', 'href="glossary.html"'),
+                    encoding="utf-8")
+    assert check.missing_guides(site) == ["zh/index.html: does not link the teacher's guide teaching.html"]
+
+
+def test_a_guide_that_lost_a_lessons_slideshow_link_is_reported(site):
+    guide = site / "en" / "teaching.html"
+    guide.write_text(guide.read_text(encoding="utf-8").replace("slides/01_x.html", "glossary.html"), encoding="utf-8")
+    assert check.missing_guides(site) == ["en/teaching.html: does not link slides/01_x.html"]
+
+
+def test_a_broken_link_of_the_guide_is_reported(site):
+    (site / "zh" / "slides" / "01_x.html").unlink()
+    guide = site / "zh" / "teaching.html"
+    guide.write_text(guide.read_text(encoding="utf-8").replace("glossary.html", "glossary.html#nope"), encoding="utf-8")
+    assert sorted(check.broken_links(site)) == ["zh/teaching.html: broken link slides/01_x.html",
+                                                "zh/teaching.html: link glossary.html#nope names an id its page lacks"]

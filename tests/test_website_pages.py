@@ -144,3 +144,66 @@ def test_exercises_come_in_the_home_tables_order(lang):
     order = exercise_order(read(f"notebooks/{lang}/index.ipynb"), lang)
     assert order.index("02_ring_allreduce") < order.index("02_choose_algorithm")
     assert order.index("07_predict_shards") < order.index("07_stable_learning_rate")
+
+
+def site_pages(lang):
+    """The page names write_language gives a language (lessons, exercises, the glossary)."""
+    return ({"glossary"} | {f"lessons/{p.stem}" for p in (ROOT / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb")}
+            | {f"exercises/{p.stem}" for p in (ROOT / "exercises" / lang).glob("[0-9][0-9]_*.ipynb")})
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_guide_page_links_the_sites_pages_not_the_repositorys_files(lang):
+    from tools.assignments import POINTS
+    from tools.website.guide import PAGE, guide_page
+
+    pages = site_pages(lang)
+    nav = language_nav(lang, PAGE)
+    text = guide_page(lang, nav, pages)
+    assert text.startswith(nav + "\n") and text.count("course-languages") == 1   # the switcher, once
+    targets = re.findall(r"\]\(([^)]+)\)", text) + re.findall(r'href="([^"]+)"', text)
+    assert not [t for t in targets if t.startswith("../") and not t.endswith(f"/{PAGE}.html")
+                or t.endswith(".md") and t != "glossary.md"], targets
+    assert "`docs/site.md`" in text     # the guide's link to docs/site.md: a path, the site has no page
+    assert "glossary.md" in targets and "notebooks/GLOSSARY.md" not in text
+    for lesson in sorted(p for p in pages if p.startswith("lessons/")):
+        stem = lesson.split("/")[1]
+        assert f"{lesson}.ipynb" in targets and f"slides/{stem}.html" in targets, lesson
+    assert {t for t in targets if t.startswith("exercises/")} == {f"exercises/{s}.ipynb" for s in POINTS}
+    # its own anchors are MyST's heading slugs (myst_heading_anchors), which are GitHub's
+    from myst_parser.slugs import github_slugify
+    headings = {github_slugify(h) for h in re.findall(r"^#{1,3} (.+)$", text, flags=re.M)}
+    assert {t[1:] for t in targets if t.startswith("#")} <= headings
+
+
+@pytest.mark.parametrize("target, expected", [
+    ("../notebooks/GLOSSARY.md", "glossary.md"),
+    ("../notebooks/en/02_allreduce_step_by_step.ipynb", "lessons/02_allreduce_step_by_step.ipynb"),
+    ("../exercises/en/solutions/01_transfer_time.ipynb#x", "exercises/01_transfer_time.ipynb#x"),
+    ("#points-per-exercise", "#points-per-exercise"),
+    ("https://nbgrader.readthedocs.io/", "https://nbgrader.readthedocs.io/"),
+    ("../notebooks/zh/02_allreduce_step_by_step.ipynb", "../zh/lessons/02_allreduce_step_by_step.html"),
+    ("teaching.pt.md#pontos-por-exercício", "../pt/teaching.html#pontos-por-exercício"),
+    ("site.md", "repository:docs/site.md"),          # no page on the site: named by its path
+    ("../README.zh.md", "repository:README.zh.md"),
+])
+def test_a_guide_link_becomes_its_page_on_the_site(target, expected):
+    from tools.website.guide import site_target
+
+    assert site_target(target, "en", site_pages("en")) == expected
+
+
+def test_a_link_to_a_repository_file_is_its_path_on_the_site():
+    from tools.website.guide import LINK, rewrite_link
+
+    line = "see [site.md](site.md) and [the glossary](../notebooks/GLOSSARY.md)"
+    assert LINK.sub(lambda m: rewrite_link(m, "pt", site_pages("pt")), line) == \
+        "see `docs/site.md` and [the glossary](glossary.md)"
+
+
+@pytest.mark.parametrize("target", ["no_such_doc.md", "../notebooks/en/99_no_such_lesson.ipynb"])
+def test_a_guide_link_to_nothing_stops_the_build(target):
+    from tools.website.guide import site_target
+
+    with pytest.raises(ValueError, match=re.escape(f"docs/teaching.md: its link {target} names neither")):
+        site_target(target, "en", site_pages("en"))

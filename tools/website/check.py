@@ -1,5 +1,6 @@
-"""Checks of a built website: every internal link resolves, every figure is there, and every
-page is in the language its path says. Each returns a list of problems, one sentence each."""
+"""Checks of a built website: every internal link resolves, every figure is there, every page is
+in the language its path says, and every language has its slideshows and the teacher's guide.
+Each returns a list of problems, one sentence each."""
 from __future__ import annotations
 
 import re
@@ -183,11 +184,32 @@ def missing_slideshows(html_root: Path = HTML) -> list[str]:
     return problems
 
 
+def missing_guides(html_root: Path = HTML) -> list[str]:
+    """Every language has the teacher's guide (tools/website/guide.py), its home page links it, and
+    it links every lesson page of its language and that lesson's slideshow (broken_links checks
+    that each link resolves)."""
+    problems = []
+    for lang in LANGS:
+        guide = html_root / lang / "teaching.html"
+        if not guide.is_file():
+            problems.append(f"{lang}/teaching.html: the teacher's guide is missing")
+            continue
+        home = html_root / lang / "index.html"
+        if home.is_file() and "teaching.html" not in {urlsplit(link).path for link in parse(home).links}:
+            problems.append(f"{lang}/index.html: does not link the teacher's guide teaching.html")
+        links = {urlsplit(link).path for link in parse(guide).links}
+        for lesson in sorted((html_root / lang / "lessons").glob("*.html")):
+            for wanted in (f"lessons/{lesson.name}", f"slides/{lesson.name}"):
+                if wanted not in links:
+                    problems.append(f"{lang}/teaching.html: does not link {wanted}")
+    return problems
+
+
 def all_problems(html_root: Path = HTML) -> list[str]:
     from tools.website.font import missing_glyphs
 
     problems = (broken_links(html_root) + missing_figures(html_root) + repeated_figures(html_root)
-                + wrong_languages(html_root) + missing_slideshows(html_root))
+                + wrong_languages(html_root) + missing_slideshows(html_root) + missing_guides(html_root))
     lacking = missing_glyphs(html_root)
     if lacking:
         problems.append(f"{len(lacking)} Chinese characters have no glyph in the site's fonts "

@@ -1,4 +1,5 @@
-"""Write the Sphinx source tree of one language: home, glossary, lessons and exercises.
+"""Write the Sphinx source tree of one language: home, glossary, lessons, exercises and the
+teacher's guide (tools/website/guide.py).
 
 Every language has the same page paths (``lessons/NN_topic``, ``exercises/NN_name``), so the
 language switcher links to the same path under another language's root. Lessons come from their
@@ -19,6 +20,7 @@ import nbformat
 from tools.course_maps import HOME_TEXT, MAP_END, MAP_START, READMES
 from tools.website import EXECUTED, HTML_LANG, LANG_NAMES, LANGS, ROOT, SOURCES
 from tools.website.execute import FALLBACK_TAG
+from tools.website.guide import PAGE as GUIDE_PAGE, guide_page
 from tools.website.ui_words import write_search_translations
 from tools.website.words import word
 
@@ -173,8 +175,8 @@ def home_page(lang: str, home: nbformat.NotebookNode, toc: list[str]) -> str:
     table = re.sub(rf"\]\(\.\./\.\./exercises/{lang}/(\w+)\.ipynb\)", r"](exercises/\1.ipynb)", table)
     tree = "\n".join(toc)
     return (f"{language_nav(lang, 'index')}\n\n{title}\n\n{intro}\n\n{table}\n\n"
-            f"## {word(lang, 'course_map')}\n\n{readme_map(lang)}\n\n"
-            f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{tree}\nglossary\n```\n")
+            f"## {word(lang, 'course_map')}\n\n{readme_map(lang)}\n\n{word(lang, 'for_teachers')}\n\n"
+            f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{tree}\nglossary\n{GUIDE_PAGE}\n```\n")
 
 
 def glossary_page(lang: str) -> str:
@@ -216,4 +218,6 @@ def write_language(lang: str) -> Path:
             toc.append(f"exercises/{solution.stem}")
     (out / "index.md").write_text(home_page(lang, home, toc), encoding="utf-8")
     (out / "glossary.md").write_text(glossary_page(lang), encoding="utf-8")
+    pages = set(toc) | {"glossary"}
+    (out / f"{GUIDE_PAGE}.md").write_text(guide_page(lang, language_nav(lang, GUIDE_PAGE), pages), encoding="utf-8")
     return out

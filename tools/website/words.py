@@ -24,6 +24,11 @@ WORDS = {
         "run_exercise_title": "Run this exercise",
         "run_exercise_open": "then open the exercise",
         "run_exercise_solution": "A worked solution is in",
+        "guide_lesson": "The lesson's page",
+        "glossary_link": "the glossary",
+        "for_teachers": ("Teaching a class? The [teacher's guide](teaching.md) gives each lesson's time, "
+                         "prerequisites and pitfalls, how to run the course on a JupyterHub, how to grade the "
+                         "exercises with nbgrader and how to project a lesson as a slideshow."),
     },
     "zh": {
         "site_title": "在模拟硬件上学习 tf.distribute",
@@ -46,6 +51,10 @@ WORDS = {
         "run_exercise_title": "运行这个练习",
         "run_exercise_open": "然后打开练习",
         "run_exercise_solution": "参考答案在",
+        "guide_lesson": "这节课的页面",
+        "glossary_link": "术语表",
+        "for_teachers": ("要给一个班上课？[教师指南](teaching.md)给出每节课的时长、先修课和学习者容易困惑的地方，"
+                         "以及如何在 JupyterHub 上为全班运行课程、如何用 nbgrader 批改练习、如何把一节课作为幻灯片投影。"),
     },
     "pt": {
         "site_title": "tf.distribute em hardware simulado",
@@ -69,6 +78,11 @@ WORDS = {
         "run_exercise_title": "Execute este exercício",
         "run_exercise_open": "depois abra o exercício",
         "run_exercise_solution": "Uma solução resolvida está em",
+        "guide_lesson": "A página da lição",
+        "glossary_link": "glossário",
+        "for_teachers": ("Vai dar o curso para uma turma? O [guia do professor](teaching.md) traz a duração, os "
+                         "pré-requisitos e as dúvidas típicas de cada lição, como rodar o curso em um JupyterHub, "
+                         "como corrigir os exercícios com o nbgrader e como projetar uma lição como slides."),
     },
 }
 
