@@ -72,3 +72,29 @@ def test_no_fork_where_a_thread_runs():
     probe = _probes(result.output.replace("[worker 0] ", ""))["worker:0"]
     assert result.returncode == 0 and probe["parent"] == os.getpid()
     assert not probe["forked"] and not probe["pytest_loaded"]       # a new interpreter
+
+
+_PARENT_WITH_EXIT_HOOK = r"""
+import atexit, os, sys
+from sim.launch import forked
+log = sys.argv[1]
+atexit.register(lambda: open(log, "a").write(f"hook ran in {os.getpid()}\n"))
+task = forked.fork_task([sys.argv[2]], dict(os.environ))
+out = task.stdout.read().decode()
+print(out.strip(), "| task", task.wait(timeout=60), "parent", os.getpid())
+"""
+
+
+def test_a_forked_task_runs_none_of_its_parents_exit_hooks(tmp_path):
+    """A Jupyter kernel's exit hooks close its ZMQ sockets: run in a task, they would reach the
+    kernel's own ZMQ threads through the fork. A fresh interpreter has none of them."""
+    script = tmp_path / "task.py"
+    script.write_text("import atexit\natexit.register(lambda: print('own hook'))\n")
+    log = tmp_path / "hooks.log"
+    run = subprocess.run([sys.executable, "-c", _PARENT_WITH_EXIT_HOOK, str(log), str(script)],
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    parent = run.stdout.split()[-1]
+    assert run.stdout.startswith("own hook | task 0 "), run.stdout       # the task's own ran
+    assert log.read_text() == f"hook ran in {parent}\n"        # the parent's, once, not the task's

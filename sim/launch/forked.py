@@ -86,6 +86,10 @@ def fork_task(argv: list, env: dict) -> ForkedTask:
 
 def _run_task(argv, env, write) -> int:
     os.setpgid(0, 0)                               # its own group: the launcher signals it whole
+    import atexit
+    # The parent's exit hooks are not the task's: a Jupyter kernel's close its ZMQ sockets, and
+    # run here they would tell the parent's ZMQ threads (shared by the fork) to close them too
+    atexit._clear()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -108,7 +112,6 @@ def _run_task(argv, env, write) -> int:
         if thread is not threading.main_thread() and thread is not threading.current_thread() \
                 and not thread.daemon:
             thread.join()
-    import atexit
     atexit._run_exitfuncs()
     sys.stdout.flush()
     sys.stderr.flush()
