@@ -71,3 +71,16 @@ def test_unknown_language_names_the_choices():
 def test_missing_key_is_an_error_not_a_fallback():
     with pytest.raises(i18n.MissingMessage):
         i18n.t("core.no_such_message")
+
+
+def test_a_width_in_a_message_counts_display_columns():
+    """A CJK character takes two columns of a terminal or notebook: a cell holding Chinese is padded
+    to the same width as one holding digits (lessons-zh-review-2, lesson 09 item 12)."""
+    from sim.i18n import _LocalFormatter, _display_width
+    fmt = _LocalFormatter("zh")
+    cells = [fmt.format("{b:>8}|", b=text) for text in ("64", "整个模型", "桶 MB")]
+    assert [_display_width(c) for c in cells] == [9, 9, 9]
+    assert cells[1] == "整个模型|" and cells[0] == "      64|"
+    assert fmt.format("{b:<6}|", b="开") == "开    |"
+    assert fmt.format("{b:>3}|", b="整个模型") == "整个模型|"        # too wide: as str.format, no cut
+    assert fmt.format("{b}|{n:>6,.1f}", b="网络", n=1234.5) == "网络|1,234.5"

@@ -170,8 +170,18 @@ def test_the_guide_page_links_the_sites_pages_not_the_repositorys_files(lang):
         stem = lesson.split("/")[1]
         assert f"{lesson}.ipynb" in targets and f"slides/{stem}.html" in targets, lesson
     assert {t for t in targets if t.startswith("exercises/")} == {f"exercises/{s}.ipynb" for s in POINTS}
-    # its own anchors are MyST's heading slugs (myst_heading_anchors), which are GitHub's
-    from myst_parser.slugs import github_slugify
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_guides_anchors_are_myst_heading_slugs(lang):
+    """Its own anchors are MyST's heading slugs (myst_heading_anchors), which are GitHub's.
+    MyST comes with the site's extras (`make site`), so `make unit` alone skips this."""
+    slugs = pytest.importorskip("myst_parser.slugs")
+    from tools.website.guide import PAGE, guide_page
+
+    text = guide_page(lang, language_nav(lang, PAGE), site_pages(lang))
+    targets = re.findall(r"\]\(([^)]+)\)", text) + re.findall(r'href="([^"]+)"', text)
+    github_slugify = slugs.github_slugify
     headings = {github_slugify(h) for h in re.findall(r"^#{1,3} (.+)$", text, flags=re.M)}
     assert {t[1:] for t in targets if t.startswith("#")} <= headings
 

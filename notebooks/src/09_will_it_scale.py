@@ -112,7 +112,8 @@ print("...")
 
 # %% [markdown] lang="en"
 # 25.6 million parameters (the published count, exactly) make about 98 MB of gradients to
-# all-reduce at every step. How long a device computes each layer comes from its data sheet and
+# all-reduce at every step (in this lesson 1 MB is 2²⁰ bytes, as Horovod's and NCCL's sizes
+# count it: Horovod's 64 MB fusion threshold before v0.21 is 67,108,864 bytes). How long a device computes each layer comes from its data sheet and
 # measured kernels, never from a scaling result: a **roofline**. A convolution or matrix product
 # takes its FLOPs at the device's peak times the fraction of peak that cuBLAS and cuDNN kernels
 # were measured to reach, or its bytes at the memory bandwidth, whichever is longer; batch norm,
@@ -127,7 +128,7 @@ print("...")
 # layers.
 
 # %% [markdown] lang="zh"
-# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约。设备计算每一层要花多长时间，来自它的数据手册和实测的内核性能，从不根据扩展结果拟合，这就是**屋顶线模型**（roofline）：卷积或矩阵乘法的耗时取两者中较长的一个，一是它的 FLOP 数除以（峰值速度 × cuBLAS 和 cuDNN 内核实测能达到的峰值比例），二是它要读写的字节数除以内存带宽；批归一化、激活函数和优化器的更新只搬运字节（第 8 节详细介绍）。
+# 2560 万个参数（与公布的参数量完全一致）意味着每一步都要对大约 98 MB 的梯度做全归约（本课中 1 MB 是 2²⁰ 字节，与 Horovod 和 NCCL 计算大小的方式相同：Horovod 在 v0.21 之前的 64 MB 融合阈值就是 67,108,864 字节）。设备计算每一层要花多长时间，来自它的数据手册和实测的内核性能，从不根据扩展结果拟合，这就是**屋顶线模型**（roofline）：卷积或矩阵乘法的耗时取两者中较长的一个，一是它的 FLOP 数除以（峰值速度 × cuBLAS 和 cuDNN 内核实测能达到的峰值比例），二是它要读写的字节数除以内存带宽；批归一化、激活函数和优化器的更新只搬运字节（第 8 节详细介绍）。
 #
 # ## 2. 一步训练：先计算，再通信
 #
@@ -135,7 +136,8 @@ print("...")
 
 # %% [markdown] lang="pt"
 # 25,6 milhões de parâmetros (exatamente a contagem publicada) dão cerca de 98 MB de gradientes
-# para o all-reduce em cada passo. Quanto tempo um dispositivo leva para calcular cada camada vem
+# para o all-reduce em cada passo (nesta lição, 1 MB são 2²⁰ bytes, como o Horovod e o NCCL contam
+# os tamanhos: o limite de fusão de 64 MB do Horovod antes da v0.21 é de 67.108.864 bytes). Quanto tempo um dispositivo leva para calcular cada camada vem
 # da sua ficha técnica e de kernels medidos, nunca de um resultado de escalonamento: um modelo
 # **roofline**. Uma convolução ou um produto de matrizes leva o maior de dois tempos: seus FLOPs
 # no pico do dispositivo vezes a fração do pico que kernels do cuBLAS e do cuDNN atingiram em

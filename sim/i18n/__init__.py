@@ -101,7 +101,24 @@ class _LocalFormatter(string.Formatter):
             return choose(value, format_spec, self.lang)
         if _is_number(value):
             return number(value, format_spec, self.lang)
+        if isinstance(value, str) and format_spec:       # a CJK character takes two columns
+            format_spec = _display_spec(value, format_spec)
         return super().format_field(value, format_spec)
+
+
+def _display_width(text: str) -> int:
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _display_spec(text: str, spec: str) -> str:
+    """``spec`` ([[fill]align]width) with the width counted in display columns, so that a table
+    cell holding Chinese lines up under its header."""
+    import re
+    m = re.fullmatch(r"((?:.?[<>^])?)(\d+)", spec)
+    if not m:
+        return spec
+    return f"{m.group(1)}{max(0, int(m.group(2)) - (_display_width(text) - len(text)))}"
 
 
 def t(key: str, lang: str | None = None, **fields) -> str:
@@ -122,8 +139,7 @@ def join_list(items, lang: str | None = None) -> str:
 
 def pad(text: str, width: int, left: bool = False) -> str:
     """``text`` padded to ``width`` display columns (a CJK character takes two), right-aligned."""
-    import unicodedata
-    spaces = " " * max(0, width - sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(text)))
+    spaces = " " * max(0, width - _display_width(str(text)))
     return f"{text}{spaces}" if left else f"{spaces}{text}"
 
 
