@@ -1,7 +1,7 @@
 """Pictures of scaling, in the course language: the scaling curve and one step's timeline."""
 from __future__ import annotations
 
-from sim.i18n import t
+from sim.i18n import number, t
 
 
 def draw_scaling(rows: list, ax=None, title: str | None = None):
@@ -19,14 +19,14 @@ def draw_scaling(rows: list, ax=None, title: str | None = None):
     ax.plot(devices, [d * one for d in devices], "--", color="#999999", label=t("scale.ideal"))
     ax.plot(devices, rate, "o-", color="#4C72B0", label=t("scale.simulated"))
     for d, r, row in zip(devices, rate, rows):
-        ax.annotate(f"{row['efficiency']:.0%}", (d, r), textcoords="offset points", xytext=(0, 6),
+        ax.annotate(number(row["efficiency"], ".0%"), (d, r), textcoords="offset points", xytext=(0, 6),
                     ha="center", fontsize=8)
-    from matplotlib.ticker import ScalarFormatter
+    from matplotlib.ticker import FuncFormatter
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xticks(devices)
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(ScalarFormatter())
+    for axis in (ax.xaxis, ax.yaxis):      # 16,384 / 16.384: grouped as the language groups
+        axis.set_major_formatter(FuncFormatter(lambda v, _: number(v, ",.0f")))
     ax.set_xlabel(t("scale.axis_devices"))
     ax.set_ylabel(t("scale.axis_samples"))
     ax.set_title(title or "", fontsize=10)
