@@ -9,7 +9,6 @@ hint naming what is off: the order of the nodes, the ports, the number of tasks,
 """
 from __future__ import annotations
 
-import os
 from typing import Callable
 
 from sim.course.exercises.checker import Case, run_cases
@@ -22,28 +21,17 @@ CASES = [
     (["node-b", "node-a"], 1, 0, 8888),    # Slurm's order is not the resolver's: sorted names
     (["n9", "n10"], 2, 1, 8888),           # sorted as text: n10 comes before n9
 ]
-_SLURM = ("SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_NODELIST", "SLURM_STEP_TASKS_PER_NODE",
-          "CUDA_VISIBLE_DEVICES")
-
-
 def reference(nodes, gpus_per_node, rank, port_base=8888):
     """What the resolver says, in the job step's environment (restored afterwards)."""
+    from sim.course.real_cluster import slurm_step
     from sim.distribute.cluster_resolver import SlurmClusterResolver
-    saved = {k: os.environ.get(k) for k in _SLURM}
-    try:
-        os.environ.update(SLURM_PROCID=str(rank), SLURM_STEP_NUM_TASKS=str(len(nodes) * gpus_per_node),
-                          SLURM_STEP_NODELIST=",".join(nodes),
-                          SLURM_STEP_TASKS_PER_NODE=f"{gpus_per_node}(x{len(nodes)})",
-                          CUDA_VISIBLE_DEVICES=",".join(str(g) for g in range(gpus_per_node)))
+    with slurm_step(SLURM_PROCID=rank, SLURM_STEP_NUM_TASKS=len(nodes) * gpus_per_node,
+                    SLURM_STEP_NODELIST=",".join(nodes),
+                    SLURM_STEP_TASKS_PER_NODE=f"{gpus_per_node}(x{len(nodes)})",
+                    CUDA_VISIBLE_DEVICES=",".join(str(g) for g in range(gpus_per_node))):
         resolver = SlurmClusterResolver(port_base=port_base)
         cluster = resolver.cluster_spec().as_dict()
         return {"cluster": cluster, "task": {"type": resolver.task_type, "index": resolver.task_id}}
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def cases() -> list[Case]:
