@@ -8,13 +8,7 @@ import pytest
 import sim.tf as tf
 from keras_selection import keras  # noqa: F401  (the fixture)
 from sim.keras.mixed_precision import loss_scale_rules as rules
-
-
-def _no_global_policy():
-    """Back to no global policy (layers follow floatx), as before the test: set_global_policy("float32")
-    would pin float32 for every later test, and Keras 3 has no public reset."""
-    from sim.keras.mixed_precision import policy
-    policy._global = None
+from sim.keras.mixed_precision.policy import global_policy_kept
 
 
 def test_tf_keras_rule_by_hand():
@@ -97,14 +91,12 @@ def test_scaled_loss_and_unscaled_gradients(keras):
 
 def test_compile_wraps_under_mixed_float16_only(keras):
     mp = tf.keras.mixed_precision
-    try:
+    with global_policy_kept():
         for policy, wrapped in (("mixed_float16", True), ("mixed_bfloat16", False), ("float32", False)):
             mp.set_global_policy(policy)
             model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
             model.compile(optimizer="sgd", loss="mse")
             assert isinstance(model.optimizer, mp.LossScaleOptimizer) is wrapped, policy
-    finally:
-        _no_global_policy()   # as at start: layers follow floatx again
 
 
 def test_bad_arguments(keras):

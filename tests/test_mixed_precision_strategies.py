@@ -11,23 +11,17 @@ import pytest
 
 import sim.tf as tf
 from keras_selection import keras  # noqa: F401  (the fixture)
+from sim.keras.mixed_precision.policy import global_policy_kept
 
 X = np.array([[1.0, 2.0], [0.5, -1.0], [30000.0, 30000.0], [1.0, 1.0]], np.float32)
 Y = np.array([[1.0], [0.0], [1.0], [0.0]], np.float32)
 
 
-def _no_global_policy():
-    """Back to no global policy (layers follow floatx), as before the test: set_global_policy("float32")
-    would pin float32 for every later test, and Keras 3 has no public reset."""
-    from sim.keras.mixed_precision import policy
-    policy._global = None
-
-
 @pytest.fixture
 def mixed():
-    tf.keras.mixed_precision.set_global_policy("mixed_float16")
-    yield
-    _no_global_policy()   # as at start: layers follow floatx again
+    with global_policy_kept():
+        tf.keras.mixed_precision.set_global_policy("mixed_float16")
+        yield
 
 
 def _model():
@@ -83,8 +77,8 @@ def test_overflow_on_one_replica(keras, mixed, kind):
 
 def test_all_reduce_carries_float32_under_mixed_float16(keras):
     def step_bytes(policy):
-        tf.keras.mixed_precision.set_global_policy(policy)
-        try:
+        with global_policy_kept():
+            tf.keras.mixed_precision.set_global_policy(policy)
             strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
             with strategy.scope():
                 model = _model()
@@ -94,8 +88,6 @@ def test_all_reduce_carries_float32_under_mixed_float16(keras):
             _step(strategy, model, opt, X[[0, 1, 3, 0]], Y[[0, 1, 3, 0]])
             trace = strategy.extended.last_step_trace
             return sum(e.nbytes for e in trace if e.kind == "transfer" and e.nbytes)
-        finally:
-            _no_global_policy()   # as at start: layers follow floatx again
     params = 2 * 2 + 2 + 2 + 1
     float32_bytes = step_bytes("float32")
     assert float32_bytes >= 4 * params                 # at least the gradients, 4 bytes each

@@ -47,12 +47,10 @@ def overflow_rescue(steps=8, learning_rate=0.01) -> list:
     mp = tf.keras.mixed_precision
     x = (((np.arange(64, dtype=np.float32).reshape(16, 4) % 5) - 2.0) / 2.0)[:8]
     y = (x @ np.array([[3.0], [-2.0], [1.0], [0.5]], np.float32) * 40.0).astype(np.float32)
-    from sim.keras.mixed_precision import policy as _policy
-    outer = _policy._global           # None when no policy was set: layers follow floatx
-    mp.set_global_policy("mixed_float16")
-    quiet = np.errstate(over="ignore", invalid="ignore")   # inf - inf is the point here
-    quiet.__enter__()
-    try:
+    from sim.keras.mixed_precision.policy import global_policy_kept
+    # inf - inf is the point here; the global policy goes back as found
+    with global_policy_kept(), np.errstate(over="ignore", invalid="ignore"):
+        mp.set_global_policy("mixed_float16")
         model = tf.keras.Sequential([tf.keras.Input(shape=(4,)),
                                      tf.keras.layers.Dense(3, activation="relu"),
                                      tf.keras.layers.Dense(1, dtype="float32")])
@@ -74,9 +72,6 @@ def overflow_rescue(steps=8, learning_rate=0.01) -> list:
             opt.apply_gradients(zip(grads, model.trainable_variables))
             records.append(Step(i + 1, scale, finite, float(loss.numpy()), int(opt.iterations.numpy())))
         return records
-    finally:
-        quiet.__exit__(None, None, None)
-        _policy._global = outer           # as found, not pinned to float32 (Keras 3 has no reset)
 
 
 def _scale(opt):

@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import re
 import string
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
@@ -107,15 +109,16 @@ class _LocalFormatter(string.Formatter):
 
 
 def _display_width(text: str) -> int:
-    import unicodedata
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+_WIDTH_SPEC = re.compile(r"((?:.?[<>^])?)(\d+)")   # a string field's [[fill]align]width
 
 
 def _display_spec(text: str, spec: str) -> str:
     """``spec`` ([[fill]align]width) with the width counted in display columns, so that a table
     cell holding Chinese lines up under its header."""
-    import re
-    m = re.fullmatch(r"((?:.?[<>^])?)(\d+)", spec)
+    m = None if text.isascii() else _WIDTH_SPEC.fullmatch(spec)
     if not m:
         return spec
     return f"{m.group(1)}{max(0, int(m.group(2)) - (_display_width(text) - len(text)))}"

@@ -87,8 +87,8 @@ def fork_task(argv: list, env: dict) -> ForkedTask:
 def _run_task(argv, env, write) -> int:
     os.setpgid(0, 0)                               # its own group: the launcher signals it whole
     import atexit
-    # The parent's exit hooks are not the task's: a Jupyter kernel's close its ZMQ sockets, and
-    # run here they would tell the parent's ZMQ threads (shared by the fork) to close them too
+    # The parent's exit hooks are not the task's (a fresh interpreter has none): a Jupyter
+    # kernel's hooks close its ZMQ sockets, which ZMQ forbids touching from a fork
     atexit._clear()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)

@@ -9,6 +9,8 @@ selected Keras. The global policy is the default of every layer made afterwards.
 """
 from __future__ import annotations
 
+import contextlib
+
 from sim.keras.version import keras_major
 
 _MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
@@ -94,6 +96,19 @@ def global_policy():
         return _global
     from sim.keras import backend
     return Policy(backend.floatx())
+
+
+@contextlib.contextmanager
+def global_policy_kept():
+    """sim's own code and tests: whatever sets a global policy inside is undone at the end, back to
+    the state found, "none set" included (layers then follow floatx). ``set_global_policy("float32")``
+    would pin float32 instead, and Keras 3 has no public reset."""
+    global _global
+    outer = _global
+    try:
+        yield
+    finally:
+        _global = outer
 
 
 def set_global_policy(policy):
