@@ -115,17 +115,53 @@ def replace_widgets(nb: nbformat.NotebookNode) -> None:
         cell.outputs = outputs
 
 
-def run(job: Job) -> str:
-    """Execute one notebook in its own folder (as nbval and JupyterLab do) and save it."""
+# A cell waits at most this long. The slowest lesson cell takes well under a minute; what runs into
+# the limit is a client that lost the kernel's reply (seen at load 8: both kernels idle, nbclient
+# waiting in select), and a second attempt of the notebook gets through.
+CELL_TIMEOUT = 300
+ATTEMPTS = 3
+
+
+def is_transient(error: BaseException) -> bool:
+    """Failures of the Jupyter plumbing, not of the lesson: worth running the notebook again.
+
+    A kernel that dies before it answers kernel_info lost a race for a port (jupyter_client picks
+    free ports, closes them, and the kernel binds them later; another process can take one between).
+    """
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    if isinstance(error, (CellTimeoutError, DeadKernelError)):
+        return True
+    return isinstance(error, RuntimeError) and "Kernel died before replying" in str(error)
+
+
+def executed(source: Path, log=print) -> nbformat.NotebookNode:
+    """The notebook run top to bottom in a fresh kernel, again if the plumbing failed."""
     from nbclient import NotebookClient
 
-    nb = nbformat.read(job.source, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
-                   store_widget_state=True, extra_arguments=["--IPKernelApp.log_level=ERROR", *RETINA],
-                   resources={"metadata": {"path": str(job.source.parent)}}).execute()
+    for attempt in range(1, ATTEMPTS + 1):
+        nb = nbformat.read(source, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
+                                store_widget_state=True,
+                                extra_arguments=["--IPKernelApp.log_level=ERROR", *RETINA],
+                                resources={"metadata": {"path": str(source.parent)}})
+        try:
+            client.execute()
+            return nb
+        except Exception as error:  # noqa: BLE001 - only the plumbing's failures are retried
+            if attempt == ATTEMPTS or not is_transient(error):
+                raise
+            log(f"  again ({attempt + 1}/{ATTEMPTS}) {source.relative_to(ROOT).as_posix()}: "
+                f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
+    raise AssertionError("unreachable")
+
+
+def run(job: Job) -> str:
+    """Execute one notebook in its own folder (as nbval and JupyterLab do) and save it."""
+    nb = executed(job.source)
     replace_widgets(nb)
     for cell in nb.cells:
         if cell.cell_type == "code":
