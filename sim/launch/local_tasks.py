@@ -50,12 +50,14 @@ def run_group(tasks, cwd=None, timeout=600.0, echo=True, label=True):
 
 
 def _wait(procs, deadline):
-    """0 when all exit 0; else the first failure's status (the others are stopped then)."""
+    """0 when all exit 0; else srun's status once a task fails (the others are stopped then):
+    the highest of the ended tasks' codes, a signal counting as 128 + its number. Not the first
+    in task order: a worker that exits 1 because its peer was killed must not hide the kill."""
     while True:
         codes = [p.poll() for p in procs]
-        failed = [c for c in codes if c not in (None, 0)]
+        failed = [c if c > 0 else 128 - c for c in codes if c not in (None, 0)]
         if failed:
-            return failed[0] if failed[0] > 0 else 128 - failed[0]
+            return max(failed)
         if all(c == 0 for c in codes):
             return 0
         if time.monotonic() > deadline:

@@ -1,0 +1,34 @@
+"""The stand-in srun's exit status is real srun's: the highest of its tasks', a signal as 128 + n."""
+import sys
+import time
+
+from sim.launch import local_tasks
+
+
+class Ended:
+    def __init__(self, code):
+        self.code = code
+
+    def poll(self):
+        return self.code
+
+
+def test_a_kill_is_not_hidden_by_a_peer_that_exits_1_because_of_it():
+    # worker 0 exits 1 once its peer is gone; worker 1 was killed by SIGKILL: srun says 137
+    assert local_tasks._wait([Ended(1), Ended(-9)], time.monotonic() + 5) == 137
+    assert local_tasks._wait([Ended(-9), Ended(1)], time.monotonic() + 5) == 137
+
+
+def test_the_highest_code_wins_and_success_is_zero():
+    assert local_tasks._wait([Ended(2), Ended(0), Ended(3)], time.monotonic() + 5) == 3
+    assert local_tasks._wait([Ended(0), Ended(0)], time.monotonic() + 5) == 0
+
+
+def test_a_group_of_real_processes():
+    py = sys.executable
+    status, lines = local_tasks.run_group(
+        [([py, "-c", "import time; time.sleep(0.3); print('peer lost'); raise SystemExit(1)"], None),
+         ([py, "-c", "import os, signal; print('preempted', flush=True); os.kill(os.getpid(), signal.SIGKILL)"], None)],
+        echo=False, timeout=30)
+    assert status == 137
+    assert (1, "preempted") in lines
