@@ -14,8 +14,14 @@ def main(argv=None) -> int:
         print("usage: python -m sim <command> [options]\ncommands: " + ", ".join(sorted(COMMANDS)))
         return 0 if not argv or argv[0] in ("-h", "--help") else 2
     try:
+        if argv[0] == "launch":     # a signal before the command is imported stops it as one later
+            from sim.launch import stop_signals
+            stop_signals.install()
         return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:]) or 0
-    except KeyboardInterrupt:       # Ctrl-C while a command starts: no traceback, as a shell says
+    except KeyboardInterrupt as e:  # Ctrl-C while a command starts: no traceback, as a shell says
+        if argv[0] == "launch":
+            from sim.launch import stop_signals
+            return stop_signals.interrupted(e)
         return 130
 
 

@@ -71,3 +71,21 @@ def test_stopping_the_launcher_stops_every_task_and_their_children(sig, script):
     assert (code, left) == (128 + sig, [])
     assert out.count("] pids ") == 2, out
     assert out.splitlines()[-1] == f"launch interrupted ({sig.name}): every task was stopped"
+
+
+def test_ctrl_c_while_the_launch_command_is_imported_says_so(monkeypatch, capsys):
+    """The earliest moment a signal can stop a launch: ``python -m sim`` still importing it."""
+    import importlib
+
+    import sim.__main__ as entry
+
+    def interrupted_import(name):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib, "import_module", interrupted_import)
+    monkeypatch.setenv("SIM_LANG", "en")
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    assert entry.main(["launch", "--workers", "2", "train.py"]) == 130
+    assert capsys.readouterr().out.splitlines() == ["launch interrupted (SIGINT): every task was stopped"]
+    assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL   # SIGTERM too, from the start
+    for sig, handler in kept.items():                     # put back what pytest had
+        signal.signal(sig, handler)

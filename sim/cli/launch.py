@@ -101,9 +101,7 @@ def main(argv=None) -> int:
         stop_signals.install()          # from the start: SIGTERM/SIGHUP stop it as Ctrl-C does
         return _main(argv)
     except KeyboardInterrupt as e:      # Ctrl-C, SIGTERM, SIGHUP: every task is stopped by now
-        if not getattr(e, "_sim_said", False):
-            print(t("launch.interrupted", signal=stop_signals.name(e)), flush=True)
-        return stop_signals.exit_status(e)
+        return stop_signals.interrupted(e)
 
 
 def _emit_argv(argv):

@@ -43,6 +43,14 @@ def install() -> None:
             signal.signal(sig, _raise)
 
 
+def interrupted(e) -> int:
+    """Say (once: the launcher may have said it) that the launch stopped; its exit status."""
+    if not getattr(e, "_sim_said", False):
+        from sim.i18n import t
+        print(t("launch.interrupted", signal=name(e)), flush=True)
+    return exit_status(e)
+
+
 @contextlib.contextmanager
 def held():
     """Hold the stop signals for the duration (they are delivered when it ends)."""
