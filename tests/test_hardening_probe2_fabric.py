@@ -232,3 +232,13 @@ def test_f13_a_notice_that_is_not_a_number_is_one_line(tmp_path):
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0 and "SIM_LAUNCH_NOTICE_SECONDS='abc'" in run.stderr
     assert "Traceback" not in run.stderr + run.stdout
+
+
+def test_f4_a_closed_connection_with_the_same_port_does_not_hide_the_peer():
+    from sim.fabric.refusals import socket_row
+    # sl local rem st tx:rx tr:when retrnsmt uid timeout inode: a TIME_WAIT row first (inode 0)
+    time_wait = "0: 0100007F:A0E2 0100007F:1F90 06 00:00 03:01 0 0 0 0".split()
+    other_door = "1: 0100007F:A0E2 0100007F:1F91 01 00:00 00:00 0 1000 0 777".split()
+    guesser = "2: 0100007F:A0E2 0100007F:1F90 01 00:00 00:00 0 1001 0 4242".split()
+    assert socket_row([time_wait, other_door, guesser], 0xA0E2, 0x1F90) == ("4242", "1001")
+    assert socket_row([time_wait], 0xA0E2, 0x1F90) is None

@@ -62,28 +62,40 @@ def peer_name(sock) -> str:
     """``127.0.0.1:41234 (pid 812, python3, uid 1001)``, as much as this machine shows."""
     try:
         host, port = sock.getpeername()[:2]
+        door = sock.getsockname()[1]
     except OSError:
         return "?"
-    who = _process_of(port)
+    who = _process_of(port, door)
     return f"{host}:{port}" + (f" ({who})" if who else "")
 
 
-def _process_of(port) -> str:
-    inode = None
+def _port(address: str) -> int:
+    return int(address.rsplit(":", 1)[1], 16)
+
+
+def socket_row(rows, port, door):
+    """(inode, uid) of the open socket from ``port`` to ``door`` among /proc/net/tcp's rows, not
+    a closed connection's TIME_WAIT row (inode 0) that once had the same ports; None if absent."""
+    for row in rows:
+        if len(row) > 9 and row[9] != "0" and _port(row[1]) == port and _port(row[2]) == door:
+            return row[9], row[7]
+    return None
+
+
+def _process_of(port, door) -> str:
+    """The process holding that socket: the one with its inode among its open files."""
+    found = None
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as f:
-                rows = [line.split() for line in f.readlines()[1:]]
+                found = socket_row([line.split() for line in f.readlines()[1:]], port, door)
         except OSError:
             continue
-        for row in rows:
-            if len(row) > 9 and int(row[1].rsplit(":", 1)[1], 16) == port:
-                inode, uid = row[9], row[7]
-                break
-        if inode:
+        if found:
             break
-    if not inode or inode == "0":
+    if not found:
         return ""
+    inode, uid = found
     target = f"socket:[{inode}]"
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
