@@ -193,10 +193,10 @@ def test_saved_model_load_restores_without_drawing_initial_weights(tmp_path):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
-def test_a_plain_module_is_refused_by_name(tmp_path):
+def test_an_object_that_is_not_trackable_is_refused_as_tensorflow_does(tmp_path):
     class Holder:
         pass
-    with pytest.raises(NotImplementedError, match="Keras models only"):
+    with pytest.raises(ValueError, match=r"Expected an object of type `Trackable`, such as `tf.Module`"):
         tf.saved_model.save(Holder(), str(tmp_path / "m"))
 
 

@@ -41,6 +41,11 @@ class DistributedValues:
     def _primary(self):
         return self._values[0]
 
+    def __tf_tracing_type__(self):
+        """A tf.function traces once per kind of distributed value: its components' kinds."""
+        from sim.engine.tracing_type import tracing_type
+        return (type(self).__name__, tuple(tracing_type(v) for v in self._values))
+
     @property
     def _devices(self):
         return tuple(getattr(v, "device", None) for v in self._values)

@@ -1,45 +1,160 @@
-"""``tf.function``: accepted in every form, runs the Python function eagerly.
+"""``tf.function``: traced once per kind of call, as TensorFlow does, then run again without Python.
 
-The engine has no graphs; eager execution gives the same numbers. ``tf.function(fn)``,
-``@tf.function`` and ``@tf.function(jit_compile=True, reduce_retracing=True, ...)`` all work,
-and the result keeps ``python_function`` like TensorFlow's ``Function``.
+TensorFlow runs the Python body once per new kind of call (its trace: tracing_type.py says which
+calls are new) and later calls run the graph, so a Python ``print`` or a global counter in the
+body happens at the trace only, and Python values the body reads are the ones it saw then. The
+engine has no graphs: a later call runs the body again, but as a copy whose globals and closure
+are the ones the trace saw, with ``print`` silent. Ops (``tf.print``, a variable's assign, a
+generator's draw, a dataset's next) run every time, as graph ops do. What the copy cannot hide:
+a mutation of a Python object the body reaches (``some_list.append``) happens at every call.
+``tf.function(fn)``, ``@tf.function`` and ``@tf.function(jit_compile=True, ...)`` all work.
 """
 from __future__ import annotations
 
 import functools
+import threading
+import types
+
+from sim.engine import tracing_type
 
 _run_eagerly = [False]
 
 
+def _silent(*args, **kwargs):
+    """``print`` in a tf.function after its trace: TensorFlow prints at the trace only."""
+
+
+class _Trace:
+    """What one trace saw: the body's globals and closure, to run later calls as that graph."""
+
+    def __init__(self, key, fn):
+        self.key = key
+        self.globals = dict(fn.__globals__) if isinstance(fn, types.FunctionType) else None
+        self.cells = tuple(_contents(c) for c in (getattr(fn, "__closure__", None) or ()))
+
+
+_EMPTY = object()
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:          # a closure variable not yet assigned
+        return _EMPTY
+
+
+def _cell(value):
+    return types.CellType() if value is _EMPTY else types.CellType(value)
+
+
 class Function:
-    """A ``tf.function``-decorated callable; calling it calls the Python function."""
+    """A ``tf.function``-decorated callable: traces on a new kind of call, replays on a known one."""
 
     def __init__(self, fn, **options):
         self.python_function = fn
         self.function_spec = options
         self.input_signature = options.get("input_signature")
+        self._reduce_retracing = bool(options.get("reduce_retracing"))
+        self._traces: list[_Trace] = []
+        self._count = 0       # traces made (a relaxed one replaces the one it generalizes)
+        self._made: list = []  # the key of each trace made, for a method's count per instance
+        self._lock = threading.RLock()
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
         from sim.engine.errors import EndOfDataset, OutOfRangeError
         try:
-            return _as_tensors(self.python_function(*args, **kwargs))
+            return _as_tensors(self._call(args, kwargs))
         except EndOfDataset:    # a dataset's next() inside the function: TensorFlow's graph error
             raise OutOfRangeError(None, None, "End of sequence") from None
+
+    def _call(self, args, kwargs):
+        if _run_eagerly[0]:
+            return self.python_function(*args, **kwargs)
+        key = self._key(args, kwargs)
+        trace = self._trace_for(key)
+        if trace is None:
+            result = self.python_function(*args, **kwargs)     # the trace: Python runs
+            self._keep(key)
+            return result
+        return self._replay(trace, args, kwargs)
+
+    def _key(self, args, kwargs):
+        if self.input_signature is not None:    # one trace, whatever the call
+            return ("input_signature",)
+        return tracing_type.call_key(args, kwargs)
+
+    def _trace_for(self, key):
+        with self._lock:
+            for trace in self._traces:
+                if trace.key == key or (self._reduce_retracing and tracing_type.covers(trace.key, key)):
+                    return trace
+        return None
+
+    def _keep(self, key):
+        """Record a finished trace (one that raised is not kept, as in TensorFlow)."""
+        with self._lock:
+            self._count += 1
+            self._made.append(key)
+            if self._reduce_retracing:
+                for i, trace in enumerate(self._traces):
+                    general = tracing_type.relaxed(trace.key, key)
+                    if general is not None:
+                        self._traces[i] = _Trace(general, self.python_function)
+                        return
+            self._traces.append(_Trace(key, self.python_function))
+
+    def _replay(self, trace, args, kwargs):
+        fn = self.python_function
+        if trace.globals is None:               # not a Python function (a callable object)
+            return fn(*args, **kwargs)
+        shadow = types.FunctionType(fn.__code__, {**fn.__globals__, **trace.globals, "print": _silent},
+                                    fn.__name__, fn.__defaults__,
+                                    tuple(_cell(v) for v in trace.cells) or None)
+        shadow.__kwdefaults__ = fn.__kwdefaults__
+        return shadow(*args, **kwargs)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        return functools.partial(self.__call__, obj)
+        return BoundFunction(self, obj)
 
     def get_concrete_function(self, *args, **kwargs):
         return self
 
     def experimental_get_tracing_count(self):
-        return 0
+        """How many traces this function has (TensorFlow's count)."""
+        return self._count
+
+    def _count_for(self, first):
+        """The traces of calls whose first argument was ``first`` (a method's instance)."""
+        with self._lock:
+            return sum(1 for trace in self._made if trace[0][:1] == (first,))
 
     def __repr__(self):
         return f"<sim.tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+class BoundFunction:
+    """``obj.method`` of a tf.function method: its calls and its trace count are the instance's."""
+
+    def __init__(self, function, obj):
+        self._function, self._obj = function, obj
+        self.python_function = functools.partial(function.python_function, obj)
+        functools.update_wrapper(self, function.python_function)
+
+    def __call__(self, *args, **kwargs):
+        return self._function(self._obj, *args, **kwargs)
+
+    def experimental_get_tracing_count(self):
+        me = tracing_type.tracing_type(self._obj)
+        return self._function._count_for(me)
+
+    def get_concrete_function(self, *args, **kwargs):
+        return self
+
+    def __repr__(self):
+        return f"<sim.tf.function {getattr(self._function.python_function, '__name__', '?')} of {self._obj!r}>"
 
 
 def _as_tensors(result):
@@ -72,9 +187,10 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 def run_functions_eagerly(run_eagerly):
-    """``tf.config.run_functions_eagerly``: always true here; kept for code that calls it."""
+    """``tf.config.run_functions_eagerly(True)``: every call runs the Python body, as TensorFlow's
+    debugging mode does (a ``print`` prints each time)."""
     _run_eagerly[0] = bool(run_eagerly)
 
 
 def functions_run_eagerly():
-    return True
+    return _run_eagerly[0]

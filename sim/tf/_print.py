@@ -40,14 +40,18 @@ def _fmt(v, summarize, depth):
     return "[" + sep.join(parts) + "]"
 
 
-def print(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
-    """``tf.print(*inputs)``: writes to stderr by default, as TensorFlow does."""
+_STDERR = sys.stderr     # the default as the signature shows it: the stream of the moment is used
+
+
+def print(*inputs, output_stream=_STDERR, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
+    """``tf.print(*inputs)``: writes to stderr by default, as TensorFlow does (the sys.stderr of
+    the call, so a notebook's or pytest's captured stream gets it)."""
     text = sep.join(_text(x, summarize) for x in inputs)
     if isinstance(output_stream, str) and output_stream.startswith("file://"):
         with open(output_stream[7:], "a", encoding="utf-8") as f:
             f.write(text + end)
         return None
     stream = sys.stdout if output_stream in (sys.stdout, "stdout") else (
-        sys.stderr if output_stream in (sys.stderr, "stderr") else output_stream)
+        sys.stderr if output_stream in (_STDERR, sys.stderr, sys.__stderr__, "stderr") else output_stream)
     builtins.print(text, end=end, file=stream)
     return None

@@ -12,7 +12,7 @@ Python, so its directory holds what can rebuild a Keras model instead:
 Each file is written whole (temporary file + rename, sim/storage/safe_io.py), the marker last, so a kill
 at any instant leaves the previous save or the new one loadable. A directory TensorFlow wrote
 (``saved_model.pb``) cannot be read: loading one says so and what to do instead. A ``tf.Module``
-that is not a Keras model is refused (its functions exist only as Python code).
+that is not a Keras model is saved by saved_module.py (its variables and functions' source).
 """
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ FORMAT = "sim.tf.saved_model/1"
 
 
 def is_sim_saved_model(path) -> bool:
-    return os.path.isdir(path) and os.path.exists(os.path.join(path, MARKER))
+    from sim.tf import saved_module
+    return os.path.isdir(path) and os.path.exists(os.path.join(path, MARKER)) or \
+        saved_module.is_saved_module(path)
 
 
 def refuse_unbuilt(model):
@@ -47,11 +49,9 @@ def save(obj, export_dir, signatures=None, options=None):
     TensorFlow saves it, with neither variables nor signatures."""
     from sim.keras.training import Model
     export_dir = os.fspath(export_dir)
-    if not isinstance(obj, Model):
-        raise NotImplementedError(
-            f"sim.tf saves SavedModels of Keras models only, not {type(obj).__name__}: TensorFlow "
-            "stores a tf.Module's tf.functions as traced graphs, and sim.tf has no graphs (and never "
-            "pickles Python). Save a Keras model, or its variables with tf.train.Checkpoint.")
+    if not isinstance(obj, Model):      # a tf.Module: its variables and its functions' source
+        from sim.tf import saved_module
+        return saved_module.save(obj, export_dir)
     os.makedirs(export_dir, exist_ok=True)
     for name in (MODEL, MARKER):      # what a save killed mid-write left: swept, as checkpoints do
         safe_io.remove_stale_temps(os.path.join(export_dir, name))
@@ -161,6 +161,9 @@ def load_keras(export_dir, custom_objects=None, compile=True):
 def load(export_dir, tags=None, options=None):
     """``tf.saved_model.load``: the restored object, callable, with ``signatures``."""
     from sim.keras.restoring import restoring
+    from sim.tf import saved_module
+    if saved_module.is_saved_module(os.fspath(export_dir)):
+        return saved_module.load(os.fspath(export_dir))
     marker = read_marker(export_dir)
     if marker.get("model", MODEL) is None:
         return LoadedSavedModel(None, {})

@@ -63,6 +63,8 @@ TUTORIALS_RUN = {
     "checkpoint@keras3": ({"TF_USE_LEGACY_KERAS": "0"}, [r"CheckpointLoadStatus|RestoreStatus object"]),
     "random_numbers": ({}, []),
     "random_numbers@keras3": ({"TF_USE_LEGACY_KERAS": "0"}, []),
+    # tf.function's rules of tracing (issue 37), as TensorFlow's tf.function guide states them
+    "tracing_rules": ({}, []),
 }
 # The mixed precision guide (issue 30): its custom loop calls get_scaled_loss and
 # get_unscaled_gradients, tf-keras's LossScaleOptimizer API (Keras 3's has scale_loss): tf-keras.
@@ -84,16 +86,8 @@ if os.environ.get("SIM_SLOW_TUTORIALS") == "1":
 # entropy in TensorFlow: get_global_generator, from_non_deterministic_state).
 NOT_REPEATABLE = {"parameter_server_training": {16, 17, 18, 19},
                   "random_numbers": {2, 4, 7}, "random_numbers@keras3": {2, 4, 7}}
-_RANDOM_GAPS = (
-    "cell 11 counts tf.function traces with a Python side effect: TensorFlow traces once for two "
-    "variables of one shape and dtype (prints 1), sim's tf.function runs the Python body at every "
-    "call (prints 2); cells 25-26 save and load a tf.Module's tf.functions as a SavedModel, which "
-    "needs TensorFlow's traced graphs (sim raises NotImplementedError saying so)")
 # (tutorial, check) -> why it does not agree yet (measured; docs/tf_subset.md)
-EXPECTED_TO_FAIL: dict = {
-    ("random_numbers", "cells"): _RANDOM_GAPS,
-    ("random_numbers@keras3", "cells"): _RANDOM_GAPS,
-}
+EXPECTED_TO_FAIL: dict = {}
 # The PS tutorial's first line is partly TensorFlow's thread timing: its in-process workers run
 # two scheduled functions side by side, overlapping more or less from run to run. Measured, six
 # TensorFlow runs: first-epoch loss 0.5047 to 0.5062 (0.3 %); sim's one-host machine, whose
