@@ -8,7 +8,7 @@ import pytest
 from tools.course_maps import MAP_END, MAP_START
 from tools.website import LANGS, ROOT
 from tools.website.execute import FALLBACK_TAG, WIDGET_STATE, replace_widgets
-from tools.website.pages import exercise_page, language_nav, lesson_page, readme_map
+from tools.website.pages import breakable, exercise_page, language_nav, lesson_page, readme_map
 from tools.website.search import glossary_terms
 
 
@@ -102,6 +102,19 @@ def test_the_readme_course_map_links_every_lesson_of_every_language(lang):
     exercises = {p.stem for p in (ROOT / "exercises" / "en").glob("[0-9][0-9]_*.ipynb")}
     for other, kind, stem in hrefs:
         assert other in LANGS and stem in (lessons if kind == "lessons" else exercises)
+
+
+def test_a_long_api_name_may_break_between_its_parts_on_a_phone_but_not_in_code():
+    text = "TF_CONFIG and MultiWorkerMirroredStrategy, `MultiWorkerMirroredStrategy()`, MirroredStrategy"
+    assert breakable(text) == ("TF_CONFIG and Multi<wbr>Worker<wbr>Mirrored<wbr>Strategy, "
+                               "`MultiWorkerMirroredStrategy()`, MirroredStrategy")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_course_map_keeps_each_separator_with_the_link_before_it(lang):
+    table = readme_map(lang)
+    assert "</a>\u00a0· <a" in table and "</a> · <a" not in table
+    assert "Multi<wbr>Worker<wbr>Mirrored<wbr>Strategy" in table
 
 
 def test_the_chinese_search_dictionary_holds_the_glossary_terms():

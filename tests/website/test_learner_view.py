@@ -215,6 +215,39 @@ def test_the_home_tables_fit_a_phone(site, browser, lang):
     visit.close()
 
 
+# Words of table cells drawn over two lines: a break inside a word, not at a space, hyphen,
+# underscore, "·" or an API name's <wbr>. Chinese breaks between characters; code may break anywhere.
+BROKEN_WORDS = r"""() => { const out = [];
+  for (const cell of document.querySelectorAll('article table th, article table td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      if (node.parentElement.closest('code')) continue;
+      const re = /[^\s\u00a0\u00b7_\-]+/gu; let m;
+      while ((m = re.exec(node.data))) {
+        if (/[\u3000-\u9fff]/u.test(m[0])) continue;
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const rects = [...r.getClientRects()].filter(x => x.width > 0);
+        if (!rects.length) continue;
+        const tops = rects.map(x => x.top), h = Math.max(...rects.map(x => x.height));
+        if (Math.max(...tops) - Math.min(...tops) > h / 2) out.push(m[0]);
+      }
+    }
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("page", ["index.html", "teaching.html"])
+@pytest.mark.parametrize("lang", ["en", "zh", "pt"])
+def test_no_word_of_a_table_breaks_inside_itself_on_a_phone(site, browser, lang, page):
+    """"Lição", not "Liç/ão"; a table wider than the phone scrolls in its own box, not the page."""
+    visit = Visit(browser, (site / lang / page).as_uri(), viewport=PHONE)
+    visit.page.evaluate("document.fonts.ready")
+    assert visit.page.evaluate(BROKEN_WORDS) == []
+    assert visit.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    visit.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh", "pt"])
 def test_the_sidebar_lists_exercises_in_the_course_order(site, browser, lang):
     visit = Visit(browser, (site / lang / "index.html").as_uri())

@@ -155,11 +155,11 @@ def readme_map(lang: str) -> str:
             return (f'<a href="../{m.group(3)}/{kind}/{m.group(4)}.html" '
                     f'hreflang="{HTML_LANG[m.group(3)]}">{html.escape(m.group(1))}</a>')
         out, i = [], 0
-        for m in link.finditer(text):
-            out.append(html.escape(text[i:m.start()]).replace("`", ""))
+        for m in link.finditer(text):     # a " · " between links stays with the link before it
+            out.append(breakable(html.escape(text[i:m.start()]).replace("`", "").replace(" · ", "\u00a0· ")))
             out.append(to_page(m))
             i = m.end()
-        out.append(html.escape(text[i:]).replace("`", ""))
+        out.append(breakable(html.escape(text[i:]).replace("`", "")))
         return "".join(out).strip()
 
     rows = [[c for c in line.strip().strip("|").split("|")] for line in table if not line.startswith("|---")]
@@ -168,9 +168,23 @@ def readme_map(lang: str) -> str:
     return f'<table class="course-map"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
+# A name of three CamelCase parts or more (MultiWorkerMirroredStrategy): the widest word of a
+# home table, which on a phone would squeeze the other columns or break where it happens to end.
+LONG_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+){2,}\b")
+
+
+def breakable(text: str) -> str:
+    """Long API names with a <wbr> between their parts (a phone may break a line there only);
+    not inside a code span, where the tag would show."""
+    parts = text.split("`")
+    for i in range(0, len(parts), 2):      # the even parts are outside code spans
+        parts[i] = LONG_NAME.sub(lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", "<wbr>", m.group(0)), parts[i])
+    return "`".join(parts)
+
+
 def home_page(lang: str, home: nbformat.NotebookNode, toc: list[str]) -> str:
     title, intro, *_ = HOME_TEXT[lang]
-    table = home.cells[1].source
+    table = breakable(home.cells[1].source)
     table = re.sub(r"\]\((\d\d_\w+)\.ipynb\)", r"](lessons/\1.ipynb)", table)
     table = re.sub(rf"\]\(\.\./\.\./exercises/{lang}/(\w+)\.ipynb\)", r"](exercises/\1.ipynb)", table)
     tree = "\n".join(toc)
