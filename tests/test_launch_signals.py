@@ -30,12 +30,29 @@ def _marked(mark):
     return found
 
 
+def _wait_until_python_catches(pid, sig, seconds=30):
+    """Until the interpreter has its own handler for ``sig`` (SigCgt in /proc): before that a
+    signal kills any program at once, as it would a shell's Ctrl-C, so ``after`` counts from
+    there (on a loaded machine the interpreter's own start took over 0.15 s)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                caught = int(next(line for line in f if line.startswith("SigCgt:")).split()[1], 16)
+        except (OSError, StopIteration):
+            return
+        if caught >> (int(sig) - 1) & 1:
+            return
+        time.sleep(0.002)
+
+
 def _stop_at(sig, after, workers, script):
     mark = f"FABRIC_SIGNAL_TEST={uuid.uuid4().hex}"
     env = dict(os.environ, FABRIC_SIGNAL_TEST=mark.split("=")[1])
     proc = subprocess.Popen([sys.executable, "-m", "sim", "launch", "--workers", str(workers),
                              str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
+    _wait_until_python_catches(proc.pid, signal.SIGINT)
     time.sleep(after)
     proc.send_signal(sig)
     try:
