@@ -330,8 +330,9 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 #   overheads its protocol adds (TCP headers, each message's cost at both ends), nothing more;
 # - **the operating system**: other processes, noisy neighbours, preemption and failing disks
 #   (a failure happens only where you inject it, as in lesson 06);
-# - **TensorFlow's graph machinery**: `tf.function` tracing, Grappler and XLA optimisations, and
-#   the input pipeline's parallel threads;
+# - **TensorFlow's graph machinery**: the graph itself (a `tf.function` traces by TensorFlow's
+#   rules, once per kind of call, but every call then runs in NumPy), Grappler and XLA
+#   optimisations, and the input pipeline's parallel threads;
 # - **nondeterminism of real GPUs**: with some kernels real runs differ from one another in the
 #   last bits; the simulator is deterministic;
 # - **APIs outside the course's subset**, which raise `NotImplementedError` naming what to use.
@@ -362,7 +363,7 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # - **精确的内存占用**：模拟器会统计权重、优化器的槽变量、为反向传播保留的张量和梯度，超出设备容量时引发 TensorFlow 的内存不足错误；但它不统计分配器的碎片、cuDNN 的工作区和框架自身的缓冲区，所以真实 GPU 会更早被占满；
 # - **真实的网络协议栈**：gRPC、TCP 及其重传、同一链路上的其他流量、防火墙和超时；模拟的链路只有延迟、带宽，以及按协议算出的开销（TCP 协议头、每条消息在两端的开销），别无其他；
 # - **操作系统**：其他进程、争抢资源的邻居、抢占以及磁盘故障（只有在你主动注入时才会出故障，就像第 06 课那样）；
-# - **TensorFlow 的计算图机制**：`tf.function` 的追踪、Grappler 和 XLA 优化，以及输入流水线的并行线程；
+# - **TensorFlow 的计算图机制**：计算图本身（`tf.function` 按 TensorFlow 的规则追踪，每类调用追踪一次，但之后每次调用仍由 NumPy 执行）、Grappler 和 XLA 优化，以及输入流水线的并行线程；
 # - **真实 GPU 的不确定性**：使用某些内核时，真实的多次运行之间在最后几位上会有差别；模拟器则是确定的；
 # - **课程子集之外的 API**：它们会引发 `NotImplementedError`，并说明应该改用什么。
 #
@@ -398,8 +399,9 @@ tf_configs.print_commands(cluster, "seed002_mwms_mnist.py")
 # - **o sistema operacional**: outros processos, interferência de outras cargas no mesmo host (os
 #   *noisy neighbors*), preempção e discos com falha
 #   (uma falha só acontece onde você a injeta, como na lição 06);
-# - **a maquinaria de grafos do TensorFlow**: o tracing do `tf.function`, as otimizações do
-#   Grappler e do XLA e as threads paralelas do pipeline de entrada;
+# - **a maquinaria de grafos do TensorFlow**: o próprio grafo (um `tf.function` faz o tracing
+#   pelas regras do TensorFlow, uma vez por tipo de chamada, mas depois cada chamada roda em
+#   NumPy), as otimizações do Grappler e do XLA e as threads paralelas do pipeline de entrada;
 # - **o não determinismo das GPUs reais**: com alguns kernels, execuções reais diferem entre si nos
 #   últimos bits; o simulador é determinístico;
 # - **APIs fora do subconjunto do curso**, que lançam `NotImplementedError` dizendo o que usar.
