@@ -166,3 +166,25 @@ def test_a_dataset_iterator_advances_at_every_call():
         return next(it)
     assert [int(take()) for _ in range(3)] == [0, 1, 2]
     assert take.experimental_get_tracing_count() == 1
+
+
+def test_a_bound_method_passed_to_tf_function_prints_at_its_trace_only(capsys):
+    class Stepper:
+        def step(self, x):
+            print("traced")
+            return x * 2
+    f = tf.function(Stepper().step)
+    assert [int(f(tf.constant(v))) for v in (1, 2, 3)] == [2, 4, 6]
+    assert capsys.readouterr().out.count("traced") == 1
+
+
+UNRELATED = np.zeros(3)
+
+
+def test_a_trace_keeps_only_the_globals_its_body_reads():
+    @tf.function
+    def f(x):
+        return x + float(np.sum(x.numpy()))
+    f(tf.constant([1.0]))
+    kept = f._traces[0].globals
+    assert "np" in kept and "tf" not in kept and "UNRELATED" not in kept

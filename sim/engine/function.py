@@ -24,13 +24,32 @@ def _silent(*args, **kwargs):
     """``print`` in a tf.function after its trace: TensorFlow prints at the trace only."""
 
 
+def _plain(fn):
+    """(Python function, the instance it is bound to or None); (None, None) for other callables."""
+    if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+        return fn.__func__, fn.__self__
+    return (fn, None) if isinstance(fn, types.FunctionType) else (None, None)
+
+
+def _names(code):
+    """Every global name the code (and the functions defined inside it) may read."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found |= _names(const)
+    return found
+
+
 class _Trace:
-    """What one trace saw: the body's globals and closure, to run later calls as that graph."""
+    """What one trace saw: the globals the body reads and its closure, to run later calls as
+    that graph (only the names it uses are kept: a notebook's other globals are not held)."""
 
     def __init__(self, key, fn):
         self.key = key
-        self.globals = dict(fn.__globals__) if isinstance(fn, types.FunctionType) else None
-        self.cells = tuple(_contents(c) for c in (getattr(fn, "__closure__", None) or ()))
+        plain, _ = _plain(fn)
+        self.globals = None if plain is None else {
+            n: plain.__globals__[n] for n in _names(plain.__code__) if n in plain.__globals__}
+        self.cells = tuple(_contents(c) for c in (getattr(plain, "__closure__", None) or ()))
 
 
 _EMPTY = object()
@@ -105,14 +124,14 @@ class Function:
             self._traces.append(_Trace(key, self.python_function))
 
     def _replay(self, trace, args, kwargs):
-        fn = self.python_function
-        if trace.globals is None:               # not a Python function (a callable object)
-            return fn(*args, **kwargs)
-        shadow = types.FunctionType(fn.__code__, {**fn.__globals__, **trace.globals, "print": _silent},
-                                    fn.__name__, fn.__defaults__,
+        plain, bound = _plain(self.python_function)
+        if trace.globals is None or plain is None:     # not a Python function (a callable object)
+            return self.python_function(*args, **kwargs)
+        shadow = types.FunctionType(plain.__code__, {**plain.__globals__, **trace.globals, "print": _silent},
+                                    plain.__name__, plain.__defaults__,
                                     tuple(_cell(v) for v in trace.cells) or None)
-        shadow.__kwdefaults__ = fn.__kwdefaults__
-        return shadow(*args, **kwargs)
+        shadow.__kwdefaults__ = plain.__kwdefaults__
+        return shadow(*args, **kwargs) if bound is None else shadow(bound, *args, **kwargs)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
