@@ -53,9 +53,9 @@ class ClusterCoordinator:
     # -- scheduling ---------------------------------------------------------------------------
     def schedule(self, fn, args=None, kwargs=None):
         """Queue ``fn(*args, **kwargs)`` for any available worker; returns a RemoteValue."""
-        from sim.engine.function import Function
+        from sim.engine.function import BoundFunction, Function
         self._raise_error()
-        if not isinstance(fn, Function):
+        if not isinstance(fn, (Function, BoundFunction)):     # a tf.function, or one's method
             raise TypeError(explain(
                 "`tf.distribute.experimental.coordinator.ClusterCoordinator.schedule` only "
                 "accepts a `tf.function` or a concrete function.", "schedule_needs_function"))
