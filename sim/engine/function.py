@@ -165,6 +165,11 @@ class BoundFunction:
     def __call__(self, *args, **kwargs):
         return self._function(self._obj, *args, **kwargs)
 
+    def __getattr__(self, name):        # input_signature, function_spec...: the function's
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._function, name)
+
     def experimental_get_tracing_count(self):
         me = tracing_type.tracing_type(self._obj)
         return self._function._count_for(me)
