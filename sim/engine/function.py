@@ -166,7 +166,7 @@ class BoundFunction:
         return self._function(self._obj, *args, **kwargs)
 
     def __getattr__(self, name):        # input_signature, function_spec...: the function's
-        if name.startswith("__"):
+        if name.startswith("__") or name in ("_function", "_obj"):
             raise AttributeError(name)
         return getattr(self._function, name)
 
