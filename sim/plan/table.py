@@ -22,8 +22,13 @@ def _cell(text: str, width: int, left: bool = False) -> str:
     return text + pad if left else pad + text
 
 
+def column_widths() -> tuple:
+    """WIDTHS, each widened to its header in the course language (zh "每步（ms）" is 10 columns)."""
+    return tuple(max(w, _width(h)) for w, h in zip(WIDTHS, t("plan.columns").split("|")))
+
+
 def line(values) -> str:
-    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, WIDTHS))).rstrip()
+    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, column_widths()))).rstrip()
 
 
 def text_table(header, rows, widths, left=()) -> str:
