@@ -148,3 +148,12 @@ def test_table_step_column_lines_up_under_its_header(lang):
 
     end = width(header[:header.index(name) + len(name)])
     assert at(row, end - 1).isdigit() and at(row, end) == " ", (header, row)
+
+
+def test_text_table_without_widths_fits_every_header():
+    """widths=None: each column as wide as its widest cell, the header included (a CJK character
+    counts two), so a header longer in one language still stands over its numbers."""
+    from sim.plan.table import text_table
+    text = text_table(["运行", "预测时间（ms）", "误差"], [["最佳方案", "0.78", "+0%"]], left=(0,))
+    assert text.splitlines() == ["运行     预测时间（ms） 误差",
+                                 "最佳方案           0.78  +0%"]

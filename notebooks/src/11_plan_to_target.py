@@ -600,10 +600,11 @@ loop_rows = []
 for run in loop:
     c = run.row.candidate
     median_steps = sorted(r.steps for r in run.runs)[len(run.runs) // 2]
-    loop_rows.append([t(f"plan.run_{run.name}"), f"{c.nodes}×{c.gpus} GPU, {number(c.update_batch, ',')}",
+    config = t("plan.loop_config", nodes=c.nodes, gpus=c.gpus, batch=c.update_batch)
+    loop_rows.append([t(f"plan.run_{run.name}"), config,
                       number(run.row.steps, ",.0f"), number(median_steps, ","), number(run.row.seconds * 1e3, ".2f"),
                       number(run.seconds * 1e3, ".2f"), number(0.0 if abs(run.error) < 0.005 else run.error, "+.0%")])
-print(text_table(t("plan.loop_header").split(" | "), loop_rows, (10, 16, 9, 12, 9, 12, 6), left=(0, 1)))
+print(text_table(t("plan.loop_header").split(" | "), loop_rows, left=(0, 1)))   # each column fits its header
 top = loop[0]
 print(t("lesson11.loop_runs", name=t("plan.run_top"), steps=join_list([str(r.steps) for r in top.runs]),
         low=min(top.single_errors), high=max(top.single_errors)))

@@ -31,9 +31,14 @@ def line(values) -> str:
     return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, column_widths()))).rstrip()
 
 
-def text_table(header, rows, widths, left=()) -> str:
+def text_table(header, rows, widths=None, left=()) -> str:
     """Any small table for a lesson: cells padded by display width (a CJK character is two
-    columns), so a translated header stands over its column in every language."""
+    columns), so a translated header stands over its column in every language. ``widths=None``
+    makes each column as wide as its widest cell, the header included: a header whose length
+    differs from language to language then still fits its column."""
+    if widths is None:
+        widths = [max(_width(str(v)) for v in column) for column in zip(header, *rows)]
+
     def one(values):
         return " ".join(_cell(str(v), w, left=i in left) for i, (v, w) in enumerate(zip(values, widths))).rstrip()
     return "\n".join([one(header)] + [one(r) for r in rows])
