@@ -103,10 +103,10 @@
 # receitas para a ResNet-50 na ImageNet:
 #
 # - `goyal-sgd` (Goyal et al. 2017): SGD com momento 0,9, a regra linear (0,1 com lote 256) e um
-#   aquecimento gradual de 5 épocas a partir da taxa do lote pequeno. A tabela deles: 76,3 % de
+#   aquecimento gradual de 5 épocas a partir da taxa do lote pequeno. A tabela deles: 76,3% de
 #   top-1 nas mesmas 90 épocas em todos os lotes de 256 a 8k, e pior acima de 8k.
 # - `mlperf-lars`: o otimizador LARS (uma taxa de aprendizado por camada, You et al. 2017) com
-#   suavização de rótulos, como o MLPerf Training o executa, até 75,9 % de top-1. As suas épocas
+#   suavização de rótulos, como o MLPerf Training o executa, até 75,9% de top-1. As suas épocas
 #   são os **pontos de convergência de referência** do MLPerf: a mediana das execuções que a
 #   MLCommons usa para conferir as submissões, de lote 1.632 a 67.840.
 #
@@ -502,7 +502,7 @@ print(text_table(t("lesson11.ps_columns").split("|"),
 # 团队有 500 可以花，必须在 6 小时内完成。`plan.within(budget, deadline_hours)` 只保留同时满足两者的方案，仍然按从快到慢排列：
 
 # %% [markdown] lang="pt"
-# O modelo de tráfego leva a eficiência dos 100 % de antes para 81-86 %, ainda muito acima da
+# O modelo de tráfego leva a eficiência dos 100% de antes para 81% a 86%, ainda muito acima da
 # metade publicada. O resto é o que o simulador não tem como cobrir com um número citado, muito
 # provavelmente o custo do próprio gRPC por byte sobre TCP. Por isso o plano põe um preço otimista
 # nos servidores de parâmetros síncronos do TF1 em grande escala, e o
@@ -557,7 +557,7 @@ too_little = plan.within(budget=250)
 #
 # Um plano é uma previsão. Para um modelo pequeno o bastante para treinar aqui, podemos executá-lo
 # e ver. A carga de trabalho é a regressão com dados em fluxo da lição 08 (16 entradas, exemplos
-# novos a cada passo), treinada até a perda chegar a 1 % do valor inicial, com a regra linear a
+# novos a cada passo), treinada até a perda chegar a 1% do valor inicial, com a regra linear a
 # partir de 0,05 com lote 8. As duas colunas deste plano são **medidas aqui**: os passos, como a
 # mediana de 7 execuções de SGD em cada lote (`train_grid`, o mesmo problema e a mesma taxa); o
 # tempo do passo, executando 8 passos em cada cluster com `python -m sim launch` (estações de
@@ -588,7 +588,7 @@ print(render(small))
 # pequeno), então a segunda estação de trabalho só acrescenta o salto pela Ethernet de 10 Gb: o
 # plano fica em uma máquina e escolhe o maior lote que ainda converge. Agora o ciclo fechado: lance
 # a melhor escolha do plano e a pior (a mais lenta que chega à meta) com `python -m sim launch`, cada
-# uma treinando com a MultiWorkerMirroredStrategy até a perda chegar a 1 % do valor inicial. Os
+# uma treinando com a MultiWorkerMirroredStrategy até a perda chegar a 1% do valor inicial. Os
 # passos do plano são a mediana de sete fluxos de dados, então a melhor escolha também roda em sete
 # fluxos, e a previsão fica ao lado da execução mediana:
 
@@ -638,9 +638,9 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # %% [markdown] lang="pt"
 # O tempo do passo foi medido no mesmo cluster, então o que o plano pode errar são os passos. Uma
 # execução de dez passos é um único fluxo de dados: as sete execuções da melhor escolha levam de 7 a
-# 14 passos, então uma execução sozinha fica a até 43 % do plano, e nenhum modelo do passo pode
-# fazer melhor, porque um passo a mais é 10 %. Comparada com a mediana das suas sete execuções, como
-# os próprios passos do plano são uma mediana, a previsão da melhor escolha fica a menos de 15 %
+# 14 passos, então uma execução sozinha fica a até 43% do plano, e nenhum modelo do passo pode
+# fazer melhor, porque um passo a mais é 10%. Comparada com a mediana das suas sete execuções, como
+# os próprios passos do plano são uma mediana, a previsão da melhor escolha fica a menos de 15%
 # (aqui, exata), e as poucas centenas de passos da escolha ruim ficam a poucos por cento mesmo com
 # uma execução. A ordem nunca muda: o melhor plano leva menos de um décimo do tempo do plano ruim.
 # <!-- claim loop -->
