@@ -157,3 +157,12 @@ def test_text_table_without_widths_fits_every_header():
     text = text_table(["运行", "预测时间（ms）", "误差"], [["最佳方案", "0.78", "+0%"]], left=(0,))
     assert text.splitlines() == ["运行     预测时间（ms） 误差",
                                  "最佳方案           0.78  +0%"]
+
+
+def test_text_table_widens_a_given_width_to_its_header():
+    """Lesson 11's tables give widths for the English headers; a longer zh or pt header widens
+    its column, so its numbers still end under it."""
+    from sim.plan.table import text_table
+    text = text_table(["批次", "同步（步/秒）"], [["256", "12.5"]], (6, 6))
+    assert text.splitlines() == ["  批次 同步（步/秒）",
+                                 "   256          12.5"]
