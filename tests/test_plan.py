@@ -117,3 +117,52 @@ def test_table_names_every_source():
     assert "1,000" in text and "1.7 min" in text            # batch; 200 steps x 0.5 s = 100 s
     assert "fitted" in text and "simulated" in text and "cost = time × GPUs × price" in text
     assert max(len(line) for line in text.splitlines()[:2]) <= 100   # fits JupyterLab at 1280x720
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "pt"])
+def test_table_step_column_lines_up_under_its_header(lang):
+    """The ms-per-step numbers end where their header ends, counting a CJK character as two
+    columns (zh "每步（ms）" is wider than the column was)."""
+    import unicodedata
+
+    import sim
+    from sim.i18n import t
+    from sim.plan.table import render
+    plan = Plan([plan_row(Candidate("dgx1-p100", 1, None, 8, "mirrored-nccl", 125), CURVE,
+                          StepTime(0.5, 0.4, 0.1, "simulated"), 1.0)], CURVE)
+    sim.setup(lang)
+    try:
+        header, row = render(plan).splitlines()[:2]
+        name = t("plan.columns").split("|")[6]
+    finally:
+        sim.setup("en")
+
+    def width(text):
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    def at(line, column):               # the character that starts at this display column
+        for i in range(len(line)):
+            if width(line[:i]) == column:
+                return line[i]
+        return None
+
+    end = width(header[:header.index(name) + len(name)])
+    assert at(row, end - 1).isdigit() and at(row, end) == " ", (header, row)
+
+
+def test_text_table_without_widths_fits_every_header():
+    """widths=None: each column as wide as its widest cell, the header included (a CJK character
+    counts two), so a header longer in one language still stands over its numbers."""
+    from sim.plan.table import text_table
+    text = text_table(["运行", "预测时间（ms）", "误差"], [["最佳方案", "0.78", "+0%"]], left=(0,))
+    assert text.splitlines() == ["运行     预测时间（ms） 误差",
+                                 "最佳方案           0.78  +0%"]
+
+
+def test_text_table_widens_a_given_width_to_its_header():
+    """Lesson 11's tables give widths for the English headers; a longer zh or pt header widens
+    its column, so its numbers still end under it."""
+    from sim.plan.table import text_table
+    text = text_table(["批次", "同步（步/秒）"], [["256", "12.5"]], (6, 6))
+    assert text.splitlines() == ["  批次 同步（步/秒）",
+                                 "   256          12.5"]

@@ -11,7 +11,7 @@
 # - an option's throughput is
 #   `scale(model, machine, nodes=[nodes], network=network, bucket_mb=64)[0]["samples_per_s"]`
 #   (lesson 09's simulator, default strategy, 64 MB packs sent as they are ready);
-# - its time is `samples / samples_per_s` seconds, and its cost `hours × nodes × price`.
+# - its time is `samples / samples_per_s` seconds, and its cost, hours × `nodes` × `price`.
 #
 # For example ResNet-50 on `"2x big-basin, 25 GbE"` runs about 3,260 images/s: 90 epochs take
 # about 9.8 hours and cost about 9.8 × 2 × 20 ≈ 393. The fastest cluster is not always the
@@ -23,7 +23,7 @@
 # 你要用 `samples` 个训练样本训练一个模型（例如 ImageNet 的 90 个周期），花费不能超过 `budget`。`options` 把一个名称映射到 `(machine, nodes, network, price)`：`nodes` 个 `machine` 预设节点，通过 `network` 网络相连，每节点每小时价格为 `price`（课堂上编造的价格，不是任何云服务商的）。编写 `fastest_within_budget(model, options, samples, budget)`，在费用不超出预算的选项中，返回最先完成训练的那个选项的名称；如果没有任何选项在预算之内，返回 `None`：
 #
 # - 一个选项的吞吐量是 `scale(model, machine, nodes=[nodes], network=network, bucket_mb=64)[0]["samples_per_s"]`（第 09 课的模拟器，使用默认的策略，64 MB 的包一就绪就发出）；
-# - 它的耗时是 `samples / samples_per_s` 秒，费用是 `小时数 × nodes × price`。
+# - 它的耗时是 `samples / samples_per_s` 秒，费用是小时数 × `nodes` × `price`。
 #
 # 例如，ResNet-50 在 `"2x big-basin, 25 GbE"` 上每秒约处理 3,260 张图像：90 个周期大约需要 9.8 小时，费用约为 9.8 × 2 × 20 ≈ 393。最快的集群不一定是最大的那个，每小时最便宜的也不一定总价最便宜。
 
@@ -41,7 +41,7 @@
 #   `scale(model, machine, nodes=[nodes], network=network, bucket_mb=64)[0]["samples_per_s"]`
 #   (o simulador da lição 09, com a estratégia padrão e pacotes de 64 MB enviados assim que ficam
 #   prontos);
-# - seu tempo é `samples / samples_per_s` segundos, e seu custo `horas × nodes × price`.
+# - seu tempo é `samples / samples_per_s` segundos, e seu custo, horas × `nodes` × `price`.
 #
 # Por exemplo, a ResNet-50 em `"2x big-basin, 25 GbE"` processa cerca de 3.260 imagens/s: 90 épocas
 # levam cerca de 9,8 horas e custam cerca de 9,8 × 2 × 20 ≈ 393. O cluster mais rápido nem sempre

@@ -67,16 +67,16 @@
 # follows the batch, the warmup, label smoothing. A **recipe** names all of them, and its steps come
 # from the runs that used it, never from a curve we assume. Two recipes for ResNet-50 on ImageNet:
 #
-# - `goyal-sgd` (Goyal et al. 2017): SGD with momentum 0.9, the linear rule (0.1 at batch 256), a
+# - `goyal-sgd` (Goyal et al., 2017): SGD with momentum 0.9, the linear rule (0.1 at batch 256), a
 #   gradual warmup of 5 epochs from the small-batch rate. Their table: 76.3 % top-1 in the same 90
 #   epochs at every batch from 256 to 8k, and worse past 8k.
-# - `mlperf-lars`: the LARS optimizer (a learning rate per layer, You et al. 2017) with label
+# - `mlperf-lars`: the LARS optimizer (a learning rate per layer, You et al., 2017) with label
 #   smoothing, as MLPerf Training runs it, to 75.9 % top-1. Its epochs are MLPerf's **reference
 #   convergence points**: the median of the runs MLCommons uses to check submissions, from batch
 #   1,632 to 67,840.
 #
 # A third recipe, `mlperf-lamb`, is for BERT-Large rather than ResNet-50: the LAMB optimizer (You
-# et al. 2020) on MLPerf's reference convergence points, counted in training sequences.
+# et al., 2020) on MLPerf's reference convergence points, counted in training sequences.
 # `sim plan --recipe lamb` plans it; the rest of this lesson stays with ResNet-50.
 #
 # Past the largest batch at which a recipe is known to reach the target, the plan says so instead
@@ -102,16 +102,16 @@
 # tudo isso, e os seus passos vêm das execuções que a usaram, nunca de uma curva suposta. Duas
 # receitas para a ResNet-50 na ImageNet:
 #
-# - `goyal-sgd` (Goyal et al. 2017): SGD com momento 0,9, a regra linear (0,1 com lote 256) e um
-#   aquecimento gradual de 5 épocas a partir da taxa do lote pequeno. A tabela deles: 76,3 % de
+# - `goyal-sgd` (Goyal et al., 2017): SGD com momento 0,9, a regra linear (0,1 com lote 256) e um
+#   aquecimento gradual de 5 épocas a partir da taxa do lote pequeno. A tabela deles: 76,3% de
 #   top-1 nas mesmas 90 épocas em todos os lotes de 256 a 8k, e pior acima de 8k.
-# - `mlperf-lars`: o otimizador LARS (uma taxa de aprendizado por camada, You et al. 2017) com
-#   suavização de rótulos, como o MLPerf Training o executa, até 75,9 % de top-1. As suas épocas
+# - `mlperf-lars`: o otimizador LARS (uma taxa de aprendizado por camada, You et al., 2017) com
+#   suavização de rótulos, como o MLPerf Training o executa, até 75,9% de top-1. As suas épocas
 #   são os **pontos de convergência de referência** do MLPerf: a mediana das execuções que a
 #   MLCommons usa para conferir as submissões, de lote 1.632 a 67.840.
 #
 # Uma terceira receita, `mlperf-lamb`, é para o BERT-Large e não para a ResNet-50: o otimizador
-# LAMB (You et al. 2020) sobre os pontos de convergência de referência do MLPerf, contados em
+# LAMB (You et al., 2020) sobre os pontos de convergência de referência do MLPerf, contados em
 # sequências de treino. `sim plan --recipe lamb` faz o plano dela; o resto desta lição continua
 # com a ResNet-50.
 #
@@ -301,7 +301,7 @@ plt.show()
 #
 # 1. the **staleness**: lesson 07's simulated parameter servers, run with the candidate's number
 #    of workers, give the mean staleness τ of the applied gradients (N − 1 with equal workers);
-# 2. the **implicit momentum** (Mitliagkas et al. 2016): asynchrony behaves like momentum
+# 2. the **implicit momentum** (Mitliagkas et al., 2016): asynchrony behaves like momentum
 #    τ / (1 + τ) = 1 − 1/N. The recipe wants 0.9 in all, so the workers lower their own momentum to
 #    what is left; from ten workers on, asynchrony alone brings more than 0.9;
 # 3. the **rate the recipe wants** per update, so that `N` stale updates of batch `b` do the work
@@ -338,7 +338,7 @@ plt.show()
 # 1. a **defasagem**: os servidores de parâmetros simulados da lição 07, executados com o número de
 #    workers do candidato, dão a defasagem média τ dos gradientes aplicados (N − 1 com workers
 #    iguais);
-# 2. o **momento implícito** (Mitliagkas et al. 2016): o assíncrono se comporta como um momento
+# 2. o **momento implícito** (Mitliagkas et al., 2016): o assíncrono se comporta como um momento
 #    τ / (1 + τ) = 1 − 1/N. A receita quer 0,9 ao todo, então os workers baixam o seu próprio
 #    momento para o que falta; a partir de dez workers, só o assíncrono já traz mais do que 0,9;
 # 3. a **taxa que a receita pede** por atualização, para que `N` atualizações defasadas de lote
@@ -388,7 +388,7 @@ print(text_table(t("lesson11.compare_columns").split("|"), compare_rows, (8, 6, 
 # A real cluster has slow steps: say one step in twenty takes ten times as long (lesson 07's
 # straggler mixture). A synchronous step waits for the slowest worker; TF1's
 # `SyncReplicasOptimizer` could start `N + b` workers and use the first `N` gradients (**backup
-# workers**, Chen et al. 2016). `MultiWorkerMirroredStrategy` has no such option. The wait, in
+# workers**, Chen et al., 2016). `MultiWorkerMirroredStrategy` has no such option. The wait, in
 # multiples of one compute, then the plan on 128 GPUs with those stragglers:
 
 # %% [markdown] lang="zh"
@@ -412,7 +412,7 @@ print(text_table(t("lesson11.compare_columns").split("|"), compare_rows, (8, 6, 
 # idênticas. Um cluster de verdade tem passos lentos: digamos que um passo em cada vinte leve dez
 # vezes mais (a mistura de retardatários da lição 07). Um passo síncrono espera o worker mais
 # lento; o `SyncReplicasOptimizer` do TF1 podia iniciar `N + b` workers e usar os `N` primeiros
-# gradientes (**workers de reserva**, Chen et al. 2016). A `MultiWorkerMirroredStrategy` não tem essa
+# gradientes (**workers de reserva**, Chen et al., 2016). A `MultiWorkerMirroredStrategy` não tem essa
 # opção. A espera, em múltiplos de um cálculo, e depois o plano em 128 GPUs com esses
 # retardatários:
 
@@ -502,7 +502,7 @@ print(text_table(t("lesson11.ps_columns").split("|"),
 # 团队有 500 可以花，必须在 6 小时内完成。`plan.within(budget, deadline_hours)` 只保留同时满足两者的方案，仍然按从快到慢排列：
 
 # %% [markdown] lang="pt"
-# O modelo de tráfego leva a eficiência dos 100 % de antes para 81-86 %, ainda muito acima da
+# O modelo de tráfego leva a eficiência dos 100% de antes para 81% a 86%, ainda muito acima da
 # metade publicada. O resto é o que o simulador não tem como cobrir com um número citado, muito
 # provavelmente o custo do próprio gRPC por byte sobre TCP. Por isso o plano põe um preço otimista
 # nos servidores de parâmetros síncronos do TF1 em grande escala, e o
@@ -557,7 +557,7 @@ too_little = plan.within(budget=250)
 #
 # Um plano é uma previsão. Para um modelo pequeno o bastante para treinar aqui, podemos executá-lo
 # e ver. A carga de trabalho é a regressão com dados em fluxo da lição 08 (16 entradas, exemplos
-# novos a cada passo), treinada até a perda chegar a 1 % do valor inicial, com a regra linear a
+# novos a cada passo), treinada até a perda chegar a 1% do valor inicial, com a regra linear a
 # partir de 0,05 com lote 8. As duas colunas deste plano são **medidas aqui**: os passos, como a
 # mediana de 7 execuções de SGD em cada lote (`train_grid`, o mesmo problema e a mesma taxa); o
 # tempo do passo, executando 8 passos em cada cluster com `python -m sim launch` (estações de
@@ -588,7 +588,7 @@ print(render(small))
 # pequeno), então a segunda estação de trabalho só acrescenta o salto pela Ethernet de 10 Gb: o
 # plano fica em uma máquina e escolhe o maior lote que ainda converge. Agora o ciclo fechado: lance
 # a melhor escolha do plano e a pior (a mais lenta que chega à meta) com `python -m sim launch`, cada
-# uma treinando com a MultiWorkerMirroredStrategy até a perda chegar a 1 % do valor inicial. Os
+# uma treinando com a MultiWorkerMirroredStrategy até a perda chegar a 1% do valor inicial. Os
 # passos do plano são a mediana de sete fluxos de dados, então a melhor escolha também roda em sete
 # fluxos, e a previsão fica ao lado da execução mediana:
 
@@ -600,10 +600,11 @@ loop_rows = []
 for run in loop:
     c = run.row.candidate
     median_steps = sorted(r.steps for r in run.runs)[len(run.runs) // 2]
-    loop_rows.append([t(f"plan.run_{run.name}"), f"{c.nodes}×{c.gpus} GPU, {number(c.update_batch, ',')}",
+    config = t("plan.loop_config", nodes=c.nodes, gpus=c.gpus, batch=c.update_batch)
+    loop_rows.append([t(f"plan.run_{run.name}"), config,
                       number(run.row.steps, ",.0f"), number(median_steps, ","), number(run.row.seconds * 1e3, ".2f"),
                       number(run.seconds * 1e3, ".2f"), number(0.0 if abs(run.error) < 0.005 else run.error, "+.0%")])
-print(text_table(t("plan.loop_header").split(" | "), loop_rows, (10, 16, 9, 12, 9, 12, 6), left=(0, 1)))
+print(text_table(t("plan.loop_header").split(" | "), loop_rows, left=(0, 1)))   # each column fits its header
 top = loop[0]
 print(t("lesson11.loop_runs", name=t("plan.run_top"), steps=join_list([str(r.steps) for r in top.runs]),
         low=min(top.single_errors), high=max(top.single_errors)))
@@ -637,9 +638,9 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # %% [markdown] lang="pt"
 # O tempo do passo foi medido no mesmo cluster, então o que o plano pode errar são os passos. Uma
 # execução de dez passos é um único fluxo de dados: as sete execuções da melhor escolha levam de 7 a
-# 14 passos, então uma execução sozinha fica a até 43 % do plano, e nenhum modelo do passo pode
-# fazer melhor, porque um passo a mais é 10 %. Comparada com a mediana das suas sete execuções, como
-# os próprios passos do plano são uma mediana, a previsão da melhor escolha fica a menos de 15 %
+# 14 passos, então uma execução sozinha fica a até 43% do plano, e nenhum modelo do passo pode
+# fazer melhor, porque um passo a mais é 10%. Comparada com a mediana das suas sete execuções, como
+# os próprios passos do plano são uma mediana, a previsão da melhor escolha fica a menos de 15%
 # (aqui, exata), e as poucas centenas de passos da escolha ruim ficam a poucos por cento mesmo com
 # uma execução. A ordem nunca muda: o melhor plano leva menos de um décimo do tempo do plano ruim.
 # <!-- claim loop -->

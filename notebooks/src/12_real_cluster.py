@@ -536,8 +536,8 @@ print("\n".join(task_lines(lines, "chief") + task_lines(lines, "worker")))
 #   envia `SIGTERM` e depois `SIGKILL`. Com `--requeue`, o Slurm coloca o job de volta na fila;
 #   com `restartPolicy: ExitCode`, o operator inicia os pods de novo.
 # - **Um job que volta para a fila começa do início.** É o mesmo comando outra vez, então só
-#   sobrevive o que o script salvou. O `BackupAndRestore` faz o reinício retomar da última época
-#   guardada no backup.
+#   sobrevive o que o script salvou. Com o `BackupAndRestore`, o reinício retoma o treinamento a
+#   partir da última época guardada no backup.
 #
 # Abaixo, o script sbatch roda com `PREEMPT` definido, o que faz o worker 1 se matar no início da
 # época 2, como morre um nó que sofreu preempção; depois o mesmo script roda de novo, como faz a

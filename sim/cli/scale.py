@@ -151,7 +151,7 @@ def _print(text: str) -> None:
         sys.stderr.close()
 
 
-COLUMN_WIDTHS = (7, 8, 12, 12, 11)
+COLUMN_WIDTHS = (7, 8, 14, 12, 11)
 
 
 def _right(text: str, width: int) -> str:

@@ -31,8 +31,9 @@ def logical_cpus():
 
 
 def place(machine, name):
-    """The full TensorFlow name for a local GPU ``name`` the machine lacks, now mapped to its
-    host CPU; None when soft placement does not apply (the caller raises its error)."""
+    """The full TensorFlow name for a local GPU ``name`` the machine lacks, now mapped to host 0's
+    GPU:0 (to its CPU when it has no GPU), or for a logical CPU, mapped to the host's CPU; None
+    when soft placement does not apply (the caller raises its error)."""
     if not isinstance(name, str):
         return None
     full = full_name(name)

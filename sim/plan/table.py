@@ -22,13 +22,26 @@ def _cell(text: str, width: int, left: bool = False) -> str:
     return text + pad if left else pad + text
 
 
+def column_widths() -> tuple:
+    """WIDTHS, each widened to its header in the course language (zh "每步（ms）" is 10 columns)."""
+    return tuple(max(w, _width(h)) for w, h in zip(WIDTHS, t("plan.columns").split("|")))
+
+
 def line(values) -> str:
-    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, WIDTHS))).rstrip()
+    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, column_widths()))).rstrip()
 
 
-def text_table(header, rows, widths, left=()) -> str:
+def text_table(header, rows, widths=None, left=()) -> str:
     """Any small table for a lesson: cells padded by display width (a CJK character is two
-    columns), so a translated header stands over its column in every language."""
+    columns), so a translated header stands over its column in every language. ``widths=None``
+    makes each column as wide as its widest cell, the header included: a header whose length
+    differs from language to language then still fits its column. Given widths are widened to
+    their header where it is longer (lesson 11's zh and pt headers were)."""
+    if widths is None:
+        widths = [max(_width(str(v)) for v in column) for column in zip(header, *rows)]
+    else:
+        widths = [max(w, _width(str(h))) for w, h in zip(widths, header)]
+
     def one(values):
         return " ".join(_cell(str(v), w, left=i in left) for i, (v, w) in enumerate(zip(values, widths))).rstrip()
     return "\n".join([one(header)] + [one(r) for r in rows])
