@@ -91,7 +91,7 @@
 
 # %%
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter, ScalarFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, ScalarFormatter
 
 from sim.i18n import number, t
 from sim.scaleout import scale, simulate_step
@@ -331,6 +331,7 @@ for name in MODELS:
 ax.set_xscale("log", base=2)
 ax.set_xticks([r["devices"] for r in rows])
 ax.xaxis.set_major_formatter(ScalarFormatter())
+ax.yaxis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10]))   # whole percents: 98%, not 97.5% shown as 98%
 ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: number(v, ".0%")))
 ax.set_xlabel(t("scale.axis_devices"))
 ax.set_ylabel(t("lesson09.axis_efficiency"))
