@@ -74,9 +74,8 @@ class Function:
         self.function_spec = options
         self.input_signature = options.get("input_signature")
         self._reduce_retracing = bool(options.get("reduce_retracing"))
-        self._traces: list[_Trace] = []
-        self._count = 0       # traces made (a relaxed one replaces the one it generalizes)
-        self._made: list = []  # the key of each trace made, for a method's count per instance
+        self._traces: list[_Trace] = []  # the traces calls run (a relaxed one replaces those it covers)
+        self._made: list = []  # the key of every trace made: TensorFlow's count, per instance too
         self._lock = threading.RLock()
         functools.update_wrapper(self, fn)
 
@@ -106,14 +105,13 @@ class Function:
     def _trace_for(self, key):
         with self._lock:
             for trace in self._traces:
-                if trace.key == key or (self._reduce_retracing and tracing_type.covers(trace.key, key)):
+                if tracing_type.matches(trace.key, key, self._reduce_retracing):
                     return trace
         return None
 
     def _keep(self, key):
         """Record a finished trace (one that raised is not kept, as in TensorFlow)."""
         with self._lock:
-            self._count += 1
             self._made.append(key)
             if self._reduce_retracing:
                 for i, trace in enumerate(self._traces):
@@ -143,12 +141,13 @@ class Function:
 
     def experimental_get_tracing_count(self):
         """How many traces this function has (TensorFlow's count)."""
-        return self._count
+        return len(self._made)
 
-    def _count_for(self, first):
-        """The traces of calls whose first argument was ``first`` (a method's instance)."""
+    def _keys_for(self, instance):
+        """The keys of the traces made for calls whose first argument was ``instance`` (a method's)."""
+        first = (tracing_type.tracing_type(instance),)
         with self._lock:
-            return sum(1 for trace in self._made if trace[0][:1] == (first,))
+            return [key for key in self._made if key[0][:1] == first]
 
     def __repr__(self):
         return f"<sim.tf.function {getattr(self.python_function, '__name__', '?')}>"
@@ -171,8 +170,7 @@ class BoundFunction:
         return getattr(self._function, name)
 
     def experimental_get_tracing_count(self):
-        me = tracing_type.tracing_type(self._obj)
-        return self._function._count_for(me)
+        return len(self._function._keys_for(self._obj))
 
     def get_concrete_function(self, *args, **kwargs):
         return self

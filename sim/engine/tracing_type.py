@@ -79,13 +79,24 @@ def call_key(args, kwargs):
             tuple(sorted((k, tracing_type(v)) for k, v in kwargs.items())))
 
 
+def is_spec(key) -> bool:
+    """A tensor's or variable's key: (kind, shape or None, dtype name)."""
+    return isinstance(key, tuple) and len(key) == 3 and key[0] in ("Tensor", "Variable")
+
+
+def matches(trace_key, key, relax=False) -> bool:
+    """Whether a call of ``key`` runs the trace of ``trace_key`` (with ``reduce_retracing``, one
+    whose shapes were generalized covers it)."""
+    return trace_key == key or (relax and covers(trace_key, key))
+
+
 def relaxed(a, b):
     """One key covering both, shapes generalized where they differ; None when more than shapes
     differ (TensorFlow's reduce_retracing)."""
     if a == b:
         return a
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
-        if len(a) == 3 and a[0] in ("Tensor", "Variable") and a[0] == b[0] and a[2] == b[2]:
+        if is_spec(a) and a[0] == b[0] and a[2] == b[2]:
             return (a[0], _shape_between(a[1], b[1]), a[2])
         parts = [relaxed(x, y) for x, y in zip(a, b)]
         return None if any(p is None for p in parts) else tuple(parts)
@@ -97,7 +108,7 @@ def covers(general, key):
     if general == key:
         return True
     if isinstance(general, tuple) and isinstance(key, tuple) and len(general) == len(key):
-        if len(general) == 3 and general[0] in ("Tensor", "Variable"):
+        if is_spec(general):
             return (general[0] == key[0] and general[2] == key[2]
                     and _shape_fits(general[1], key[1]))
         return all(covers(g, k) for g, k in zip(general, key))

@@ -30,7 +30,7 @@ class LoadedFunction:
         return functools.partial(self.__call__, obj)
 
     def _fits(self, key):
-        return any(key == c or (self._relaxed and tracing_type.covers(c, key)) for c in self._calls)
+        return any(tracing_type.matches(c, key, self._relaxed) for c in self._calls)
 
     def __call__(self, *args, **kwargs):
         own = args[1:] if self._method else args
@@ -70,7 +70,7 @@ def _got(x, name):
 
 
 def _spec_text(key, name):
-    if isinstance(key, tuple) and len(key) == 3 and key[0] in ("Tensor", "Variable"):
+    if tracing_type.is_spec(key):
         shape = "None" if key[1] is None else str(tuple(key[1]))
         return f"TensorSpec(shape={shape}, dtype=tf.{key[2]}, name={name!r})"
     if isinstance(key, tuple) and len(key) == 2 and key[0] == "py":
