@@ -110,3 +110,13 @@ def test_a_damaged_marker_is_an_os_error_naming_the_file(tmp_path):
     marker.write_text("{not json")
     with pytest.raises(OSError, match="Cannot parse file .*sim_saved_module.json"):
         tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_a_fifo_in_place_of_the_marker_is_refused_at_once(tmp_path):
+    """Read as the Keras SavedModel's marker is (saved_model_dir.read_json): a FIFO would block."""
+    _saved(tmp_path)
+    marker = tmp_path / "m" / "sim_saved_module.json"
+    marker.unlink()
+    os.mkfifo(marker)
+    with pytest.raises(OSError, match="Cannot parse file .*sim_saved_module.json: not a sim.tf.saved_module/1 file"):
+        tf.saved_model.load(str(tmp_path / "m"))

@@ -98,9 +98,10 @@ def read_marker(export_dir):
 MARKER_LIMIT = 1 << 20          # a marker is a few hundred bytes; a bigger one is not ours
 
 
-def _parse(path):
-    """The marker's JSON, read only from a regular file of bounded size, in the shape save()
-    writes (a FIFO would block, /dev/zero never ends, a deep nesting would recurse)."""
+def read_json(path, limit, what):
+    """The JSON of a marker file, read only from a regular file of at most ``limit`` bytes (a
+    FIFO would block, /dev/zero never ends, a deep nesting would recurse); TensorFlow's OSError
+    "Cannot parse file" otherwise, saying it is not ``what``."""
     import stat
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
@@ -108,13 +109,18 @@ def _parse(path):
         raise OSError(f"Cannot parse file {path}: {e.strerror or e}") from None
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MARKER_LIMIT:
-            raise OSError(f"Cannot parse file {path}: not a {FORMAT} marker")
-        raw = f.read(MARKER_LIMIT + 1)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            raise OSError(f"Cannot parse file {path}: not a {what}")
+        raw = f.read(limit + 1)
     try:
-        marker = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError) as e:
         raise OSError(f"Cannot parse file {path}: {type(e).__name__}") from None
+
+
+def _parse(path):
+    """The marker's JSON (read_json), in the shape save() writes."""
+    marker = read_json(path, MARKER_LIMIT, f"{FORMAT} marker")
     if not isinstance(marker, dict) or marker.get("format") != FORMAT or \
             not isinstance(marker.get("signatures", {}), dict) or not all(
                 isinstance(v, dict) and all(isinstance(v.get(k), list) and

@@ -55,10 +55,10 @@ def save(obj, export_dir):
 
 
 def _is_variable(x):
+    """A variable, or a distributed one (saved once, as its primary component: TensorFlow too)."""
     from sim.distribute.values import DistributedValues
-    if isinstance(x, DistributedValues):
-        return _is_variable(x.values[0])
-    return hasattr(x, "_engine_variable") or (hasattr(x, "_as_tensor") and hasattr(x, "assign"))
+    from sim.engine.module import _is_variable as is_engine_variable
+    return is_engine_variable(x.values[0] if isinstance(x, DistributedValues) else x)
 
 
 def _describe(x, arrays, seen, path):
@@ -117,15 +117,15 @@ def _functions_of(x):
 
 
 def _saved_function(function, owner, name, path):
-    keys = function._made if owner is None else [
-        k for k in function._made if k[0][:1] == (tracing_type.tracing_type(owner),)]
+    keys = function._made if owner is None else function._keys_for(owner)
     if not keys and function.input_signature is None:
         return None           # never traced: TensorFlow saves it uncallable, and warns
     calls = [[tracing_type.to_json(k[0][1:] if owner is not None else k[0]), tracing_type.to_json(k[1])]
              for k in keys]
     fn = function.python_function
     where = f"{type(owner).__name__}.{name}" if owner is not None else f"{path.lstrip('/') or 'root'}.{name}"
-    return {"source": _source(fn, where), "globals": _globals_of(fn, where), "method": owner is not None,
+    source = _source(fn, where)
+    return {"source": source, "globals": _globals_of(fn, source, where), "method": owner is not None,
             "calls": calls, "reduce_retracing": bool(function._reduce_retracing),
             "input_signature": function.input_signature is not None}
 
@@ -149,15 +149,15 @@ def _source(fn, where):
     return ast.unparse(defs[0])
 
 
-def _globals_of(fn, where):
-    """What the source reads from its globals: modules by name, plain values as they are."""
+def _globals_of(fn, source, where):
+    """What ``source`` (fn's) reads from its globals: modules by name, plain values as they are."""
     code = fn.__code__
     if code.co_freevars:
         cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
         names = [n for n in cells if n != "__class__"]
         if names:
             raise _refuse(where, f"it reads {', '.join(names)} from the function around it")
-    table = symtable.symtable(_source(fn, where), "<tf.function>", "exec")
+    table = symtable.symtable(source, "<tf.function>", "exec")
     used = set()
 
     def visit(t):
@@ -189,12 +189,9 @@ class _UserObject:
 
 
 def load(export_dir):
+    from sim.tf.saved_model_dir import read_json
     path = os.path.join(export_dir, MARKER)
-    try:
-        with open(path, "rb") as f:
-            marker = json.loads(f.read(MARKER_LIMIT + 1).decode("utf-8"))
-    except (OSError, ValueError, RecursionError) as e:
-        raise OSError(f"Cannot parse file {path}: {type(e).__name__}") from None
+    marker = read_json(path, MARKER_LIMIT, f"{FORMAT} file")
     if not isinstance(marker, dict) or marker.get("format") != FORMAT or not isinstance(marker.get("root"), dict):
         raise OSError(f"Cannot parse file {path}: not a {FORMAT} file")
     _, arrays = safe_io.read_npz(os.path.join(export_dir, VARIABLES))
