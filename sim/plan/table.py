@@ -27,8 +27,9 @@ def column_widths() -> tuple:
     return tuple(max(w, _width(h)) for w, h in zip(WIDTHS, t("plan.columns").split("|")))
 
 
-def line(values) -> str:
-    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, column_widths()))).rstrip()
+def line(values, widths=None) -> str:
+    widths = widths or column_widths()
+    return " ".join(_cell(v, w, left=i in LEFT) for i, (v, w) in enumerate(zip(values, widths))).rstrip()
 
 
 def text_table(header, rows, widths=None, left=()) -> str:
@@ -77,8 +78,9 @@ def cells(rank: int, row) -> list:
 
 def render(plan, limit: int | None = None) -> str:
     """The ranked rows (the first ``limit``), then one line per column saying where it is from."""
-    lines = [line(t("plan.columns").split("|"))]
-    lines += [line(cells(i, row)) for i, row in enumerate(plan.rows[:limit], 1)]
+    widths = column_widths()                 # once per table, not per row
+    lines = [line(t("plan.columns").split("|"), widths)]
+    lines += [line(cells(i, row), widths) for i, row in enumerate(plan.rows[:limit], 1)]
     lines.append(sources(plan))
     return "\n".join(lines)
 
