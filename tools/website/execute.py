@@ -115,9 +115,10 @@ def replace_widgets(nb: nbformat.NotebookNode) -> None:
         cell.outputs = outputs
 
 
-# A cell waits at most this long. The slowest lesson cell takes well under a minute; what runs into
-# the limit is a client that lost the kernel's reply (seen at load 8: both kernels idle, nbclient
-# waiting in select), and a second attempt of the notebook gets through.
+# A cell waits at most this long: the limit `make nbtest` gives every lesson cell (nbval's
+# --nbval-cell-timeout 300, Makefile), so a lesson that passes there fits here. What runs into it
+# is a client that lost the kernel's reply (seen at load 8: both kernels idle, nbclient waiting
+# in select), and a second attempt of the notebook gets through.
 CELL_TIMEOUT = 300
 ATTEMPTS = 3
 
