@@ -120,3 +120,34 @@ def test_a_fifo_in_place_of_the_marker_is_refused_at_once(tmp_path):
     os.mkfifo(marker)
     with pytest.raises(OSError, match="Cannot parse file .*sim_saved_module.json: not a sim.tf.saved_module/1 file"):
         tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_a_closure_the_source_needs_is_refused_in_the_course_language(tmp_path):
+    from sim import i18n
+    factor = tf.constant(2.0)
+
+    class Closes(tf.Module):
+        @tf.function
+        def f(self):
+            return factor * 2
+    m = Closes()
+    m.f()
+    before = i18n.get_language()
+    try:
+        for lang, said in (("en", "reads factor from the function around it. Keep what it uses"),
+                           ("zh", "它从外层函数读取了 factor。请把它用到的东西放在模块本身上"),
+                           ("pt", "ela lê factor da função que a envolve. Guarde o que ela usa")):
+            i18n.set_language(lang)
+            with pytest.raises(ValueError, match=said):
+                tf.saved_model.save(m, str(tmp_path / lang))
+    finally:
+        i18n.set_language(before)
+
+
+def test_a_lambda_is_refused_with_what_to_write_instead(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+    m.f = tf.function(lambda: m.v * 2)
+    m.f()
+    with pytest.raises(ValueError, match=r"tf.function root.f as its Python source, and it is not a def.*Write it as a def"):
+        tf.saved_model.save(m, str(tmp_path / "l"))

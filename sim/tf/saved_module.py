@@ -130,21 +130,21 @@ def _saved_function(function, owner, name, path):
             "input_signature": function.input_signature is not None}
 
 
-def _refuse(where, why):
-    return ValueError(
-        f"tf.saved_model.save: sim.tf saves the tf.function {where} as its Python source, and {why}. "
-        "Keep what it uses on the module itself (a tf.Variable, a submodule) or in a module it imports.")
+def _refuse(key, where, **fields):
+    """sim's own refusal (TensorFlow would have saved its graph), in the course language."""
+    from sim.keras import _errors
+    return ValueError(_errors.msg("saved_module_" + key, where=where, **fields))
 
 
 def _source(fn, where):
     try:
         text = textwrap.dedent(inspect.getsource(fn))
     except (OSError, TypeError):
-        raise _refuse(where, "its source cannot be read (a function made by exec or in a console)") from None
+        raise _refuse("no_source", where) from None
     tree = ast.parse(text)
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs:
-        raise _refuse(where, "it is not a def (a lambda's source is its whole line)")
+        raise _refuse("not_def", where)
     defs[0].decorator_list = []
     return ast.unparse(defs[0])
 
@@ -156,7 +156,8 @@ def _globals_of(fn, source, where):
         cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
         names = [n for n in cells if n != "__class__"]
         if names:
-            raise _refuse(where, f"it reads {', '.join(names)} from the function around it")
+            from sim.i18n import join_list
+            raise _refuse("closure", where, names=join_list(names))
     table = symtable.symtable(source, "<tf.function>", "exec")
     used = set()
 
@@ -176,8 +177,7 @@ def _globals_of(fn, source, where):
         elif isinstance(value, _PLAIN):
             found[name] = {"value": value}
         else:
-            raise _refuse(where, f"it reads the global {name} (a {type(value).__name__}), "
-                                 "which is neither a module nor a number or string")
+            raise _refuse("global", where, name=name, kind=type(value).__name__)
     return found
 
 
