@@ -32,3 +32,25 @@ def test_a_group_of_real_processes():
         echo=False, timeout=30)
     assert status == 137
     assert (1, "preempted") in lines
+
+
+
+def test_two_stand_ins_sharing_one_pipe_never_split_a_line(tmp_path):
+    # Two ssh stand-ins echo their node's lines into the one pipe of start_on_nodes.sh, and
+    # PYTHONUNBUFFERED=1 (set in CI) makes print() write a line and its newline apart.
+    import os
+    import shlex
+    stand_in = tmp_path / "stand_in.py"
+    stand_in.write_text(
+        "import sys\nfrom sim.launch.local_tasks import run_group\n"
+        "task = [sys.executable, '-c', f'for i in range(5000): print({sys.argv[1]!r} * 40)']\n"
+        "run_group([(task, None)], label=False)\n")
+    py, script = shlex.quote(sys.executable), shlex.quote(str(stand_in))
+    shell = f"{py} {script} a & {py} {script} b & wait"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    status, lines = local_tasks.run_group([(["bash", "-c", shell], env)], echo=False, label=False,
+                                          timeout=60)
+    assert status == 0
+    texts = [line for _, line in lines]
+    assert sorted(set(texts)) == ["a" * 40, "b" * 40]
+    assert len(texts) == 10000

@@ -80,7 +80,7 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="+")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
-    from sim.launch.tf_configs import free_ports
+    from sim.launch.free_ports import free_ports
     shots = Path(args.shots)
     shots.mkdir(parents=True, exist_ok=True)
     port, token = free_ports(1)[0], secrets.token_hex(16)

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 from sim.launch import local_tasks
-from sim.launch.tf_configs import free_ports
+from sim.launch.free_ports import consecutive_free_ports, free_ports
 
 _SHIM = "import sys\nimport sim.tf\n\nsys.modules[__name__] = sim.tf   # the simulator is tensorflow here\n"
 _TOOL = "#!{python}\nimport sys\nfrom sim.launch.local_cluster import {main}\nsys.exit({main}(sys.argv[1:]))\n"
@@ -79,31 +79,6 @@ class _Tools:
 
     def close(self):
         self.dir.cleanup()
-
-
-def consecutive_free_ports(count):
-    """A port base with ``count`` ports after it free now (asked of the system, not guessed)."""
-    for _ in range(50):
-        base = free_ports(1)[0]
-        if base + count < 65536 and _all_free(range(base, base + count)):
-            return base
-    raise RuntimeError("no run of free ports found on 127.0.0.1")
-
-
-def _all_free(ports):
-    import socket
-    sockets = []
-    try:
-        for port in ports:
-            s = socket.socket()
-            sockets.append(s)
-            s.bind(("127.0.0.1", port))
-        return True
-    except OSError:
-        return False
-    finally:
-        for s in sockets:
-            s.close()
 
 
 def sbatch(path, python=sys.executable, engine="sim", timeout=600, echo=True, env=None):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -25,8 +26,10 @@ def run_group(tasks, cwd=None, timeout=600.0, echo=True, label=True):
             line = raw.decode("utf-8", "replace").rstrip("\r\n").rpartition("\r")[2]
             with lock:
                 lines.append((k, line))
-                if echo:
-                    print(f"{k}: {line}" if label else line, flush=True)
+                if echo:     # one write per line: other tasks' stand-ins share this pipe,
+                    # and print() makes two (text, then newline) under PYTHONUNBUFFERED
+                    sys.stdout.write((f"{k}: {line}" if label else line) + "\n")
+                    sys.stdout.flush()
 
     readers = []
     try:

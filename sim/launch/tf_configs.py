@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import shlex
-import socket
 from typing import NamedTuple
 
 from sim.distribute.tf_config import validate
+from sim.launch.free_ports import free_ports
 
 ORDER = ("chief", "worker", "ps", "evaluator")
 
@@ -153,17 +153,3 @@ def loopback(workers, chief=False, ps=0, evaluator=False, ports=None):
         if n:
             cluster[job] = [next(addresses) for _ in range(n)]
     return tasks(cluster)
-
-
-def free_ports(count):
-    """``count`` distinct TCP ports free on 127.0.0.1 now (the sockets are closed again)."""
-    sockets = []
-    try:
-        for _ in range(count):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            sockets.append(s)
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
