@@ -2,7 +2,6 @@
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -10,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from sim.launch.free_ports import free_ports
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]     # below the ephemeral range: no other connection takes it first
 
 
 @pytest.mark.slow

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import textwrap
@@ -16,15 +15,15 @@ import time
 
 import pytest
 
+from sim.launch.free_ports import free_ports
+
 pytest.importorskip("tensorflow")
 
 ENV = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
 
 
 def _free_port():
-    with socket.socket() as s:
-        s.bind(("localhost", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]     # below the ephemeral range: no other connection takes it first
 
 
 def _tf(script, timeout=300):
