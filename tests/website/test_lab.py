@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_learner_view import fonts_of_chinese_text
+from test_learner_view import WIDE_TABLE_LINES, fonts_of_chinese_text, misaligned
 
 ROOT = Path(__file__).resolve().parents[2]
 # Lessons whose outputs print tables (lesson 11's are its own: sim/plan/table.py).
@@ -122,3 +122,28 @@ def test_printed_tables_keep_their_rows_at_1280x720_with_the_file_browser_open(b
         context.close()
     assert rows >= 15, rows
     assert not broken, "\n".join(broken[:15])
+
+
+@pytest.mark.parametrize("fonts", ["browser", "browser_without_cjk"])
+def test_a_chinese_table_keeps_its_columns_in_the_lab(request, lab, fonts):
+    """In JupyterLab too a wide character is two columns of code wide (custom.css's course code
+    face), so the columns of a zh table stand under their headers."""
+    rows, bad = 0, []
+    for lesson in ("04_keras_fit", "11_plan_to_target"):
+        context, page = open_notebook(request.getfixturevalue(fonts), lab, f"notebooks/zh/{lesson}.ipynb")
+        outputs = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output pre")
+        for i in range(outputs.count()):
+            output = outputs.nth(i)
+            output.evaluate("pre => pre.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(200)
+            found = output.evaluate(WIDE_TABLE_LINES)
+            rows += sum(1 for r in found if r["drawn"])
+            bad += [f"{lesson}: {r['line']!r}: {r['drawn']:.1f} px for {r['expected']:.1f}" for r in misaligned(found)]
+            if found and i == 0:
+                shot = ROOT / "build" / "site" / "screenshots" / f"lab-zh-{lesson}-table-{fonts}.png"
+                shot.parent.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(shot))
+        context.close()
+    assert rows >= 10, rows
+    assert not bad, "\n".join(bad[:10])
+

@@ -63,6 +63,59 @@ def test_chinese_in_code_outputs_and_messages_is_drawn_with_the_course_font(site
     assert not problems, "\n".join(problems[:20])
 
 
+# The lessons' text tables count a wide (CJK or full-width) character as two columns, as a terminal
+# does (sim.course.text_table). For every table line of a <pre> with such characters: its drawn
+# width, and the width its columns should have (the width of "0" in that <pre> times its columns).
+WIDE_TABLE_LINES = r"""pre => {
+    const wide = c => /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(c);
+    const probe = document.createElement("span");
+    probe.textContent = "0".repeat(20);
+    pre.appendChild(probe);
+    const cell = probe.getBoundingClientRect().width / 20;
+    probe.remove();
+    const text = pre.textContent, walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    const nodes = []; let at = 0;
+    while (walker.nextNode()) { nodes.push([walker.currentNode, at]); at += walker.currentNode.length; }
+    const locate = i => { for (const [n, start] of nodes) if (i < start + n.length) return [n, i - start];
+                          const [n, start] = nodes[nodes.length - 1]; return [n, n.length]; };
+    const rows = []; let start = 0;
+    for (const line of text.split("\n")) {
+        const end = start + line.length;
+        if (/\S {2,}\S/.test(line.trim()) && [...line].some(wide)) {
+            const r = document.createRange();
+            r.setStart(...locate(start)); r.setEnd(...locate(end));
+            const columns = [...line].reduce((n, c) => n + (wide(c) ? 2 : 1), 0);
+            rows.push({line: line.slice(0, 50), drawn: r.getBoundingClientRect().width, expected: columns * cell});
+        }
+        start = end + 1;
+    }
+    return rows;
+}"""
+
+
+def misaligned(rows, tolerance=0.01):
+    """The rows whose drawn width is off the width of their columns by more than ``tolerance``."""
+    return [r for r in rows if r["drawn"] and abs(r["drawn"] - r["expected"]) > tolerance * r["expected"]]
+
+
+@pytest.mark.parametrize("fonts", ["browser", "browser_without_cjk"])
+def test_a_chinese_table_in_an_output_keeps_its_columns(site, request, fonts):
+    """A wide character is two columns of code wide, with or without a system Chinese font: the
+    columns of zh tables stand under their headers (they drifted 0.2 em left per character)."""
+    visit = Visit(request.getfixturevalue(fonts), viewport=DESKTOP)
+    rows, bad = 0, []
+    for lesson in ("04_keras_fit", "09_will_it_scale", "11_plan_to_target"):
+        visit.go((site / "zh" / "lessons" / f"{lesson}.html").as_uri())
+        visit.page.evaluate("document.fonts.ready")
+        for output in visit.page.locator("article .cell_output pre").all():
+            found = output.evaluate(WIDE_TABLE_LINES)
+            rows += len(found)
+            bad += [f"{lesson}: {r['line']!r}: {r['drawn']:.1f} px for {r['expected']:.1f}" for r in misaligned(found)]
+    visit.close()
+    assert rows >= 20, rows
+    assert not bad, "\n".join(bad[:10])
+
+
 # Phrases a Chinese reader types without spaces, and a page each must find.
 CHINESE_PHRASES = {
     "环形全归约": "lessons/02_allreduce_step_by_step.html",
