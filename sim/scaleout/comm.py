@@ -5,6 +5,12 @@
   across nodes; ``nccl`` is NCCL's own choice of ring or tree).
 * ``horovod``: Horovod's ring all-reduce (Sergeev & Del Balso 2018: one ring over all ranks, the
   Baidu algorithm), i.e. ``ring`` with one channel.
+* ``nccl1``: TensorFlow 1.x's ``tf.contrib.nccl``, which built NCCL 1 from source (``workspace.bzl``
+  ``nccl_archive``: ``nvidia/nccl`` commit ``ccfc4567``, 1.3.x; NCCL 2 was not open source until
+  2.3). NCCL 1 makes ONE ring through the GPUs in their NVML index order (``src/core.cu``:
+  ``orderRanks`` sorts by ``nvmlDeviceGetIndex``), whatever the links: ``ring`` with one channel
+  over the GPUs in numbering order (``sim.scaleout.ranks.ring_ranks(..., numbering=True)``). On a
+  DGX-1 the hops 3 -> 4 and 7 -> 0 have no NVLink and cross the CPUs' QPI.
 * ``central-storage``: CentralStorageStrategy keeps the variables on the host CPU (host 0's):
   every GPU copies its gradients there and the CPU sums them (reading the ``p`` copies and
   writing one, ``(p + 1) x bytes`` at its memory bandwidth, collectives.md §4.1); copies run on
@@ -21,15 +27,16 @@ it runs (``NVIDIA/nccl`` ``src/graph/tuning.cc`` ``baseLat``: Ring 6.6 / 14.0 / 
 LL128, Simple; Tree 6.8 / 14.0 / 8.4, ``sim.collectives.nccl_model.BASE_LAT``), the kernel launch
 and setup NCCL's own model charges once per call; the replay gives the hops' latencies and the
 bytes' time. A schedule that is not NCCL's choice (``ring``, ``hierarchical``, Horovod's ring)
-pays the Ring/Simple base.
+pays the Ring/Simple base (NCCL 1 too: its source has no cost model).
 
 Every answer is cached per (strategy, bytes): a step has at most two bucket sizes.
 """
 from __future__ import annotations
 
-STRATEGIES = ("ring", "nccl", "hierarchical", "horovod", "central-storage", "parameter-server")
+STRATEGIES = ("ring", "nccl", "hierarchical", "horovod", "nccl1", "central-storage", "parameter-server")
 ALLREDUCE = {"ring": ("ring", {}), "nccl": ("nccl", {}), "hierarchical": ("hierarchical", {}),
-             "horovod": ("ring", {"channels": 1})}
+             "horovod": ("ring", {"channels": 1}), "nccl1": ("ring", {"channels": 1})}
+IN_NUMBERING_ORDER = ("nccl1",)     # strategies whose ring ignores the NVLink graph
 
 
 def call_latency(algorithm: str, protocol: str) -> float:

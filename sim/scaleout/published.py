@@ -11,7 +11,8 @@ Sources:
   ``site/en/r1/guide/performance/benchmarks.md``), "Details for NVIDIA DGX-1 (NVIDIA Tesla
   P100)", training synthetic data, images/s at 1 and 8 GPUs; batch 64 (AlexNet 512).
   InceptionV3, ResNet-50, ResNet-152: ``variable_update=parameter_server``,
-  ``local_parameter_device=cpu``; AlexNet, VGG16: ``replicated (with NCCL)``.
+  ``local_parameter_device=cpu``; AlexNet, VGG16: ``replicated (with NCCL)``, which in TF 1.x
+  (hash b1e174e) was ``tf.contrib.nccl``'s NCCL 1: ``nccl1`` (``sim.scaleout.comm``).
 * Horovod: the README chart of Horovod commit 8318a898 (2018-05-10) and Sergeev & Del Balso,
   "Horovod: fast and easy distributed deep learning in TensorFlow", arXiv:1802.05799 (2018) §8: 128 servers with 4 Pascal
   GPUs each on 25 Gb/s RoCE, 512 GPUs: 90 % scaling efficiency for Inception V3 and ResNet-101,
@@ -27,7 +28,7 @@ HOROVOD_PAPER = "Sergeev & Del Balso 2018 (arXiv:1802.05799), Horovod README"
 # tf_cnn_benchmarks in graph mode: each gradient reduced (or sent to the CPU) as soon as it exists
 TF_CNN_PS = {"machine": "dgx1-p100", "gpus": [8], "strategy": "central-storage", "overlap": True,
              "bucket_mb": 0}
-TF_CNN_NCCL = {"machine": "dgx1-p100", "gpus": [8], "strategy": "nccl", "bucket_mb": 0}
+TF_CNN_NCCL = {"machine": "dgx1-p100", "gpus": [8], "strategy": "nccl1", "bucket_mb": 0}
 HOROVOD_512 = {"machine": "pascal-pcie-4gpu", "nodes": [128], "network": "25gbe-roce",
                "strategy": "horovod", **HOROVOD_2018}
 
@@ -55,18 +56,27 @@ def simulated(model: str, settings: dict, **override) -> dict:
     return scale(model, **options)[0]
 
 
+# What Keras's Model.fit runs today for the strategy a framework used then
+KERAS_TODAY = {"horovod": "ring", "nccl1": "nccl"}
+
+
 def comparison() -> list:
     """Every published row with the simulator's efficiency as the framework ran it, and the
-    TensorFlow Keras default for the same strategy (after backward, one pack)."""
+    TensorFlow Keras default for the same strategy (after backward, one pack). The NCCL rows of
+    tf_cnn_benchmarks also get ``no_overlap``: the same run with every all-reduce after backward,
+    the bound their real overlap lay above (``sim.scaleout.comm``: TF 1.x's NCCL op made its
+    stream wait for all the work queued on the GPU's compute stream when the last tower arrived)."""
     out = []
     for bench, model, how, settings, published, source in PUBLISHED:
         row = simulated(model, settings)
         keras = {k: v for k, v in settings.items() if k not in ("overlap", "bucket_mb", "cycle_ms",
                                                                 "negotiation")}
-        if keras["strategy"] == "horovod":
-            keras["strategy"] = "ring"
+        keras["strategy"] = KERAS_TODAY.get(keras["strategy"], keras["strategy"])
+        no_overlap = simulated(model, settings, overlap=False) if how == "tf_cnn_nccl" else None
         out.append({"benchmark": bench, "model": model, "how": how, "published": published,
                     "source": source, "simulated": row["efficiency"],
                     "keras_default": simulated(model, keras)["efficiency"],
+                    "no_overlap": no_overlap and no_overlap["efficiency"],
+                    "communication_ms": row["communication_ms"],
                     "mechanisms": row["mechanisms"]})
     return out

@@ -39,14 +39,16 @@ def nvlink_cycle(machine, gpus: list) -> list:
     return [gpus[i] for i in path] if extend() else list(gpus)
 
 
-def ring_ranks(machine, nodes: int | None = None, gpus: int | None = None) -> list:
-    """The first ``gpus`` GPUs of each of the first ``nodes`` hosts, each host's in NVLink ring order."""
+def ring_ranks(machine, nodes: int | None = None, gpus: int | None = None, numbering: bool = False) -> list:
+    """The first ``gpus`` GPUs of each of the first ``nodes`` hosts, each host's in NVLink ring
+    order, or in numbering order with ``numbering`` (NCCL 1's ring, ``sim.scaleout.comm``)."""
     per_host: dict = {}
     for g in machine.gpus:
         per_host.setdefault(g.host, []).append(g)
     hosts = sorted(per_host)[:nodes] if nodes else sorted(per_host)
     template = getattr(machine, "template", None)
     first = per_host[hosts[0]][:gpus] if gpus else per_host[hosts[0]]
-    order = nvlink_cycle(template or machine, (template.gpus if template else first)[:len(first)])
+    local = (template.gpus if template else first)[:len(first)]
+    order = local if numbering else nvlink_cycle(template or machine, local)
     pos = [[g.name for g in (template.gpus if template else first)].index(g.name) for g in order]
     return [per_host[h][i] for h in hosts for i in pos]

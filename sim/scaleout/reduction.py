@@ -51,6 +51,7 @@ HOROVOD_2018 = {"cycle_ms": 5.0, "bucket_mb": 64.0, "negotiation": "gather"}   #
 NEGOTIATIONS = ("cache", "gather")
 
 _DEFAULT_WHEN = {"ring": AFTER_BACKWARD, "nccl": AFTER_BACKWARD, "hierarchical": AFTER_BACKWARD,
+                 "nccl1": AFTER_BACKWARD,
                  "central-storage": PER_PACK, "parameter-server": PER_PACK,
                  "horovod": HOROVOD}
 

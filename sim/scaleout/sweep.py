@@ -12,7 +12,7 @@ import math
 from sim.i18n import t
 from sim.workloads import workload as workload_of
 from sim.workloads.roofline import DEFAULT_PRECISION, check_precision
-from .comm import Communicator
+from .comm import IN_NUMBERING_ORDER, Communicator
 from .ranks import ring_ranks
 from .step import simulate_step
 
@@ -51,7 +51,7 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
         for g in (gpus or [per_node]):
             if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= per_node:
                 raise ValueError(t("scale.bad_gpus", value=g, most=per_node, machine=m.name))
-            ranks = ring_ranks(m, nodes=n, gpus=g)
+            ranks = ring_ranks(m, nodes=n, gpus=g, numbering=strategy in IN_NUMBERING_ORDER)
             comm = Communicator(m, ranks, strategy, ps)
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
                                  ps, sync, communicator=comm, cycle_ms=cycle_ms, when=when,
