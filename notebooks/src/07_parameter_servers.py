@@ -240,8 +240,8 @@ print(t("lesson07.sim_time", ms=1e3 * coordinator.cluster.now))
 # function runs at the same time. `SIM_PS_MACHINE=one-host` simulates that machine, and sim
 # picks it by itself for an in-process cluster like the tutorial's when no machine is named: the
 # tutorial's `Model.fit` (10 steps per function, `steps_per_execution=10`) then gives
-# TensorFlow's loss within 0.5 % (TensorFlow's own runs differ by up to 0.3 %), where
-# `machine="cluster"`, one host per task as in this lesson, gives a first-epoch loss 5.6 % higher,
+# TensorFlow's loss within 0.5% (TensorFlow's own runs differ by up to 0.3%), where
+# `machine="cluster"`, one host per task as in this lesson, gives a first-epoch loss 5.6% higher,
 # from that staleness.
 #
 # ## 3. Staleness in a training loop

@@ -68,10 +68,10 @@
 # from the runs that used it, never from a curve we assume. Two recipes for ResNet-50 on ImageNet:
 #
 # - `goyal-sgd` (Goyal et al., 2017): SGD with momentum 0.9, the linear rule (0.1 at batch 256), a
-#   gradual warmup of 5 epochs from the small-batch rate. Their table: 76.3 % top-1 in the same 90
+#   gradual warmup of 5 epochs from the small-batch rate. Their table: 76.3% top-1 in the same 90
 #   epochs at every batch from 256 to 8k, and worse past 8k.
 # - `mlperf-lars`: the LARS optimizer (a learning rate per layer, You et al., 2017) with label
-#   smoothing, as MLPerf Training runs it, to 75.9 % top-1. Its epochs are MLPerf's **reference
+#   smoothing, as MLPerf Training runs it, to 75.9% top-1. Its epochs are MLPerf's **reference
 #   convergence points**: the median of the runs MLCommons uses to check submissions, from batch
 #   1,632 to 67,840.
 #
@@ -482,7 +482,7 @@ print(text_table(t("lesson11.ps_columns").split("|"),
                  (12, 14, 10, 9, 12, 10, 10), left=(0,)))
 
 # %% [markdown] lang="en"
-# The traffic model takes the efficiency from the 100 % it was before to 81-86 %, still far above
+# The traffic model takes the efficiency from the 100% it was before to 81-86%, still far above
 # the published half. The rest is what the simulator has no cited figure for, most likely gRPC's
 # own cost per byte over TCP. The plan therefore prices TF1's synchronous parameter servers at
 # scale optimistically, and `docs/published_comparison.md` records the error, not a fitted
@@ -532,7 +532,7 @@ too_little = plan.within(budget=250)
 #
 # A plan is a prediction. For a model small enough to train here, we can run it and look. The
 # workload is lesson 08's streaming regression (16 inputs, fresh examples every step), trained
-# until its loss is 1 % of its initial value, with the linear rule from 0.05 at batch 8. Both
+# until its loss is 1% of its initial value, with the linear rule from 0.05 at batch 8. Both
 # columns of this plan are **measured here**: the steps, as the median of 7 runs of SGD at each
 # batch (`train_grid`, the same problem and rate); the step time, by running 8 steps on each
 # cluster with `python -m sim launch` (workstations of 4 GPUs on 10 Gb Ethernet). With a learning
@@ -576,7 +576,7 @@ print(render(small))
 # the second workstation only adds the 10 Gb Ethernet hop: the plan keeps to one machine and takes
 # the largest batch that still converges. Now the closed loop: launch the plan's best choice and
 # its poorest (the slowest that reaches the target) with `python -m sim launch`, each training
-# under MultiWorkerMirroredStrategy until the loss is 1 % of its initial value. The plan's steps are
+# under MultiWorkerMirroredStrategy until the loss is 1% of its initial value. The plan's steps are
 # the median of seven data streams, so the best choice runs on seven streams too, and the
 # prediction is set beside the median run:
 
@@ -613,9 +613,9 @@ print(t("lesson11.loop_error", top=abs(loop[0].error), poor=abs(loop[1].error)))
 # %% [markdown] lang="en"
 # The step time was measured on the same cluster, so what the plan can get wrong is the steps. One
 # run of ten steps is one data stream: the best choice's seven runs take from 7 to 14 steps, so a
-# single run lands up to 43 % from the plan, and no model of the step can do better, because one
-# step more is 10 %. Set beside the median of its seven runs, as the plan's own steps are a median,
-# the best choice's prediction is within 15 % (here exact), and the poor choice's few hundred steps
+# single run lands up to 43% from the plan, and no model of the step can do better, because one
+# step more is 10%. Set beside the median of its seven runs, as the plan's own steps are a median,
+# the best choice's prediction is within 15% (here exact), and the poor choice's few hundred steps
 # are within a few percent even from one run. The order never changes: the best plan takes less
 # than a tenth of the poor plan's time.
 # <!-- claim loop: holds(min(r.steps for r in top.runs) == 7 and max(r.steps for r in top.runs) == 14, "7 to 14 steps") & between(max(abs(e) for e in top.single_errors), 0.40, 0.45) & below(abs(loop[0].error), 0.15) & below(abs(loop[0].error), 0.005) & below(abs(loop[1].error), 0.05) & below(loop[0].seconds * 10, loop[1].seconds) -->
