@@ -975,7 +975,9 @@ for row in judged:
 #
 # What the model leaves out, and why it errs on the optimistic side for all-reduce:
 #
-# - **stragglers**: every step waits for the slowest of 512 GPUs; a little jitter in each adds up;
+# - **stragglers**: every step waits for the slowest of 512 GPUs; a little jitter in each adds up.
+#   `sim scale --straggler-spread` shows how much, but the model assumes none by default: no
+#   measurement of that cluster's spread was published;
 # - **the cost of each TensorFlow op**: the model slows backprop by the SMs NCCL's channels occupy
 #   and by the memory bandwidth its ring moves, and charges each NCCL call NCCL's own base latency
 #   (all from NCCL's source); on a P100 they add up to little. The launch of each TensorFlow op
@@ -1009,7 +1011,7 @@ for row in judged:
 #
 # 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
-# - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小；
+# - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小。`sim scale --straggler-spread` 可以算出有多大影响，但模拟模型默认不考虑它：那个集群的抖动没有公布过测量值；
 # - **每个 TensorFlow 操作的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。围绕这些调用的每个 TensorFlow 操作的启动开销没有计入（第 8 节批次为 32 的那一行也指向它）；
 # - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
@@ -1051,7 +1053,8 @@ for row in judged:
 # O que o modelo deixa de fora, e por que ele erra para o lado otimista no all-reduce:
 #
 # - **retardatários**: cada passo espera a mais lenta de 512 GPUs; um pouco de variação em cada uma
-#   se acumula;
+#   se acumula. O `sim scale --straggler-spread` mostra quanto, mas por padrão o modelo não conta
+#   com nenhuma: ninguém publicou uma medição da variação daquele cluster;
 # - **o custo de cada operação do TensorFlow**: o modelo atrasa a retropropagação pelos SMs que os
 #   canais do NCCL ocupam e pela largura de banda de memória que o anel dele move, e cobra de cada
 #   chamada ao NCCL a latência base do próprio NCCL (tudo tirado do código-fonte do NCCL); numa

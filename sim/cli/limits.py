@@ -22,6 +22,7 @@ SCALE_MAX_COUNTS = 64                # entries of a --nodes or --gpus list
 SCALE_MAX_PS = 1024
 SCALE_MAX_BATCH = 65536
 SCALE_MAX_BUCKET_MB = 1e6
+SCALE_MAX_STRAGGLER_SPREAD = 1.0   # an exponential tail as long as the compute itself
 LAUNCH_MAX_TASKS = 256               # chief + workers + ps
 LAUNCH_MAX_GPUS = MAX_GPUS_PER_WORKER  # --gpus-per-worker (sim/launch/launch_options.py)
 PLAN_MAX_NODES = 1024                # each --nodes entry (and --ps)

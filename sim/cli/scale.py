@@ -77,6 +77,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--overlap", dest="overlap", action="store_true",
                     help="reduce each pack as soon as it is ready (what overlapping would gain)")
     ap.add_argument("--cycle-ms", type=float, default=None, help="Horovod's HOROVOD_CYCLE_TIME")
+    ap.add_argument("--straggler-spread", type=float, default=None, metavar="FRACTION",
+                    help="each GPU's compute is 1 + Exp(FRACTION) computes, drawn each step, so a "
+                         "synchronous step waits for the slowest (e.g. 0.015; default: identical GPUs)")
     ap.add_argument("--no-contention", dest="contention", action="store_false",
                     help="compute is not slowed by the SMs of overlapping NCCL collectives")
     ap.add_argument("--negotiation", default=None, choices=("cache", "gather"),
@@ -131,6 +134,8 @@ def _check_sizes(args) -> None:
     limits.in_range("--batch-per-device", args.batch_per_device, 1, limits.SCALE_MAX_BATCH)
     if args.bucket_mb is not None:
         limits.in_range("--bucket-mb", args.bucket_mb, 0.0, limits.SCALE_MAX_BUCKET_MB)
+    if args.straggler_spread is not None:
+        limits.in_range("--straggler-spread", args.straggler_spread, 0.0, limits.SCALE_MAX_STRAGGLER_SPREAD)
     if args.strategy != "parameter-server":
         if args.ps is not None:
             raise ValueError(t("cli_limits.ps_needs_strategy", value=args.ps))
@@ -203,6 +208,12 @@ def _write_outputs(args, rows, network) -> None:
             raise _OutputFailed(limits.write_failed("--plot", args.plot, err)) from None
 
 
+def _stragglers(spread):
+    """``--straggler-spread m``: every GPU's compute is 1 + Exp(m) computes (None: identical)."""
+    from sim.des import ComputeTime
+    return None if not spread else ComputeTime(fixed=1.0, exponential=spread)
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -219,7 +230,8 @@ def main(argv=None) -> int:
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,
                  keep_steps=bool(args.trace), cycle_ms=args.cycle_ms, negotiation=args.negotiation,
-                 contention=args.contention, precision=args.precision)
+                 contention=args.contention, precision=args.precision,
+                 stragglers=_stragglers(args.straggler_spread))
     try:
         _write_outputs(args, rows, network)
     except _OutputFailed as err:

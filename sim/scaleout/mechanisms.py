@@ -42,6 +42,8 @@ def mechanisms_of(step, comm) -> tuple:
         out.append(("one_node", {}))
     if step.slowed > 0:
         out.append(("contention", {"ms": step.slowed * 1e3}))
+    if getattr(step, "straggling", 1.0) > 1.0:
+        out.append(("stragglers", {"factor": step.straggling, "workers": len(comm.ranks)}))
     if step.communication > 0:
         hidden = (step.compute_alone + step.communication - step.step_time) / step.communication
         out.append(("hidden", {"fraction": max(0.0, min(1.0, hidden))}))

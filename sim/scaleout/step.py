@@ -82,16 +82,19 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
                   sync: bool = True, communicator: Communicator | None = None,
                   cycle_ms: float | None = None, when: str | None = None,
                   negotiation: str | None = None, contention: bool = True,
-                  precision: str = DEFAULT_PRECISION) -> Step:
+                  precision: str = DEFAULT_PRECISION, stragglers=None) -> Step:
     """Simulate one step of ``model`` (name or Workload) on the GPUs ``ranks`` of ``machine``.
 
     ``bucket_mb``, ``overlap``, ``cycle_ms``, ``when`` and ``negotiation`` default to the strategy's framework
-    (``sim.scaleout.reduction.resolve``)."""
+    (``sim.scaleout.reduction.resolve``). ``stragglers``: a ``sim.des.ComputeTime`` of mean about 1
+    that each GPU's compute is drawn from at every step (None: identical GPUs); a synchronous step
+    then computes as long as the slowest of them (``straggling``)."""
     model = workload_of(model) if isinstance(model, str) else model
     comm = communicator or Communicator(machine, ranks, strategy, ps)
     policy = reduction.resolve(comm.strategy, bucket_mb, overlap, cycle_ms, when, negotiation)
-    times = compute_times(model, comm.ranks[0], precision, batch_per_device)
     asynchronous = not sync and not strategy_is_allreduce(comm)
+    slowest, mean = straggling(stragglers, len(comm.ranks), asynchronous)
+    times = stretched(compute_times(model, comm.ranks[0], precision, batch_per_device), slowest)
     where = comm.ranks[0].short_name
     if uses_cpu_variables(comm):
         forward, forward_alone, events = forward_with_reads(model, comm, times.forward,
@@ -141,12 +144,33 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
         staleness = len(comm.ranks) - 1.0
     out = Step(model.name, len(comm.ranks), batch_per_device, forward, backward_end - forward,
                rows, step, staleness, sorted(events, key=lambda e: e.start), policy)
-    out.compute_alone = forward_alone + (backward_end - forward) + update
+    out.compute_alone = (forward_alone + (backward_end - forward) + update) * mean / slowest
+    out.straggling = slowest / mean
     out.update = update
     out.precision = precision
     out.slowed = slowed_end - backward_end
     out.mechanisms = mechanisms_of(out, comm)
     return out
+
+
+def straggling(stragglers, workers: int, asynchronous: bool) -> tuple:
+    """(the step's compute, one GPU's mean compute), in computes: E[max of ``workers`` draws] and
+    E[X] (``sim.plan.stragglers``); an asynchronous worker waits for nobody, so E[X] for both."""
+    if stragglers is None:
+        return 1.0, 1.0
+    from sim.plan.stragglers import async_factor, sync_factor
+    mean = async_factor(stragglers)
+    return (mean if asynchronous or workers == 1 else sync_factor(stragglers, workers)), mean
+
+
+def stretched(times, factor: float):
+    """``times`` (``ComputeTimes``) with every layer's and the update's seconds times ``factor``."""
+    if factor == 1.0:
+        return times
+    from dataclasses import replace
+    return replace(times, forward=tuple(x * factor for x in times.forward),
+                   backward=tuple(x * factor for x in times.backward), update=times.update * factor,
+                   memory_bound=times.memory_bound * factor)
 
 
 def _horovod_rows(model, comm, policy, done, seconds):

@@ -35,11 +35,13 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
           bucket_mb: float | None = None, overlap: bool | None = None, sync: bool = True,
           keep_steps: bool = False, cycle_ms: float | None = None, when: str | None = None,
           negotiation: str | None = None, contention: bool = True,
-          precision: str = DEFAULT_PRECISION) -> list:
+          precision: str = DEFAULT_PRECISION, stragglers=None) -> list:
     """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency.
 
     ``bucket_mb``/``overlap``/``cycle_ms``/``when`` default to what the strategy's framework does
-    (``sim.scaleout.reduction``); each row's ``mechanisms`` says what shaped its step."""
+    (``sim.scaleout.reduction``); each row's ``mechanisms`` says what shaped its step.
+    ``stragglers``: each GPU's compute drawn from a ``sim.des.ComputeTime`` at every step (None:
+    identical GPUs), so a synchronous step waits for the slowest (``simulate_step``)."""
     model = workload_of(model) if isinstance(model, str) else model
     _check(batch_per_device, bucket_mb, ps)
     check_precision(precision)
@@ -56,7 +58,7 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
             step = simulate_step(model, m, ranks, strategy, batch_per_device, bucket_mb, overlap,
                                  ps, sync, communicator=comm, cycle_ms=cycle_ms, when=when,
                                  negotiation=negotiation, contention=contention,
-                                 precision=precision)
+                                 precision=precision, stragglers=stragglers)
             one = batch_per_device / step.compute_alone
             row = {"nodes": n, "devices": len(ranks), "step_time_ms": step.step_time * 1e3,
                    "samples_per_s": step.samples_per_s,
