@@ -155,10 +155,10 @@ def simulate_step(model, machine, ranks, strategy: str = "nccl", batch_per_devic
 
 def straggling(stragglers, workers: int, asynchronous: bool) -> tuple:
     """(the step's compute, one GPU's mean compute), in computes: E[max of ``workers`` draws] and
-    E[X] (``sim.plan.stragglers``); an asynchronous worker waits for nobody, so E[X] for both."""
+    E[X] (``sim.des.order_statistics``); an asynchronous worker waits for nobody, so E[X] for both."""
     if stragglers is None:
         return 1.0, 1.0
-    from sim.plan.stragglers import async_factor, sync_factor
+    from sim.des.order_statistics import async_factor, sync_factor
     mean = async_factor(stragglers)
     return (mean if asynchronous or workers == 1 else sync_factor(stragglers, workers)), mean
 
