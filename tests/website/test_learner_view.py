@@ -85,6 +85,8 @@ WIDE_TABLE_LINES = r"""pre => {
             const r = document.createRange();
             r.setStart(...locate(start)); r.setEnd(...locate(end));
             const columns = [...line].reduce((n, c) => n + (wide(c) ? 2 : 1), 0);
+            const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+            if (tops.size > 1) { start = end + 1; continue; }   // wrapped: its own test's business
             rows.push({line: line.slice(0, 50), drawn: r.getBoundingClientRect().width, expected: columns * cell});
         }
         start = end + 1;
@@ -110,7 +112,8 @@ def test_a_chinese_table_in_an_output_keeps_its_columns(site, request, fonts):
         for output in visit.page.locator("article .cell_output pre").all():
             found = output.evaluate(WIDE_TABLE_LINES)
             rows += len(found)
-            bad += [f"{lesson}: {r['line']!r}: {r['drawn']:.1f} px for {r['expected']:.1f}" for r in misaligned(found)]
+            bad += [f"{lesson}: {r['line']!r}: {r['drawn']:.1f} px for {r['expected']:.1f}"
+                    for r in misaligned(found, tolerance=0.02)]
     visit.close()
     assert rows >= 20, rows
     assert not bad, "\n".join(bad[:10])
