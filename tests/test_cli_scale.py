@@ -49,7 +49,11 @@ def test_table_plot_and_trace(tmp_path, capsys):
     (["--model", "resnet"], "resnet50"), (["--machine", "cpu-cluster"], "dgx1-p100"),
     (["--network", "5gbe"], "10gbe"), (["--ps", "0"], "--ps"), (["--strategy", "mpi"], "ring"),
     (["--bucket-mb", "-1"], "--bucket-mb"), (["--batch-per-device", "0"], "--batch-per-device"),
-    (["--bucket-mb", "nan"], "--bucket-mb")])
+    (["--bucket-mb", "nan"], "--bucket-mb"),
+    (["--single-stream-gbps", "20"], "--network 25gbe"),           # the default network is RDMA
+    (["--network", "25gbe", "--single-stream-gbps", "0"], "--single-stream-gbps"),
+    (["--network", "25gbe", "--single-stream-gbps", "20", "--socket-threads", "17"], "--socket-threads"),
+    (["--socket-threads", "2"], "--single-stream-gbps")])
 def test_bad_arguments_one_line_exit_2(argv, needle):
     run = subprocess.run([sys.executable, "-m", "sim", "scale", *argv], capture_output=True,
                          text=True, timeout=120)

@@ -102,3 +102,49 @@ def test_the_clis_take_a_machine_file_and_refuse_a_bad_one_in_one_line(tmp_path,
         out = run(*args)
         assert out.returncode == 2 and word in out.stderr
         assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_the_socket_path_caps_a_tcp_nic_at_threads_times_one_stream(tmp_path):
+    """A NIC carries min(line x fraction, threads x single stream) (sim/hardware/networks.py)."""
+    from sim.hardware.networks import TCP_FRACTION, network
+    text = GOOD.replace('name = "100gbe"', 'name = "100gbe"\nsingle_stream_gbps = 30\nsocket_threads = 2')
+    net = read_machine_file(_file(tmp_path, text)).network
+    assert net.bandwidth == pytest.approx(2 * 30e9 / 8) and net.cpu_bound
+    assert net.line_rate == network("100gbe").line_rate
+    wide = network("100gbe").with_socket_path(60, 2)             # 120 Gb/s of sockets: the wire wins
+    assert wide.bandwidth == pytest.approx(12.5e9 * TCP_FRACTION) and not wide.cpu_bound
+    assert network("100gbe").bandwidth == pytest.approx(12.5e9 * TCP_FRACTION)   # default: no cap
+    for spec, want in ((text, 60e9 / 8), (GOOD, 12.5e9 * TCP_FRACTION)):     # every NIC's link
+        links = [link for host in cluster(read_machine_file(_file(tmp_path, spec)), 2).uplink
+                 for link in host.values()]
+        assert links and all(link.bandwidth == pytest.approx(want) for link in links)
+
+
+def test_a_capped_socket_path_slows_a_bandwidth_bound_run():
+    """VGG-16 over 25 GbE: 10 Gb/s per connection makes the multi-node step longer, one node not."""
+    from sim.hardware.networks import network
+    from sim.scaleout import scale
+    kw = dict(machine="pascal-pcie-4gpu", nodes=[1, 4], overlap=False)
+    wire = scale("vgg16", network=network("25gbe"), **kw)
+    cpu = scale("vgg16", network=network("25gbe").with_socket_path(10), **kw)
+    assert cpu[0]["step_time_ms"] == pytest.approx(wire[0]["step_time_ms"])
+    assert cpu[1]["step_time_ms"] > 1.3 * wire[1]["step_time_ms"]
+    assert any(key == "socket_path" for key, _ in cpu[1]["mechanisms"])
+
+
+@pytest.mark.parametrize("extra, field", [
+    ("single_stream_gbps = 0", "network.single_stream_gbps"),
+    ("socket_threads = 2", "network.single_stream_gbps"),
+    ("single_stream_gbps = 20\nsocket_threads = 1.5", "network.socket_threads"),
+])
+def test_socket_path_mistakes_name_the_field(tmp_path, extra, field):
+    text = GOOD.replace('name = "100gbe"', f'name = "100gbe"\n{extra}')
+    with pytest.raises(ValueError) as err:
+        read_machine_file(_file(tmp_path, text))
+    assert "\n" not in str(err.value) and str(err.value).startswith(f"node.toml: {field}: ")
+
+
+def test_rdma_has_no_socket_path(tmp_path):
+    text = GOOD.replace('name = "100gbe"', 'name = "hdr-ib"\nsingle_stream_gbps = 20')
+    with pytest.raises(ValueError, match=r"^node.toml: network.single_stream_gbps: .*tcp"):
+        read_machine_file(_file(tmp_path, text))

@@ -80,6 +80,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--straggler-spread", type=float, default=None, metavar="FRACTION",
                     help="each GPU's compute is 1 + Exp(FRACTION) computes, drawn each step, so a "
                          "synchronous step waits for the slowest (e.g. 0.015; default: identical GPUs)")
+    ap.add_argument("--single-stream-gbps", type=float, default=None, metavar="GBPS",
+                    help="TCP networks: what one connection carries on your hosts (iperf3 -P 1), "
+                         "so the CPU's socket path can cap a NIC below its line rate (default: no cap)")
+    ap.add_argument("--socket-threads", type=int, default=None, metavar="N",
+                    help="with --single-stream-gbps: cores driving NCCL's sockets "
+                         "(NCCL_SOCKET_NTHREADS; default 1)")
     ap.add_argument("--no-contention", dest="contention", action="store_false",
                     help="compute is not slowed by the SMs of overlapping NCCL collectives")
     ap.add_argument("--negotiation", default=None, choices=("cache", "gather"),
@@ -106,6 +112,11 @@ def check_arguments(args) -> None:
         args.machine = read_machine_file(args.machine_file)
     elif args.machine not in MACHINE_NODES:
         raise ValueError(t("scale.bad_machine", name=args.machine, known=join_list(MACHINE_NODES)))
+    if args.socket_threads is not None and args.single_stream_gbps is None:
+        raise ValueError(t("scale.socket_threads_alone", value=args.socket_threads))
+    if args.single_stream_gbps is not None:
+        args.network = network(network_name(args)).with_socket_path(
+            args.single_stream_gbps, 1 if args.socket_threads is None else args.socket_threads)
     if args.ps is not None and args.ps < 1:
         raise ValueError(t("scale.bad_ps", value=args.ps))
     if args.batch_per_device < 1:
@@ -208,6 +219,17 @@ def _write_outputs(args, rows, network) -> None:
             raise _OutputFailed(limits.write_failed("--plot", args.plot, err)) from None
 
 
+def network_name(args) -> str:
+    """The network the run uses: ``--network``, else the machine file's, else the preset's own."""
+    from sim.hardware.node_clusters import DEFAULT_NETWORK
+    if args.network is not None:
+        return getattr(args.network, "name", args.network)
+    own = getattr(args.machine, "network", None)
+    if own is not None:
+        return own.name
+    return "hdr-ib" if args.machine_file else DEFAULT_NETWORK.get(str(args.machine), "hdr-ib")
+
+
 def _stragglers(spread):
     """``--straggler-spread m``: every GPU's compute is 1 + Exp(m) computes (None: identical)."""
     from sim.des import ComputeTime
@@ -221,11 +243,8 @@ def main(argv=None) -> int:
     except ValueError as err:
         print(t("scale.cli_error", message=err), file=sys.stderr)
         return 2
-    from sim.hardware.node_clusters import DEFAULT_NETWORK
     from sim.scaleout import scale
-    own = getattr(args.machine, "network", None)
-    fallback = "hdr-ib" if args.machine_file else DEFAULT_NETWORK.get(str(args.machine), "-")
-    network = args.network or (own.name if own is not None else fallback)
+    network = network_name(args)
     rows = scale(args.model, args.machine, nodes=args.nodes, network=args.network, gpus=args.gpus,
                  strategy=args.strategy, ps=args.ps, batch_per_device=args.batch_per_device,
                  bucket_mb=args.bucket_mb, overlap=args.overlap, sync=args.sync,

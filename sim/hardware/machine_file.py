@@ -25,7 +25,8 @@ DEVICE_FIELDS = ("type", "model", "count", "peak_tflops", "tensor", "memory_gib"
                  "sms", "source")
 NODE_FIELDS = ("topology", "pcie_gbs", "uplink_gbs", "switches", "nvlinks", "nvlink_gbs",
                "socket_gbs", "nvlink_pairs", "nics")
-NETWORK_FIELDS = ("name", "line_rate_gbps", "transport", "latency_us")
+NETWORK_FIELDS = ("name", "line_rate_gbps", "transport", "latency_us", "single_stream_gbps",
+                  "socket_threads")
 TOP_FIELDS = ("name", "description", "gpu", "cpu", "node", "network")
 
 
@@ -212,10 +213,15 @@ def _node(where: str, table: dict, count: int) -> dict:
 
 
 def _network(where: str, table):
+    """A named network or the file's own, then the socket path's CPU limit if the file gives it."""
+    _table(where, "network", table, NETWORK_FIELDS)
+    return _socket_path(where, table, _wire(where, table))
+
+
+def _wire(where: str, table):
     from sim.hardware import links as L
     from sim.hardware.networks import (NETWORKS, RDMA, RDMA_FRACTION, RDMA_GAP, TCP, TCP_FRACTION,
                                        TCP_GAP, Network)
-    _table(where, "network", table, NETWORK_FIELDS)
     name = _text(where, "network.name", table.get("name", "custom"))
     custom = any(k in table for k in ("line_rate_gbps", "transport", "latency_us"))
     if not custom:
@@ -233,6 +239,24 @@ def _network(where: str, table):
         if "latency_us" in table else (L.TCP_HOP if tcp else L.NET_HOP)
     return Network(name, rate, transport, latency, TCP_FRACTION if tcp else RDMA_FRACTION,
                    f"machine file {where}", TCP_GAP if tcp else RDMA_GAP)
+
+
+def _socket_path(where: str, table, net):
+    """``single_stream_gbps`` and ``socket_threads``: what one TCP connection carries on these hosts
+    and how many cores drive NCCL's sockets (sim/hardware/networks.py); TCP only."""
+    from dataclasses import replace
+    from sim.hardware.networks import TCP
+    given = [k for k in ("single_stream_gbps", "socket_threads") if k in table]
+    if not given:
+        return net
+    if net.transport != TCP:
+        _fail(where, f"network.{given[0]}", "tcp_only", transport=net.transport)
+    if "single_stream_gbps" not in table:
+        _fail(where, "network.single_stream_gbps", "missing", example="single_stream_gbps = 20")
+    stream = _number(where, "network.single_stream_gbps", table["single_stream_gbps"]) * 1e9 / 8
+    threads = _number(where, "network.socket_threads", table.get("socket_threads", 1), whole=True)
+    return replace(net.with_socket_path(stream * 8 / 1e9, threads),
+                   source=f"{net.source}; socket path from machine file {where}")
 
 
 def read_machine_file(path) -> NodeSpec:

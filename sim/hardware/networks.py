@@ -13,15 +13,26 @@ achievable fractions are the transport's, and are stated assumptions, not measur
   payload, 4 FCS, 12 inter-frame gap) and carries 1448 bytes of data (1500 - 20 IPv4 - 20 TCP -
   12 of the timestamps option Linux sends on every segment, RFC 7323 §3), 94.1 % of the line
   rate. ASSUMED: 25 µs per message (§4 rule of thumb "TCP over Ethernet ~10-50 µs", unverified
-  there) and ``TCP_GAP`` per message at an endpoint. Not modelled: a single connection's limit
-  when one CPU core cannot keep up with the NIC (NCCL opens several sockets per peer,
-  ``NCCL_SOCKET_NTHREADS`` x ``NCCL_NSOCKS_PERTHREAD``, for that reason).
+  there) and ``TCP_GAP`` per message at an endpoint.
+* The socket path's CPU cost, when the learner gives it (``stream_rate``, off by default): the
+  kernel's copies run on a CPU core, and a core that cannot keep up with the NIC caps a TCP
+  connection below the line rate ("a single core is no longer able to process packets at line
+  rate" at 100 Gb/s, data copy at the receiver the bottleneck: Cai et al., "Understanding Host
+  Network Stack Overheads", SIGCOMM 2021). NCCL's socket transport sends through one thread per
+  GPU unless ``NCCL_SOCKET_NTHREADS`` starts helpers (``src/transport/net_socket.cc``,
+  ``ncclNetSocketGetNsockNthread``: no helper threads on a generic host, 2 on AWS, 4 on GCP), and
+  splits a transfer evenly over its sockets, so "the NCCL bandwidth will be the minimum speed of
+  the sockets multiplied by the number of sockets" (NCCL's maintainer, NVIDIA/nccl-tests#83). A
+  NIC then carries ``min(line rate x fraction, socket_threads x stream_rate)``, where
+  ``stream_rate`` is what one connection on the learner's hosts carries (``iperf3 -P 1``). No
+  preset sets it: no measurement of the presets' hosts was found.
 * RDMA (RoCE) pays Ethernet framing too (RoCEv2 adds 58 bytes of headers per packet of up to
   4096 bytes, about 2 %); it is left at the line rate, as NCCL's own IB model does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 from sim.hardware import links as L
 
@@ -42,6 +53,8 @@ RDMA_GAP = 1.0e-6
 # TCP: ASSUMED 5 us, one send() and one recv() system call with its copy per message on the
 # kernel's socket path (a few us each on a 2017 Xeon), five times RDMA's post.
 TCP_GAP = 5.0e-6
+# NCCL clamps NCCL_SOCKET_NTHREADS to 16 (src/transport/net_socket.cc, MAX_THREADS).
+MAX_SOCKET_THREADS = 16
 
 
 @dataclass(frozen=True)
@@ -56,12 +69,36 @@ class Network:
     fraction: float
     source: str
     gap: float = RDMA_GAP
-
+    stream_rate: float | None = None     # what one TCP connection carries (B/s); None: no CPU limit
+    socket_threads: int = 1              # cores driving NCCL's sockets (NCCL_SOCKET_NTHREADS, >= 1)
 
     @property
     def bandwidth(self) -> float:
-        """What one NIC port carries per direction in the simulator (B/s)."""
-        return self.line_rate * self.fraction
+        """What one NIC port carries per direction in the simulator (B/s): the protocol's share
+        of the line rate, or less when the CPU's socket path is slower (module docstring)."""
+        wire = self.line_rate * self.fraction
+        if self.stream_rate is None:
+            return wire
+        return min(wire, self.socket_threads * self.stream_rate)
+
+    def with_socket_path(self, single_stream_gbps: float, socket_threads: int = 1) -> "Network":
+        """This network when one TCP connection carries ``single_stream_gbps`` (as ``iperf3 -P 1``
+        measures on the learner's hosts) and ``socket_threads`` cores drive NCCL's sockets."""
+        from sim.i18n import t
+        if self.transport != TCP:
+            raise ValueError(t("cluster.socket_path_tcp_only", name=self.name))
+        if not (isinstance(single_stream_gbps, (int, float)) and math.isfinite(single_stream_gbps)
+                and single_stream_gbps > 0):
+            raise ValueError(t("cluster.bad_single_stream", value=single_stream_gbps))
+        if isinstance(socket_threads, bool) or not isinstance(socket_threads, int) \
+                or not 1 <= socket_threads <= MAX_SOCKET_THREADS:
+            raise ValueError(t("cluster.bad_socket_threads", value=socket_threads))
+        return replace(self, stream_rate=single_stream_gbps * 1e9 / 8, socket_threads=socket_threads)
+
+    @property
+    def cpu_bound(self) -> bool:
+        """True when the socket path, not the wire, sets the bandwidth."""
+        return self.bandwidth < self.line_rate * self.fraction
 
     @property
     def kind(self) -> str:

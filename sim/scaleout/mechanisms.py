@@ -38,6 +38,8 @@ def mechanisms_of(step, comm) -> tuple:
     if net is not None and hosts > 1:
         out.append(("transport", {"network": net.name, "transport": net.transport.upper(),
                                   "gbps": net.bandwidth * 8 / 1e9, "us": net.latency * 1e6}))
+        if getattr(net, "cpu_bound", False):
+            out.append(("socket_path", {"threads": net.socket_threads}))
     else:
         out.append(("one_node", {}))
     if step.slowed > 0:
