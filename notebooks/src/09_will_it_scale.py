@@ -984,7 +984,10 @@ for row in judged:
 #   around those calls is not counted (section 8's batch-32 row points at it too);
 # - **the network below its line rate**: congestion in switches shared by many servers, the
 #   network card sharing PCIe with the GPUs (TCP's headers and each message's cost at its
-#   endpoints are in the model);
+#   endpoints are in the model). Over TCP a CPU core copies every byte, and one core that cannot
+#   keep up with the card caps the connection: `sim scale --single-stream-gbps` takes what
+#   `iperf3 -P 1` measures between two of your hosts, but no measurement of that cluster's hosts
+#   exists, so the model assumes none;
 # - **the input pipeline** (reading and decoding images): both benchmarks used synthetic data, so
 #   it plays no part here, but a real run pays for it too.
 #
@@ -1013,7 +1016,7 @@ for row in judged:
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小。`sim scale --straggler-spread` 可以算出有多大影响，但模拟模型默认不考虑它：那个集群的抖动没有公布过测量值；
 # - **每个 TensorFlow 操作的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。围绕这些调用的每个 TensorFlow 操作的启动开销没有计入（第 8 节批次为 32 的那一行也指向它）；
-# - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）；
+# - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）。走 TCP 时每个字节都要由一个 CPU 核心来复制，一个核心跟不上网卡，连接的速率就被它封顶：`sim scale --single-stream-gbps` 接受在你的两台主机之间用 `iperf3 -P 1` 测得的速率，但那个集群的主机没有这样的测量值，所以模拟模型默认不考虑它；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
 # 我们不会为了让模拟模型吻合而去调整它：根据这些结果拟合它的计算速度，会让它在这里正确，却在其他所有地方悄悄出错。它擅长的是比较：哪个模型、哪种网络、哪种策略、多大的桶，以及为什么。
@@ -1062,7 +1065,10 @@ for row in judged:
 #   é contado (a linha com lote 32 da seção 8 também aponta para ele);
 # - **a rede abaixo da sua taxa nominal**: congestionamento em switches compartilhados por muitos
 #   servidores, a placa de rede dividindo o PCIe com as GPUs (os cabeçalhos do TCP e o custo de
-#   cada mensagem nas suas pontas estão no modelo);
+#   cada mensagem nas suas pontas estão no modelo). Com TCP, um núcleo da CPU copia cada byte, e um
+#   núcleo que não acompanha a placa limita a conexão: `sim scale --single-stream-gbps` recebe o que
+#   `iperf3 -P 1` mede entre dois dos seus hosts, mas não há medição dos hosts daquele cluster,
+#   então o modelo não supõe nenhum limite;
 # - **o pipeline de entrada** (ler e decodificar imagens): os dois benchmarks usaram dados
 #   sintéticos, então ele não entra aqui, mas uma execução real também paga por ele.
 #
