@@ -9,8 +9,9 @@ arrays keep their dtype.
 """
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
-from ml_dtypes import bfloat16 as _bfloat16
 
 from sim.engine import device as _device
 from sim.engine.device import _state as _device_state
@@ -58,7 +59,7 @@ class Tensor:
         ml_dtypes' bfloat16 array, as TensorFlow gives it."""
         v = self._v
         if self._dt is dtypes.bfloat16:
-            v = v.astype(_bfloat16)
+            v = v.astype(_bfloat16())
         return v.copy() if v.ndim else v[()]
 
     def __array__(self, dtype=None, copy=None):
@@ -100,7 +101,7 @@ class Tensor:
     def _numpy_text(self, is_repr):
         v = self._v
         if self._dt is dtypes.bfloat16:
-            v = v.astype(_bfloat16)          # printed as TensorFlow prints it: [1 3.14062]
+            v = v.astype(_bfloat16())          # printed as TensorFlow prints it: [1 3.14062]
         if v.ndim == 0:
             x = v[()]
             text = repr(x) if isinstance(x, bytes) else str(x)
@@ -211,10 +212,18 @@ def _encode(s):
 _as_bytes = np.vectorize(_encode, otypes=[object])   # an array of str/bytes -> object array of bytes
 
 
+@cache
+def _bfloat16():
+    """ml_dtypes' bfloat16, imported at first use: ml_dtypes 0.7 takes over a second to import,
+    which every ``import sim.tf`` would pay though most lessons never touch bfloat16."""
+    from ml_dtypes import bfloat16
+    return bfloat16
+
+
 def round_bfloat16(arr):
     """Round values to the nearest bfloat16, kept in float32 storage: ml_dtypes' conversion,
     the library (and rounding: to nearest, ties to even; NaN and inf kept) TensorFlow uses."""
-    return np.asarray(arr, dtype=np.float32).astype(_bfloat16).astype(np.float32)
+    return np.asarray(arr, dtype=np.float32).astype(_bfloat16()).astype(np.float32)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_dtype=None):
