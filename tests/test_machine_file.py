@@ -136,6 +136,7 @@ def test_a_capped_socket_path_slows_a_bandwidth_bound_run():
     ("single_stream_gbps = 0", "network.single_stream_gbps"),
     ("socket_threads = 2", "network.single_stream_gbps"),
     ("single_stream_gbps = 20\nsocket_threads = 1.5", "network.socket_threads"),
+    ("single_stream_gbps = 20\nsocket_threads = 17", "network.socket_threads"),
 ])
 def test_socket_path_mistakes_name_the_field(tmp_path, extra, field):
     text = GOOD.replace('name = "100gbe"', f'name = "100gbe"\n{extra}')

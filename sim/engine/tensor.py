@@ -101,7 +101,7 @@ class Tensor:
     def _numpy_text(self, is_repr):
         v = self._v
         if self._dt is dtypes.bfloat16:
-            v = v.astype(_bfloat16())          # printed as TensorFlow prints it: [1 3.14062]
+            v = v.astype(_bfloat16())        # printed as TensorFlow prints it: [1 3.14062]
         if v.ndim == 0:
             x = v[()]
             text = repr(x) if isinstance(x, bytes) else str(x)

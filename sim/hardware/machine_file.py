@@ -245,7 +245,7 @@ def _socket_path(where: str, table, net):
     """``single_stream_gbps`` and ``socket_threads``: what one TCP connection carries on these hosts
     and how many cores drive NCCL's sockets (sim/hardware/networks.py); TCP only."""
     from dataclasses import replace
-    from sim.hardware.networks import TCP
+    from sim.hardware.networks import MAX_SOCKET_THREADS, TCP
     given = [k for k in ("single_stream_gbps", "socket_threads") if k in table]
     if not given:
         return net
@@ -253,9 +253,11 @@ def _socket_path(where: str, table, net):
         _fail(where, f"network.{given[0]}", "tcp_only", transport=net.transport)
     if "single_stream_gbps" not in table:
         _fail(where, "network.single_stream_gbps", "missing", example="single_stream_gbps = 20")
-    stream = _number(where, "network.single_stream_gbps", table["single_stream_gbps"]) * 1e9 / 8
+    gbps = _number(where, "network.single_stream_gbps", table["single_stream_gbps"])
     threads = _number(where, "network.socket_threads", table.get("socket_threads", 1), whole=True)
-    return replace(net.with_socket_path(stream * 8 / 1e9, threads),
+    if threads > MAX_SOCKET_THREADS:
+        _fail(where, "network.socket_threads", "want_at_most", value=threads, most=MAX_SOCKET_THREADS)
+    return replace(net.with_socket_path(gbps, threads),
                    source=f"{net.source}; socket path from machine file {where}")
 
 
