@@ -60,3 +60,12 @@ def test_no_tensorflow_python_gives_none(tmp_path):
 
 def test_side_by_side_rounds_for_the_table():
     assert two_engines.side_by_side([1.23456789], [1.23456701], digits=4) == [(1, 1.2346, 1.2346, pytest.approx(8.8e-7))]
+
+
+@pytest.mark.parametrize("lang, bigger", [("en", "3.0e-05"), ("pt", "3,0e-05"), ("zh", "3.0e-05")])
+def test_a_difference_within_float32_rounding_prints_as_a_bound_every_cpu_shares(lang, bigger):
+    """3e-8 on an AVX2 CPU and 0 on an AVX-512 one both print "< 1e-6"; a real disagreement
+    prints its size, in the language's decimal mark."""
+    assert two_engines.difference(0.0, lang) == two_engines.difference(3e-8, lang) == "< 1e-6"
+    assert two_engines.difference(9.9e-7, lang) == "< 1e-6"
+    assert two_engines.difference(3e-5, lang) == bigger

@@ -26,6 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED_SCRIPT = ROOT / "tests" / "seed_scripts" / "seed002_mwms_mnist.py"
 SEED_SAMPLES = 512            # 4 global batches of 128 per epoch: 12 steps for the script's 3 epochs
 SIM_IMPORT, TF_IMPORT = "import sim.tf as tf", "import tensorflow as tf"
+# Below this the two engines' difference is float32 rounding (a float32 holds about 7 significant
+# digits): its exact size depends on the CPU (the order in which its BLAS adds up), so the lesson
+# prints it as a bound that every machine shares.
+ROUNDING_BOUND = 1e-6
 
 ONE_IMPORT_SCRIPT = '''\
 import json
@@ -118,6 +122,15 @@ def load_record():
     """The comparison recorded by tools/record_two_engines.py (with its provenance)."""
     with open(RECORD, encoding="utf-8") as f:
         return json.load(f)
+
+
+def difference(value, lang=None):
+    """``value`` in the language's format (``3.0e-05``), or ``< 1e-6`` when it is within
+    float32's rounding, whose last bits change from one CPU to another."""
+    from sim.i18n import number, t
+    if value < ROUNDING_BOUND:
+        return t("lesson10.within_rounding", lang=lang)
+    return number(value, ".1e", lang)
 
 
 def side_by_side(sim_values, tf_values, digits=4):
