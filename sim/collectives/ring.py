@@ -45,16 +45,19 @@ def _ring_phase(groups: np.ndarray, lo, hi, reduce: bool) -> list:
         return []
     lo = np.broadcast_to(np.asarray(lo, dtype=np.int64), (G,))
     hi = np.broadcast_to(np.asarray(hi, dtype=np.int64), (G,))
-    bounds = even_bounds(lo, hi, m).ravel()              # ring g's bounds at g*(m+1) ...
+    bounds = even_bounds(lo, hi, m)                      # (G, m + 1): ring g's segments
     src = groups.ravel()
     dst = np.roll(groups, -1, axis=1).ravel()
-    pos = np.tile(np.arange(m), G)                       # each member's place in its ring
-    base = np.repeat(np.arange(G) * (m + 1), m)
     flags = np.broadcast_to(np.asarray(reduce), src.shape)
+    # member i sends segment (i - shift) % m: columns m - shift ... 2m - shift - 1 of the
+    # segments written twice side by side, a slice instead of a modulo and a gather per round
+    starts = np.concatenate([bounds[:, :-1], bounds[:, :-1]], axis=1)
+    stops = np.concatenate([bounds[:, 1:], bounds[:, 1:]], axis=1)
     rounds = []
     for step in range(m - 1):
-        at = base + (pos - (step + 1 if reduce else step)) % m
-        rounds.append(Round(src, dst, bounds[at], bounds[at + 1], flags))
+        first = m - (step + 1 if reduce else step)
+        rounds.append(Round(src, dst, starts[:, first:first + m].ravel(),
+                            stops[:, first:first + m].ravel(), flags))
     return rounds
 
 

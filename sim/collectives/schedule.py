@@ -46,8 +46,9 @@ class Round:
     __slots__ = ("src", "dst", "start", "stop", "reduce")
 
     def __init__(self, src, dst, start, stop, reduce):
-        self.src = np.asarray(src, dtype=np.int64).ravel()
-        n = self.src.size
+        src = np.asarray(src, dtype=np.int64)
+        self.src = src if src.ndim == 1 else src.ravel()    # shared as given: the replay's
+        n = self.src.size                                   # routing memo keys on identity
         self.dst = _vector(dst, np.int64, n)
         self.start = _vector(start, np.int64, n)
         self.stop = _vector(stop, np.int64, n)
