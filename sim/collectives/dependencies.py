@@ -58,14 +58,16 @@ class Timing:
 class _Pattern:
     """Routing of one round's (src, dst) pairs on one machine, and their fair rates together.
 
-    ``hops`` is an ``(h, n)`` table of the link directions each transfer crosses (padded with a
-    resource that is always free); ``users`` a ``(u, R)`` table of the transfers crossing each
-    used link direction ``used`` (padded with a transfer that never ends), so a round reads the
-    links' free times and writes them back with two gathers and two column maxima (the short
-    axis first: NumPy reduces it element-wise across long rows, which is fast).
+    ``hops`` is an ``(h, n)`` table of the first ``h`` link directions of every transfer, ``h``
+    the shortest route's hop count, and ``deeper`` the transfers with longer routes and their
+    further hops (padded with a resource that is always free); ``crossings`` groups the used link directions by how many
+    transfers cross each, ``(links, (k, R) table of their k transfers)``, so a round reads the
+    links' free times and writes them back with a few gathers and column maxima (the short axis
+    first: NumPy reduces it element-wise across long rows, which is fast) and no padding.
     """
 
-    __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "used", "users", "gap", "net")
+    __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "deeper", "crossings", "gap",
+                 "net", "net_senders_distinct", "net_receivers_distinct")
 
     def __init__(self, routes: "_Routes", src, dst, capacity, gaps):
         from sim.des.flows import max_min_rates
@@ -81,12 +83,21 @@ class _Pattern:
         self.latency = routes.latency()[ids]
         self.rate = max_min_rates(capacity, inc_f, inc_r, n) if n else np.zeros(0)
         self.seconds_per_byte = 1.0 / self.rate
-        self.hops = np.ascontiguousarray(hops.T)
+        depth = real.sum(axis=1)
+        short = int(depth.min(initial=1))
+        self.hops = np.ascontiguousarray(hops[:, :short].T)
+        longer = np.flatnonzero(depth > short)
+        self.deeper = (longer, np.ascontiguousarray(hops[longer, short:].T)) if longer.size else None
         busy = inc_r != routes.idle
-        self.used, where = np.unique(inc_r[busy], return_inverse=True)
-        self.users = _padded(where, inc_f[busy], self.used.size, n)
+        self.crossings = _crossings(inc_r[busy], inc_f[busy])
         self.gap = gaps[hops].max(axis=1) if n else np.zeros(0)     # LogGP g (sim.collectives.endpoint)
         self.net = np.flatnonzero(self.gap > 0)
+        self.net_senders_distinct = _distinct(src[self.net])
+        self.net_receivers_distinct = _distinct(dst[self.net])
+
+
+def _distinct(ranks: np.ndarray) -> bool:
+    return bool(np.bincount(ranks).max(initial=0) <= 1) if ranks.size else True
 
 
 class _Routes:
@@ -148,17 +159,17 @@ class _Routes:
         return self._lat
 
 
-def _padded(row: np.ndarray, value: np.ndarray, nrows: int, pad: int) -> np.ndarray:
-    """``(width, nrows)`` table: column ``r`` lists ``value[row == r]``, padded with ``pad``."""
-    order = np.argsort(row, kind="stable")
-    row, value = row[order], value[order]
-    counts = np.bincount(row, minlength=nrows)
-    width = max(1, int(counts.max(initial=0)))
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    col = np.arange(row.size) - starts[row]
-    table = np.full((width, nrows), pad, dtype=np.int64)
-    table[col, row] = value
-    return table
+def _crossings(link: np.ndarray, transfer: np.ndarray) -> list:
+    """``[(links, (k, len(links)) table)]``: the link directions crossed by exactly ``k`` transfers
+    and, column by column, those transfers, for each ``k`` that occurs."""
+    order = np.argsort(link, kind="stable")
+    link, transfer = link[order], transfer[order]
+    used, first, counts = np.unique(link, return_index=True, return_counts=True)
+    out = []
+    for k in np.unique(counts).tolist():
+        links = np.flatnonzero(counts == k)
+        out.append((used[links], transfer[first[links] + np.arange(k)[:, None]]))
+    return out
 
 
 def _patterns(machine) -> dict:
@@ -207,6 +218,9 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
         send = sizes * pat.seconds_per_byte              # seconds the bytes occupy the links
         full = pieces.read(src, lo, hi)
         links_free = free[pat.hops].max(axis=0)
+        if pat.deeper is not None:
+            longer, further = pat.deeper
+            links_free[longer] = np.maximum(links_free[longer], free[further].max(axis=0))
         if slices > 1:           # cut-through by slices: forward a slice as soon as it is here
             begin = np.maximum(pieces.read(src, lo, hi, 1), links_free)
             net = _endpoint_gap(pat, begin, src, send_last)
@@ -215,11 +229,13 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
             begin = np.maximum(full, links_free)
             net = _endpoint_gap(pat, begin, src, send_last)
             done = begin + send
-        last = np.append(done, -np.inf)[pat.users].max(axis=0)
-        free[pat.used] = np.maximum(free[pat.used], last)
+        for links, crossing in pat.crossings:
+            last = done[crossing[0]] if len(crossing) == 1 else done[crossing].max(axis=0)
+            free[links] = np.maximum(free[links], last)
         ready = done + pat.latency                       # the last byte arrives
         if net is not None:
-            ready[net] = serialise(ready[net], dst[net], pat.gap[net], recv_last)
+            ready[net] = serialise(ready[net], dst[net], pat.gap[net], recv_last,
+                                   pat.net_receivers_distinct)
         red = rnd.reduce
         if gamma and red.any():
             d = dst[red]

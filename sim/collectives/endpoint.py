@@ -41,16 +41,20 @@ def link_gaps(machine) -> np.ndarray:
     return out
 
 
-def serialise(times: np.ndarray, who: np.ndarray, gap: np.ndarray, last: np.ndarray) -> np.ndarray:
+def serialise(times: np.ndarray, who: np.ndarray, gap: np.ndarray, last: np.ndarray,
+              distinct: bool | None = None) -> np.ndarray:
     """Times pushed so that the messages of one endpoint ``who`` are ``gap`` apart (in the order
     of ``times``) and ``gap`` after that endpoint's previous message ``last[who]``; ``last`` is
-    updated in place. Vectorised over endpoints: one pass per message of the busiest endpoint."""
-    out = times.copy()
-    counts = np.bincount(who, minlength=last.size)
-    if counts.max(initial=0) <= 1:
+    updated in place. Vectorised over endpoints: one pass per message of the busiest endpoint.
+    ``distinct``: whether ``who`` has no repeats, when the caller knows (None: counted here)."""
+    if distinct is None:
+        distinct = bool(np.bincount(who, minlength=last.size).max(initial=0) <= 1)
+    if distinct:
         out = np.maximum(times, last[who] + gap)
         last[who] = out
         return out
+    out = times.copy()
+    counts = np.bincount(who, minlength=last.size)
     order = np.lexsort((times, who))
     w = who[order]
     starts = np.concatenate([[0], np.cumsum(counts)])[w]
@@ -67,5 +71,5 @@ def endpoint_gap(pat, begin, src, send_last):
     if not pat.net.size:
         return None
     net = pat.net
-    begin[net] = serialise(begin[net], src[net], pat.gap[net], send_last)
+    begin[net] = serialise(begin[net], src[net], pat.gap[net], send_last, pat.net_senders_distinct)
     return net
