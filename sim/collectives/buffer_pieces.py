@@ -19,7 +19,7 @@ class Pieces:
     ``tables[0]``: when the piece's latest value has fully arrived (and been reduced);
     ``tables[1]`` (sliced schedules only): when its first slice has. ``locate`` returns, per
     transfer, the first piece of its range and, when some range spans several pieces, the end
-    piece too (``None`` in the common case of one piece each)."""
+    piece too (``None`` when each range is one piece, or empty: then the piece at its start)."""
 
     def __init__(self, p: int, length: int, schedule=None, tables: int = 1):
         self.p, self.schedule = p, schedule
@@ -36,17 +36,17 @@ class Pieces:
         lo = self._nearly_even(start)
         if lo is not None and (b[lo] == start).all() and (b[lo + 1] == stop).all():
             return lo, None
-        lo = np.minimum(np.searchsorted(b, start), b.size - 2)
-        if (b[lo] == start).all() and (b[lo + 1] == stop).all():
-            return lo, None
+        last = b.size - 2
+        lo = np.minimum(np.searchsorted(b, start, side="right") - 1, last)  # the piece at start
         hi = np.searchsorted(b, stop)
-        new = (b[lo] != start) & (start < b[-1]) | (b[np.minimum(hi, b.size - 1)] != stop)
+        new = (b[lo] != start) & (start < b[-1]) | (b[np.minimum(hi, last + 1)] != stop)
         if new.any():
             self._split(np.concatenate([start[new], stop[new]]))
             return self.locate(start, stop)
-        lo = np.searchsorted(b, start, side="right") - 1      # an empty range: the piece at it
-        lo = np.clip(lo, 0, b.size - 2)
-        return lo, np.maximum(hi, lo + 1)
+        hi = np.maximum(hi, lo + 1)                 # an empty range: the piece at it
+        if (hi == lo + 1).all():                    # every range is one piece (or empty)
+            return lo, None
+        return lo, hi
 
     def _nearly_even(self, start: np.ndarray):
         """The piece each ``start`` would open if the pieces were of equal length: exact for the
