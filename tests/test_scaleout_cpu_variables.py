@@ -41,7 +41,7 @@ def test_push_then_cpu_sum_at_its_memory_bandwidth():
     m, ranks, comm = _setup()
     nbytes = 2**20
     cpu = m.devices_of("CPU")[0]
-    push = comm._copies([(g, cpu, nbytes) for g in ranks])
+    push = comm._copies(ranks, [cpu], nbytes)
     assert comm.seconds(nbytes) == pytest.approx(push + 9 * nbytes / cpu.memory_bandwidth)
 
 

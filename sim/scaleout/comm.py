@@ -81,9 +81,8 @@ class Communicator:
         if self.strategy == "central-storage":
             cpu = self.cpus()[0]
             reduce = (len(self.ranks) + 1) * nbytes / cpu.memory_bandwidth
-            return self._copies([(g, cpu, nbytes) for g in self.ranks]) + reduce
-        tasks, share = self.ps_tasks(), nbytes / self.ps
-        return self._copies([(g, t, share) for g in self.ranks for t in tasks])
+            return self._copies(self.ranks, [cpu], nbytes) + reduce
+        return self._copies(self.ranks, self.ps_tasks(), nbytes / self.ps)
 
     def read_seconds(self, nbytes: int, alone: bool = False) -> float:
         """Seconds for every GPU (or the first alone) to copy ``nbytes`` of weights from the CPU."""
@@ -92,7 +91,7 @@ class Communicator:
             tasks = [self.cpus()[0]] if self.strategy == "central-storage" else self.ps_tasks()
             share = nbytes / len(tasks)
             gpus = self.ranks[:1] if alone else self.ranks
-            self._cache[key] = self._copies([(t, g, share) for g in gpus for t in tasks])
+            self._cache[key] = self._copies(gpus, tasks, share, to_tasks=False)
         return self._cache[key]
 
     def cpus(self) -> list:
@@ -105,17 +104,22 @@ class Communicator:
         cpus = self.cpus()
         return [cpus[k % len(cpus)] for k in range(self.ps)]
 
-    def _copies(self, items) -> float:
-        """Seconds for all ``(src, dst, bytes)`` copies started together on ``sim.des``."""
+    def _copies(self, gpus, tasks, nbytes: float, to_tasks: bool = True) -> float:
+        """Seconds for every GPU to copy ``nbytes`` to each task (or from it), all started together
+        on ``sim.des``. Two tasks on one CPU make one copy of their bytes, summed task by task."""
         from sim.des import Simulator
-        merged: dict = {}
-        for src, dst, nb in items:          # two tasks on one CPU: one copy of their bytes
-            if src is not dst:
-                merged[(src.name, dst.name)] = merged.get((src.name, dst.name), 0.0) + nb
-        if not merged:
+        per_cpu: dict = {}
+        for task in tasks:
+            per_cpu[task.name] = per_cpu.get(task.name, 0.0) + nbytes
+        names = [g.name for g in gpus]
+        if to_tasks:
+            items = [(g, c, nb) for g in names for c, nb in per_cpu.items() if g != c]
+        else:
+            items = [(c, g, nb) for g in names for c, nb in per_cpu.items() if g != c]
+        if not items:
             return 0.0
         sim = Simulator(self.machine, route_plans=self._route_plans)
-        sim.transfers([(s, d, nb) for (s, d), nb in merged.items()])
+        sim.transfers(items)
         sim.run()
         return sim.now
 
@@ -123,6 +127,5 @@ class Communicator:
         """Parameter server, asynchronous: one worker's push with nobody else on the links."""
         key = ("alone", nbytes)
         if key not in self._cache:
-            tasks, share = self.ps_tasks(), nbytes / self.ps
-            self._cache[key] = self._copies([(self.ranks[0], t, share) for t in tasks])
+            self._cache[key] = self._copies(self.ranks[:1], self.ps_tasks(), nbytes / self.ps)
         return self._cache[key]
