@@ -67,7 +67,8 @@ class _Pattern:
     """
 
     __slots__ = ("latency", "rate", "seconds_per_byte", "hops", "deeper", "crossings", "gap",
-                 "net", "net_senders_distinct", "net_receivers_distinct")
+                 "net", "net_src", "net_dst", "net_gap", "net_senders_distinct",
+                 "net_receivers_distinct")
 
     def __init__(self, routes: "_Routes", src, dst, capacity, gaps):
         from sim.des.flows import max_min_rates
@@ -92,8 +93,9 @@ class _Pattern:
         self.crossings = _crossings(inc_r[busy], inc_f[busy])
         self.gap = gaps[hops].max(axis=1) if n else np.zeros(0)     # LogGP g (sim.collectives.endpoint)
         self.net = np.flatnonzero(self.gap > 0)
-        self.net_senders_distinct = _distinct(src[self.net])
-        self.net_receivers_distinct = _distinct(dst[self.net])
+        self.net_src, self.net_dst, self.net_gap = src[self.net], dst[self.net], self.gap[self.net]
+        self.net_senders_distinct = _distinct(self.net_src)
+        self.net_receivers_distinct = _distinct(self.net_dst)
 
 
 def _distinct(ranks: np.ndarray) -> bool:
@@ -223,18 +225,18 @@ def replay_timing(schedule: Schedule, machine, nbytes: float, devs: list, *,
             links_free[longer] = np.maximum(links_free[longer], free[further].max(axis=0))
         if slices > 1:           # cut-through by slices: forward a slice as soon as it is here
             begin = np.maximum(pieces.read(src, lo, hi, 1), links_free)
-            net = _endpoint_gap(pat, begin, src, send_last)
+            net = _endpoint_gap(pat, begin, send_last)
             done = np.maximum(begin + send, full + send / slices)
         else:                    # store and forward: the whole chunk first
             begin = np.maximum(full, links_free)
-            net = _endpoint_gap(pat, begin, src, send_last)
+            net = _endpoint_gap(pat, begin, send_last)
             done = begin + send
         for links, crossing in pat.crossings:
             last = done[crossing[0]] if len(crossing) == 1 else done[crossing].max(axis=0)
             free[links] = np.maximum(free[links], last)
         ready = done + pat.latency                       # the last byte arrives
         if net is not None:
-            ready[net] = serialise(ready[net], dst[net], pat.gap[net], recv_last,
+            ready[net] = serialise(ready[net], pat.net_dst, pat.net_gap, recv_last,
                                    pat.net_receivers_distinct)
         red = rnd.reduce
         if gamma and red.any():

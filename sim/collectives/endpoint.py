@@ -66,10 +66,10 @@ def serialise(times: np.ndarray, who: np.ndarray, gap: np.ndarray, last: np.ndar
     return out
 
 
-def endpoint_gap(pat, begin, src, send_last):
+def endpoint_gap(pat, begin, send_last):
     """Network messages of one sender start ``g`` apart (in place); their indices, or None."""
     if not pat.net.size:
         return None
     net = pat.net
-    begin[net] = serialise(begin[net], src[net], pat.gap[net], send_last, pat.net_senders_distinct)
+    begin[net] = serialise(begin[net], pat.net_src, pat.net_gap, send_last, pat.net_senders_distinct)
     return net
