@@ -813,10 +813,12 @@ error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] fo
 # The ResNets on the P100 and the V100 in float32 land within 17%, without any fitting. Elsewhere
 # the model errs, and the way it errs says what it leaves out. The K80 rows are far too fast (its
 # data sheet's peak is at boost clocks, and its memory delivers less than the sheet). At batch 32
-# the P100's published rate falls 11% while the model's barely moves: a fixed cost per step, such
-# as launching each TensorFlow op, is missing. With tensor cores the model is 30% (V100) to over
-# 80% (A100) optimistic: the step is mostly memory-bound, and real kernels reach less than the
-# data sheet's memory bandwidth.
+# the P100's published rate falls 11% while the model's barely moves: a fixed cost per step is
+# missing. Not the kernels' launches: XLA's cost model puts one at 1 µs, and ResNet-50's step
+# launches at most about 650 kernels, 0.4% of it (docs/published_comparison.md). Perhaps the CPU
+# time TensorFlow 1.x's executor spent on each op, which nobody measured. With tensor cores the
+# model is 30% (V100) to over 80% (A100) optimistic: the step is mostly memory-bound, and real
+# kernels reach less than the data sheet's memory bandwidth.
 # <!-- claim resnets_close: holds(all(abs(error_of[k]) < 0.18 for k in error_of if k[0].startswith("resnet") and k[2] == "float32" and k[1][:4] in ("P100", "V100") and k[3] == max(kk[3] for kk in error_of if kk[:3] == k[:3])), "P100/V100 fp32 ResNets within 18%") -->
 # <!-- claim k80_fast: holds(all(error_of[k] > 0.2 for k in error_of if k[1].startswith("K80") and k[0] != "alexnet"), "K80 too fast") -->
 # <!-- claim tensor_optimistic: between(error_of["resnet50", "V100-SXM2-16GB", "mixed_float16", 256], 0.25, 0.35) & above(error_of["resnet50", "A100-SXM4-40GB", "mixed_float16", 256], 0.8) -->
@@ -827,7 +829,7 @@ error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] fo
 # Ethernet, 64 samples per GPU, 25 MB buckets:
 
 # %% [markdown] lang="zh"
-# 在 float32 下，P100 和 V100 上的 ResNet 误差都在 17% 以内，而且没有做任何拟合。其他地方模型有偏差，而偏差的方向说明了它漏掉了什么。K80 的几行快得太多（它的数据手册给出的峰值是加速频率下的，它的显存实际能提供的带宽也低于手册）。批次为 32 时，P100 的公布速度下降了 11%，而模型的几乎不变：缺少一笔每步固定的开销，例如启动每一个 TensorFlow 操作的开销。用上张量核心后，模型乐观了 30%（V100）到 80% 以上（A100）：一步中大部分受内存带宽限制，而真实的内核达不到数据手册上的内存带宽。
+# 在 float32 下，P100 和 V100 上的 ResNet 误差都在 17% 以内，而且没有做任何拟合。其他地方模型有偏差，而偏差的方向说明了它漏掉了什么。K80 的几行快得太多（它的数据手册给出的峰值是加速频率下的，它的显存实际能提供的带宽也低于手册）。批次为 32 时，P100 的公布速度下降了 11%，而模型的几乎不变：缺少一笔每步固定的开销。这不是启动内核的开销：XLA 的成本模型估计每次启动为 1 µs，而 ResNet-50 每步最多启动约 650 个内核，只占这一步的 0.4%（见 docs/published_comparison.md）。也许是 TensorFlow 1.x 的执行器在 CPU 上为每个操作花费的时间，但没有人测量过。用上张量核心后，模型乐观了 30%（V100）到 80% 以上（A100）：一步中大部分受内存带宽限制，而真实的内核达不到数据手册上的内存带宽。
 # <!-- claim resnets_close --> <!-- claim k80_fast --> <!-- claim tensor_optimistic -->
 #
 # 计算越快，能用来掩盖通信的时间就越少。在任何精度下梯度都保持 float32（变量是 float32，它们的梯度也是），所以全归约要传的字节数不变，而计算时间缩短了。下面是 ResNet-50 和 BERT-base 在 8 个 DGX A100 节点上、通过 100 Gb 以太网相连，每个 GPU 64 个样本，桶大小 25 MB：
@@ -837,9 +839,12 @@ error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] fo
 # casos o modelo erra, e o jeito como erra mostra o que ele deixa de fora. As linhas da K80 são
 # rápidas demais (o pico da ficha técnica é com clock de boost, e a memória entrega menos que a
 # ficha). Com lote 32 a vazão publicada da P100 cai 11%, enquanto a do modelo quase não muda:
-# falta um custo fixo por passo, como o de lançar cada operação do TensorFlow. Com tensor cores o
-# modelo é de 30% (V100) a mais de 80% (A100) otimista: o passo é quase todo limitado pela memória,
-# e kernels reais atingem menos que a largura de banda da ficha técnica.
+# falta um custo fixo por passo. Não é o lançamento dos kernels: o modelo de custo do XLA estima
+# 1 µs por lançamento, e o passo da ResNet-50 lança no máximo cerca de 650 kernels, 0,4% dele
+# (docs/published_comparison.md). Talvez seja o tempo de CPU que o executor do TensorFlow 1.x
+# gastava em cada operação, que ninguém mediu. Com tensor cores o modelo é de 30% (V100) a mais de
+# 80% (A100) otimista: o passo é quase todo limitado pela memória, e kernels reais atingem menos
+# que a largura de banda da ficha técnica.
 # <!-- claim resnets_close --> <!-- claim k80_fast --> <!-- claim tensor_optimistic -->
 #
 # Computação mais rápida deixa menos tempo para esconder a comunicação. Os gradientes continuam em
@@ -980,8 +985,9 @@ for row in judged:
 #   measurement of that cluster's spread was published;
 # - **the cost of each TensorFlow op**: the model slows backprop by the SMs NCCL's channels occupy
 #   and by the memory bandwidth its ring moves, and charges each NCCL call NCCL's own base latency
-#   (all from NCCL's source); on a P100 they add up to little. The launch of each TensorFlow op
-#   around those calls is not counted (section 8's batch-32 row points at it too);
+#   (all from NCCL's source); on a P100 they add up to little. Launching a kernel costs about 1 µs
+#   by XLA's own estimate, too little to matter; the CPU time TensorFlow's executor spends on each
+#   op is not counted, for want of a measurement (section 8's batch-32 row points at it too);
 # - **the network below its line rate**: congestion in switches shared by many servers, the
 #   network card sharing PCIe with the GPUs (TCP's headers and each message's cost at its
 #   endpoints are in the model). Over TCP a CPU core copies every byte, and one core that cannot
@@ -1015,7 +1021,7 @@ for row in judged:
 # 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小。`sim scale --straggler-spread` 可以算出有多大影响，但模拟模型默认不考虑它：那个集群的抖动没有公布过测量值；
-# - **每个 TensorFlow 操作的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。围绕这些调用的每个 TensorFlow 操作的启动开销没有计入（第 8 节批次为 32 的那一行也指向它）；
+# - **每个 TensorFlow 操作的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。按 XLA 自己的估计，启动一个内核约需 1 µs，小到可以忽略；TensorFlow 执行器在 CPU 上为每个操作花费的时间没有计入，因为没有相应的测量（第 8 节批次为 32 的那一行也指向它）；
 # - **网络达不到线速**：被许多服务器共享的交换机中的拥塞、与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）。走 TCP 时每个字节都要由一个 CPU 核心来复制，一个核心跟不上网卡，连接的速率就被它封顶：`sim scale --single-stream-gbps` 接受在你的两台主机之间用 `iperf3 -P 1` 测得的速率，但那个集群的主机没有这样的测量值，所以模拟模型默认不考虑它；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
@@ -1061,8 +1067,9 @@ for row in judged:
 # - **o custo de cada operação do TensorFlow**: o modelo atrasa a retropropagação pelos SMs que os
 #   canais do NCCL ocupam e pela largura de banda de memória que o anel dele move, e cobra de cada
 #   chamada ao NCCL a latência base do próprio NCCL (tudo tirado do código-fonte do NCCL); numa
-#   P100 isso soma pouco. O lançamento de cada operação do TensorFlow em volta dessas chamadas não
-#   é contado (a linha com lote 32 da seção 8 também aponta para ele);
+#   P100 isso soma pouco. Lançar um kernel custa cerca de 1 µs pela estimativa do próprio XLA,
+#   pouco demais para pesar; o tempo de CPU que o executor do TensorFlow gasta em cada operação não
+#   é contado, por falta de uma medição (a linha com lote 32 da seção 8 também aponta para ele);
 # - **a rede abaixo da sua taxa nominal**: congestionamento em switches compartilhados por muitos
 #   servidores, a placa de rede dividindo o PCIe com as GPUs (os cabeçalhos do TCP e o custo de
 #   cada mensagem nas suas pontas estão no modelo). Com TCP, um núcleo da CPU copia cada byte, e um
