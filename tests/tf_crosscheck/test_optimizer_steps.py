@@ -13,8 +13,10 @@ another precision would not: the legacy RMSprop's float32 1 - rho showed as 1.2e
 STEP1_RTOL = 5e-7; after 200 steps 1e-7 to 5e-7 for SGD, Adam, Adagrad and the schedule, so
 RTOL = 5e-6 (2.4e-6 was the worst on the way, at step 10). RMSprop divides by sqrt(ms) as the
 loss reaches zero, which amplifies the roundings near convergence: measured 3.4e-6 (RMSprop),
-2.8e-5 (legacy), 3.9e-5 (centered with momentum), 7.5e-5 (legacy with momentum) at step 200,
-judged at 1e-4. A float64 step size (what sim's Adam had) is off by far more after 200 steps.
+2.8e-5 (legacy), 3.9e-5 (centered with momentum), 7.5e-5 (legacy with momentum) at step 200 with
+AVX-512; on an AVX2-only EPYC, whose BLAS and Eigen kernels round in other orders, 1.1e-4 (centered
+with momentum) and 3.5e-4 (legacy with momentum). Judged at 1e-3 (1e-4 for plain RMSprop). A float64
+step size (what sim's Adam had) is off by far more after 200 steps, and step 1 stays at 5e-7.
 """
 from __future__ import annotations
 
@@ -32,8 +34,8 @@ ROOT = HERE.parents[1]
 SCRIPT = HERE / "engine_scripts" / "optimizer_steps.py"
 RTOL, ATOL = 5e-6, 1e-7
 STEP1_RTOL = 5e-7
-RTOL_BY_CONFIG = {name: 1e-4 for name in ("rmsprop", "rmsprop_momentum_centered", "legacy_rmsprop",
-                                          "legacy_rmsprop_momentum")}
+RTOL_BY_CONFIG = {"rmsprop": 1e-4, "legacy_rmsprop": 1e-4,
+                  "rmsprop_momentum_centered": 1e-3, "legacy_rmsprop_momentum": 1e-3}
 
 pytest.importorskip("tensorflow")
 
