@@ -37,10 +37,11 @@ HALF_RTOL = {
 _cache: dict = {}
 
 
-def eigen_half_softmax(logits) -> list:
-    """Softmax as Eigen's float16 kernel computes it, every step rounded to float16: shift by the
-    max, exp, sum, inverse, multiply (``tensorflow/core/kernels/softmax_op_functor.h``)."""
-    h = np.float16
+def eigen_half_softmax(logits, dtype=np.float16) -> list:
+    """Softmax as Eigen's half-precision kernel computes it, every step rounded to ``dtype``
+    (float16 or bfloat16): shift by the max, exp, sum, inverse, multiply
+    (``tensorflow/core/kernels/softmax_op_functor.h``)."""
+    h = dtype
     x = np.asarray(logits, dtype=np.float32).astype(h)
     shifted = (x.astype(np.float32) - x.max(axis=-1, keepdims=True).astype(np.float32)).astype(h)
     e = np.exp(shifted.astype(np.float32)).astype(h)
@@ -51,18 +52,42 @@ def eigen_half_softmax(logits) -> list:
     return (e.astype(np.float32) * inverse.astype(np.float32)).astype(h).astype(np.float32).tolist()
 
 
+def eigen_bfloat16_matmul(x, w) -> list:
+    """bfloat16 MatMul without oneDNN: the float32 product cut to bfloat16 by TensorFlow's
+    ``FloatToBFloat16`` (``tensorflow/core/framework/bfloat16.cc``), which keeps the upper 16 bits:
+    truncation, where oneDNN (and sim) round to nearest."""
+    import ml_dtypes
+    bf16 = ml_dtypes.bfloat16
+    product = np.asarray(x, np.float32).astype(bf16).astype(np.float32) @ \
+        np.asarray(w, np.float32).astype(bf16).astype(np.float32)
+    return (product.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32).tolist()
+
+
 def cpu_dispatch(name, ref, got) -> None:
-    """TensorFlow's float16 Softmax on CPU depends on the CPU: oneDNN computes it in float32 and
-    rounds once (as sim) where the CPU has AVX512-FP16 (Intel Sapphire Rapids and later); on
-    others (measured: AMD EPYC Zen 4, avx512_bf16 but no avx512_fp16) Eigen's kernel runs and
-    rounds every step to float16, 2 float16 ulps off. Where TensorFlow gave Eigen's numbers
-    exactly, sim's one-rounding answer is TensorFlow's on the other CPUs: compare that instead."""
-    if name != "mp_half_numerics" or not isinstance(ref, dict) or "float16" not in ref:
+    """TensorFlow's half-precision kernels on CPU depend on the CPU. float16 Softmax: oneDNN
+    computes it in float32 and rounds once (as sim) where the CPU has AVX512-FP16 (Intel Sapphire
+    Rapids and later); on others (measured: AMD EPYC Zen 4, avx512_bf16 but no avx512_fp16)
+    Eigen's kernel runs and rounds every step to float16, 2 float16 ulps off. bfloat16 MatMul and
+    Softmax: on a CPU without AVX-512 (measured: an AVX2-only AMD EPYC) oneDNN has no bfloat16
+    kernels, and Eigen's run: MatMul truncates its float32 product, Softmax rounds every step to
+    bfloat16 (all 12 products and 24 probabilities of the scenario, exactly). Where TensorFlow gave
+    Eigen's numbers exactly, sim's one-rounding answer is TensorFlow's on the other CPUs: compare
+    that instead."""
+    if name != "mp_half_numerics" or not isinstance(ref, dict):
         return
-    from scenarios_precision import F16_X
-    if ref["float16"]["softmax"] != got["float16"]["softmax"] and \
-            np.allclose(ref["float16"]["softmax"], eigen_half_softmax(F16_X), rtol=0, atol=0):
-        ref["float16"]["softmax"] = got["float16"]["softmax"]
+    from scenarios_precision import F16_W, F16_X
+    eigen = {("float16", "softmax"): lambda: eigen_half_softmax(F16_X),
+             ("bfloat16", "softmax"): lambda: eigen_half_softmax(F16_X, _bfloat16()),
+             ("bfloat16", "matmul"): lambda: eigen_bfloat16_matmul(F16_X, F16_W)}
+    for (dtype, op), kernel in eigen.items():
+        if dtype in ref and ref[dtype][op] != got[dtype][op] and \
+                np.allclose(ref[dtype][op], kernel(), rtol=0, atol=0):
+            ref[dtype][op] = got[dtype][op]
+
+
+def _bfloat16():
+    import ml_dtypes
+    return ml_dtypes.bfloat16
 
 
 def _result(framework, name):
