@@ -47,14 +47,17 @@ def serialise(times: np.ndarray, who: np.ndarray, gap: np.ndarray, last: np.ndar
     of ``times``) and ``gap`` after that endpoint's previous message ``last[who]``; ``last`` is
     updated in place. Vectorised over endpoints: one pass per message of the busiest endpoint.
     ``distinct``: whether ``who`` has no repeats, when the caller knows (None: counted here)."""
+    counts = None
     if distinct is None:
-        distinct = bool(np.bincount(who, minlength=last.size).max(initial=0) <= 1)
+        counts = np.bincount(who, minlength=last.size)
+        distinct = bool(counts.max(initial=0) <= 1)
     if distinct:
         out = np.maximum(times, last[who] + gap)
         last[who] = out
         return out
     out = times.copy()
-    counts = np.bincount(who, minlength=last.size)
+    if counts is None:
+        counts = np.bincount(who, minlength=last.size)
     order = np.lexsort((times, who))
     w = who[order]
     starts = np.concatenate([[0], np.cumsum(counts)])[w]

@@ -56,8 +56,7 @@ def eigen_bfloat16_matmul(x, w) -> list:
     """bfloat16 MatMul without oneDNN: the float32 product cut to bfloat16 by TensorFlow's
     ``FloatToBFloat16`` (``tensorflow/core/framework/bfloat16.cc``), which keeps the upper 16 bits:
     truncation, where oneDNN (and sim) round to nearest."""
-    import ml_dtypes
-    bf16 = ml_dtypes.bfloat16
+    bf16 = _bfloat16()
     product = np.asarray(x, np.float32).astype(bf16).astype(np.float32) @ \
         np.asarray(w, np.float32).astype(bf16).astype(np.float32)
     return (product.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32).tolist()
@@ -86,6 +85,7 @@ def cpu_dispatch(name, ref, got) -> None:
 
 
 def _bfloat16():
+    """ml_dtypes' bfloat16, imported when a bfloat16 kernel is checked (over a second to import)."""
     import ml_dtypes
     return ml_dtypes.bfloat16
 
