@@ -45,3 +45,15 @@ def test_batches_are_symmetric_and_seeded():
         np.testing.assert_array_equal(ya, yb)
         np.testing.assert_allclose(xa, xa.T, atol=1e-12)
         assert np.all(np.linalg.eigvalsh(xa) > 0)          # batch >= dim: X'X is definite
+
+
+@pytest.mark.parametrize("batch, count", [(32, 700), (5, 300), (32, 0)])
+def test_batch_stack_is_the_stream_stacked(batch, count):
+    problem = staleness_regression(seed=2)
+    stream = problem.batches(batch, np.random.default_rng(9))
+    xtx, xty = problem.batch_stack(batch, np.random.default_rng(9), count)
+    assert xtx.shape == (count, problem.dim, problem.dim) and xty.shape == (count, problem.dim)
+    for k in range(count):
+        x, y = next(stream)
+        np.testing.assert_array_equal(xtx[k], x)
+        np.testing.assert_array_equal(xty[k], y)

@@ -40,5 +40,11 @@ class Quadratic:
         while True:
             yield None
 
+    def batch_stack(self, batch, rng, count):
+        return None
+
     def gradient(self, w, data):
+        return self.lam * w
+
+    def gradients(self, w, data):
         return self.lam * w

@@ -79,8 +79,27 @@ class StreamingRegression:
         given X, the noise term X'e is N(0, noise^2 X'X) = noise M z. Same joint law as drawing
         the B samples, with 152 draws per batch instead of 544 (the 16-feature default).
         Batches smaller than ``dim`` (a singular X'X) draw the samples."""
+        for xtx, xty in self._blocks(batch, rng, block):
+            yield from zip(xtx, xty)
+
+    def batch_stack(self, batch, rng, count, block=256):
+        """The first ``count`` minibatches of ``batches`` (same draws) as two stacked arrays,
+        for ``gradients``: ``(count, dim, dim)`` and ``(count, dim)``."""
+        parts, have = [], 0
+        for part in self._blocks(batch, rng, block):
+            if have >= count:
+                break
+            parts.append(part)
+            have += block
+        if not parts:
+            return np.zeros((0, self.dim, self.dim)), np.zeros((0, self.dim))
+        return (np.concatenate([p[0] for p in parts])[:count],
+                np.concatenate([p[1] for p in parts])[:count])
+
+    def _blocks(self, batch, rng, block):
+        """Endless ``block``-sized arrays of minibatch statistics (``batches`` explains them)."""
         if batch < self.dim:
-            yield from self._sampled_batches(batch, rng, block)
+            yield from self._sampled_blocks(batch, rng, block)
             return
         d, scale = self.dim, np.sqrt(self.eigenvalues)
         below, diagonal = np.tril_indices(d, -1), np.arange(d)
@@ -93,20 +112,25 @@ class StreamingRegression:
             xtx = m @ m.transpose(0, 2, 1) / batch
             v = self.w_star @ m + self.noise_std * rng.standard_normal((block, d))  # M'w* + noise z
             xty = np.einsum("kij,kj->ki", m, v) / batch
-            yield from zip(xtx, xty)
+            yield xtx, xty
 
-    def _sampled_batches(self, batch, rng, block):
+    def _sampled_blocks(self, batch, rng, block):
         while True:
             x = rng.standard_normal((block, batch, self.dim)) * np.sqrt(self.eigenvalues)
             y = x @ self.w_star + self.noise_std * rng.standard_normal((block, batch))
             xtx = np.matmul(x.transpose(0, 2, 1), x) / batch
             xty = np.einsum("kbd,kb->kd", x, y) / batch
-            yield from zip(xtx, xty)
+            yield xtx, xty
 
     def gradient(self, w, data):
         """Minibatch gradient of the squared loss at every row of ``w`` (same batch for all)."""
         xtx, xty = data
         return w @ xtx - xty
+
+    def gradients(self, w, data):
+        """``gradient`` for a stack: ``w[k]`` on minibatch ``k`` of a ``batch_stack``."""
+        xtx, xty = data
+        return np.matmul(w, xtx) - xty[:, None, :]
 
 
 @dataclass

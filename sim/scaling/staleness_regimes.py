@@ -73,9 +73,11 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     Stops after ``updates`` applied updates or at simulated time ``until``. ``rule``: None
     (plain), ``"1+tau"`` or ``"tau"`` (staleness-aware). ``scales``: per-worker slowdown factors
     of the compute time (heterogeneous workers). ``ssp``: the stale-synchronous bound s (None:
-    unbounded), a worker more than s updates ahead of the slowest waits. The parameters after every update are kept;
-    losses are computed from them at the end, and every ``CHECK`` updates rows that blew up are
-    marked diverged and frozen (so NumPy never runs on overflowing values for long).
+    unbounded), a worker more than s updates ahead of the slowest waits.
+
+    The clock never depends on the model, so SimPy runs the events alone and records which
+    version each update read; ``_train`` then applies the updates in that order (the same
+    arithmetic, many updates per NumPy call).
     """
     if updates is None and until is None:
         raise ValueError("give updates= or until=")
@@ -86,50 +88,28 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
     compute = compute if isinstance(compute, ComputeTime) else ComputeTime(fixed=float(compute))
     env = simpy.Environment()
     lrs = _lr_rows(lr)
-    rows = len(lrs)
-    model = problem is not None
-    cap = updates if updates is not None else 1024
     who, read_t, apply_t, tau, gap = [], [], [], [], []  # per applied update, in apply order
     clocks = [0] * workers                               # updates each worker has applied
     at_clock = {0: workers}                              # how many workers are at each clock
     slowest = [0]                                        # min(clocks), kept in O(1) per update
     progress = [env.event()]                             # SSP: fires when a clock moves
     state = [0]                                          # updates applied = the ps version
-    if model:
-        data = problem.batches(batch, np.random.default_rng([seed, 1_000_003]))
-        start = problem.start(rows)
-        start_loss = problem.excess(start)
-        history = np.zeros((cap,) + start.shape)
-        plain_step = lrs[:, None]
-        diverged = np.zeros(rows, bool)
-        params = [start]
     finished = env.event()
     scales = scales or [1.0] * workers
 
-    def check():
-        """Rows whose loss blew up: marked diverged, frozen at the start."""
-        loss = problem.excess(params[0])
-        bad = ~np.isfinite(loss) | (loss > DIVERGED * start_loss)
-        if bad.any():
-            diverged[bad] = True
-            params[0] = np.where(diverged[:, None], start, params[0])
-
     def worker(i, times):
-        nonlocal history
         while True:
             while ssp is not None and clocks[i] - slowest[0] > ssp:
                 yield progress[0]                        # SSP: too far ahead of the slowest
             v0, t0 = state[0], env.now
-            w_read = params[0] if model else None
             yield env.timeout(next(times))
             if finished.triggered:
                 return
             n = state[0]
-            stale = n - v0
             who.append(i)
             read_t.append(t0)
             apply_t.append(env.now)
-            tau.append(stale)
+            tau.append(n - v0)
             c = clocks[i]
             gap.append(c - slowest[0])
             clocks[i] = c + 1
@@ -143,38 +123,82 @@ def run_async(problem, workers, compute, updates=None, until=None, lr=0.1, rule=
                 progress[0].succeed()
                 progress[0] = env.event()
             state[0] = n + 1
-            if model:
-                if n >= len(history):
-                    history = np.concatenate([history, np.zeros_like(history)])
-                g = problem.gradient(w_read, next(data))
-                if rule is None:
-                    new = params[0] - plain_step * g
-                else:
-                    new = params[0] - plain_step * g / ((1 + stale) if rule == "1+tau" else max(stale, 1))
-                params[0] = history[n] = new
-                if n % CHECK == CHECK - 1:
-                    check()
             if updates is not None and n + 1 >= updates:
                 finished.succeed()
                 return
 
     for i in range(workers):
         env.process(worker(i, compute.stream(seed, i, scales[i])))
-    with np.errstate(over="ignore", invalid="ignore"):
-        env.run(until=finished if until is None else until)
-        n = state[0]
-        losses = None
-        if model:
-            check()
-            losses = problem.excess(history[:n])
-            blown = ~np.isfinite(losses) | (losses > DIVERGED * start_loss)
-            diverged |= blown.any(axis=0)
-            first = np.where(blown.any(axis=0), blown.argmax(axis=0), n)
-            losses[np.arange(n)[:, None] >= first[None, :]] = np.inf
+    env.run(until=finished if until is None else until)
+    staleness = np.array(tau, np.int64)
+    losses, start_loss, diverged = None, None, np.zeros(len(lrs), bool)
+    if problem is not None:
+        data = problem.batch_stack(batch, np.random.default_rng([seed, 1_000_003]), len(tau))
+        losses, start_loss, diverged = _train(problem, lrs, staleness, rule, data)
     return Run("async" if rule is None else f"async ({rule})", workers, lrs, np.array(apply_t),
-               losses, start_loss if model else None, np.array(who, np.int32),
-               np.array(read_t), np.array(tau, np.int64), diverged if model else np.zeros(rows, bool),
-               np.array(gap, np.int64))
+               losses, start_loss, np.array(who, np.int32), np.array(read_t), staleness,
+               diverged, np.array(gap, np.int64))
+
+
+def _train(problem, lrs, staleness, rule, data):
+    """Apply the updates of an async run in order: update k is the gradient at version
+    ``k - staleness[k]`` on minibatch k, scaled by the rule, subtracted from version k.
+
+    Updates whose reads all precede their run (at most ``CHECK`` long) are computed together:
+    one stacked gradient, and ``np.subtract.accumulate`` subtracts them one after another
+    exactly as a loop would. Every ``CHECK`` updates rows that blew up are marked diverged and
+    frozen at the start (so NumPy never runs on overflowing values for long); a frozen row's
+    loss is inf from its first blown-up update on. Returns (losses, start loss, diverged)."""
+    n = len(staleness)
+    start = problem.start(len(lrs))
+    start_loss = problem.excess(start)
+    versions = np.empty((n + 1,) + start.shape)          # [v]: the parameters after v updates
+    versions[0] = start
+    read = np.arange(n) - staleness
+    divisor = {None: None, "1+tau": 1 + staleness, "tau": np.maximum(staleness, 1)}[rule]
+    plain_step = lrs[:, None]
+    diverged = np.zeros(len(lrs), bool)
+    before_freeze = {}                                   # version: its values before a freeze
+
+    def check(v):
+        loss = problem.excess(versions[v])
+        bad = ~np.isfinite(loss) | (loss > DIVERGED * start_loss)
+        if bad.any():
+            diverged[bad] = True
+            before_freeze[v] = versions[v].copy()
+            versions[v] = np.where(diverged[:, None], start, versions[v])
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = 0
+        while a < n:
+            end = min(n, (a // CHECK + 1) * CHECK)
+            later = np.flatnonzero(read[a + 1:end] > a)
+            b = a + 1 + int(later[0]) if later.size else end
+            step = plain_step * problem.gradients(versions[read[a:b]], _rows(data, a, b))
+            if divisor is not None:
+                step = step / divisor[a:b, None, None]
+            step = np.concatenate([versions[a][None], step])
+            versions[a + 1:b + 1] = np.subtract.accumulate(step, axis=0)[1:]
+            if b % CHECK == 0:
+                check(b)
+            a = b
+        check(n)
+        history = versions[1:]
+        if before_freeze:
+            history = history.copy()
+            for v, values in before_freeze.items():
+                history[v - 1] = values
+        losses = problem.excess(history)
+        blown = ~np.isfinite(losses) | (losses > DIVERGED * start_loss)
+        diverged |= blown.any(axis=0)
+        first = np.where(blown.any(axis=0), blown.argmax(axis=0), n)
+        losses[np.arange(n)[:, None] >= first[None, :]] = np.inf
+    return losses, start_loss, diverged
+
+
+def _rows(data, a, b):
+    """Minibatches a..b-1 of a ``batch_stack`` (None for problems without data)."""
+    return None if data is None else tuple(x[a:b] for x in data)
 
 
 def run_sync(problem, workers, compute, until, lr=1.0, backups=0, batch=32, seed=0) -> Run:
