@@ -3,7 +3,8 @@
 A cluster is ``nodes`` copies of a single-node preset (its devices, switches and links, each
 copy on its own host), whose NICs all plug into one non-blocking switch of the named network
 (``sim.hardware.networks``; a cluster's fat tree as one switch, as the DGX cluster presets
-always did). A NIC port carries the network's achievable bandwidth and each of its two links
+always did), or, given ``fabric=LeafSpine(...)``, into the leaves of a leaf-spine network whose
+routing picks each flow's spine (``sim.hardware.leaf_spine``). A NIC port carries the network's achievable bandwidth and each of its two links
 (NIC -> switch -> NIC) half the network's per-message latency. A node without NICs of its own
 (the workstation) gets one, on its CPU's PCIe root, so its GPUs reach the network through the
 CPU (no GPUDirect). The ``-cluster`` presets are this function under their old names.
@@ -40,9 +41,10 @@ def check_nodes(nodes) -> int:
 
 
 def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
-            name: str | None = None, **node_options) -> Machine:
+            name: str | None = None, fabric=None, **node_options) -> Machine:
     """``nodes`` copies of the single-node preset ``node`` on ``network`` (default: the node's own);
-    ``node_options`` go to the node's preset (``gpus=2`` for a two-GPU workstation)."""
+    ``fabric``: a ``LeafSpine`` (default: one non-blocking switch, or a machine file's
+    ``[fabric]``); ``node_options`` go to the node's preset (``gpus=2`` for a two-GPU workstation)."""
     from sim.hardware.machine_file import NodeSpec
     from sim.hardware.presets import PRESETS, preset
 
@@ -50,7 +52,8 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
     if isinstance(node, NodeSpec):               # a learner's machine file
         own = node.network is not None and network in (None, node.network.name)
         net = node.network if own else network_of(network or "hdr-ib")
-        return _assemble(node.build(**node_options), node.name, nodes, net, name)
+        return _assemble(node.build(**node_options), node.name, nodes, net, name,
+                         fabric if fabric is not None else node.fabric)
     if node in ALIASES:
         node, default = ALIASES[node]
         network = network or default
@@ -59,18 +62,40 @@ def cluster(node: str = "dgx-a100", nodes: int = 2, network: str | None = None,
     if node not in PRESETS:
         raise ValueError(t("hardware.unknown_preset", name=node, known=join_list(PRESETS)))
     net = network_of(network or DEFAULT_NETWORK.get(node, "hdr-ib"))
-    return _assemble(preset(node, **node_options), node, nodes, net, name)
+    return _assemble(preset(node, **node_options), node, nodes, net, name, fabric)
 
 
-def _assemble(template: Machine, node: str, nodes: int, net, name) -> "ClusterMachine":
+def _assemble(template: Machine, node: str, nodes: int, net, name, fabric=None) -> "ClusterMachine":
+    from sim.hardware.leaf_spine import LeafSpine
+    if fabric is not None and not isinstance(fabric, LeafSpine):
+        raise ValueError(t("hardware.want_leaf_spine", value=repr(fabric)))
+    where = f"{net.name}, {fabric.leaf_ports}-port leaves x {fabric.spines} spines" if fabric else net.name
     m = ClusterMachine(name or f"{node}-x{nodes}", job="worker",
-                       description=f"{nodes} x {node} on {net.name} ({net.transport})")
-    m.switch = m.add_node(f"{net.name}-switch", "switch")
+                       description=f"{nodes} x {node} on {where} ({net.transport})")
     m.network = net
+    if fabric is None:
+        m.switch = m.add_node(f"{net.name}-switch", "switch")
+        m.edge = [m.switch] * nodes
+    else:
+        _leaf_spine(template, m, nodes, net, fabric)
     for host in range(nodes):
         _copy_node(template, m, host, net)
     m.template = template
     return m
+
+
+def _leaf_spine(template: Machine, m: "ClusterMachine", nodes: int, net, fabric) -> None:
+    """Leaves, spines and their uplinks (``sim.hardware.leaf_spine``); ``m.edge[h]``: host h's leaf."""
+    nics = max(1, len(template.nics(0)))
+    leaf_of = fabric.leaves(nodes, nics)
+    leaves = [m.add_node(f"leaf{j}", "switch") for j in range(max(leaf_of) + 1)]
+    spines = [m.add_node(f"spine{k}", "switch") for k in range(fabric.spines)]
+    rate = fabric.uplink_rate(net.bandwidth)
+    m.edge = [leaves[j] for j in leaf_of]
+    m.spine_links = [[m.connect(leaf, spine, rate, 0.0, net.kind) for spine in spines]
+                     for leaf in leaves]
+    m.leaf_of, m.fabric, m.rule = leaf_of, fabric, fabric.rule(net)
+    m.switch = leaves[0]
 
 
 class ClusterMachine(Machine):
@@ -86,6 +111,11 @@ class ClusterMachine(Machine):
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
         self.switch = None
+        self.edge: list = []             # per host: the switch its NICs plug into
+        self.fabric = None               # a LeafSpine, or None: one switch joins every host
+        self.leaf_of: list = []          # leaf-spine: per host, its leaf's index
+        self.spine_links: list = []      # leaf-spine: [leaf][spine] uplink
+        self.rule = None                 # leaf-spine: "ecmp" or "d-mod-k"
         self.network = None              # the sim.hardware.networks.Network between the nodes
         self.template = None
         self.local: dict = {}            # cluster node id -> (host, template node id)
@@ -101,16 +131,28 @@ class ClusterMachine(Machine):
             return [(self.host_links[hs][link.index], way) for link, way in self.template.route(ts, td)]
         out = self._exit(hs, ts)
         back = [(link, 1 - way) for link, way in reversed(self._exit(hd, td))]
-        return out + back
+        if self.fabric is None or self.leaf_of[hs] == self.leaf_of[hd]:
+            return out + back
+        nics = len(self.uplink[0])
+        src = hs * nics + self._nic_position(ts)
+        dst = hd * nics + self._nic_position(td)
+        k = self.fabric.spine(self.rule, src, dst)
+        return out + [(self.spine_links[self.leaf_of[hs]][k], 0),
+                      (self.spine_links[self.leaf_of[hd]][k], 1)] + back
+
+    def _nic_position(self, tnode: str) -> int:
+        """Which of its host's NIC ports ``tnode``'s traffic leaves by (0, 1, ...)."""
+        self._exit(0, tnode)
+        return list(self.uplink[0]).index(self._exits[tnode][1])
 
     def _exit(self, host: int, tnode: str) -> list:
         """The shortest way from ``tnode``'s copy on ``host`` to the network switch."""
         way = self._exits.get(tnode)
         if way is None:                  # found once on host 0 by search, in template terms
             start = next(n for n, (h, tn) in self.local.items() if h == 0 and tn == tnode)
-            hops = super()._shortest(start, self.switch)
+            hops = super()._shortest(start, self.edge[0])
             last = hops[-1][0]
-            nic = self.local[last.a if last.b == self.switch else last.b][1]
+            nic = self.local[last.a if last.b == self.edge[0] else last.b][1]
             index = {id(l): i for i, l in enumerate(self.host_links[0])}
             way = self._exits[tnode] = ([(index[id(link)], w) for link, w in hops[:-1]],
                                         nic, hops[-1][1])
@@ -150,6 +192,6 @@ def _copy_node(template: Machine, m: "ClusterMachine", host: int, net) -> None:
         links.append(m.connect(ids[cpu.name], ids["host0:nic0"], L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie"))
         nics = ["host0:nic0"]
     m.host_links.append(links)
-    m.uplink.append({nic: m.connect(ids[nic], m.switch, net.bandwidth, net.latency / 2, net.kind)
+    m.uplink.append({nic: m.connect(ids[nic], m.edge[host], net.bandwidth, net.latency / 2, net.kind)
                      for nic in nics})
     m.local.update({cid: (host, tid) for tid, cid in ids.items()})

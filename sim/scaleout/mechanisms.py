@@ -40,6 +40,11 @@ def mechanisms_of(step, comm) -> tuple:
                                   "gbps": net.bandwidth * 8 / 1e9, "us": net.latency * 1e6}))
         if getattr(net, "cpu_bound", False):
             out.append(("socket_path", {"threads": net.socket_threads}))
+        fabric = getattr(comm.machine, "fabric", None)
+        if fabric is not None:
+            out.append(("leaf_spine", {"leaves": len(comm.machine.spine_links), "spines": fabric.spines,
+                                       "routing": comm.machine.rule, "placement": fabric.placement,
+                                       "over": fabric.oversubscription}))
     else:
         out.append(("one_node", {}))
     if step.slowed > 0:

@@ -17,17 +17,20 @@ from .ranks import ring_ranks
 from .step import simulate_step
 
 
-def cluster_of(machine, nodes: int, network: str | None = None):
+def cluster_of(machine, nodes: int, network: str | None = None, fabric=None):
     """The Machine for ``nodes`` copies of the node preset ``machine`` (or of a machine file's
-    node, a ``sim.hardware.NodeSpec``) on ``network``."""
+    node, a ``sim.hardware.NodeSpec``) on ``network``, joined by ``fabric`` (a ``LeafSpine``;
+    None: one switch, or the machine file's own)."""
     from sim.hardware import NodeSpec, cluster, preset
     if isinstance(machine, NodeSpec):
-        return machine.build() if nodes == 1 and network is None else cluster(machine, nodes, network)
+        if nodes == 1 and network is None:
+            return machine.build()
+        return cluster(machine, nodes, network, fabric=fabric)
     if not isinstance(machine, str):
         return machine
     if nodes == 1 and network is None:
         return preset(machine)
-    return cluster(machine, nodes, network)
+    return cluster(machine, nodes, network, fabric=fabric)
 
 
 def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gpus=None,
@@ -35,19 +38,20 @@ def scale(model, machine="dgx1-p100", nodes=(1,), network: str | None = None, gp
           bucket_mb: float | None = None, overlap: bool | None = None, sync: bool = True,
           keep_steps: bool = False, cycle_ms: float | None = None, when: str | None = None,
           negotiation: str | None = None, contention: bool = True,
-          precision: str = DEFAULT_PRECISION, stragglers=None) -> list:
+          precision: str = DEFAULT_PRECISION, stragglers=None, fabric=None) -> list:
     """Rows, one per (nodes, gpus per node): the simulated step and its scaling efficiency.
 
     ``bucket_mb``/``overlap``/``cycle_ms``/``when`` default to what the strategy's framework does
     (``sim.scaleout.reduction``); each row's ``mechanisms`` says what shaped its step.
     ``stragglers``: each GPU's compute drawn from a ``sim.des.ComputeTime`` at every step (None:
-    identical GPUs), so a synchronous step waits for the slowest (``simulate_step``)."""
+    identical GPUs), so a synchronous step waits for the slowest (``simulate_step``).
+    ``fabric``: a ``sim.hardware.LeafSpine`` between the nodes (None: one non-blocking switch)."""
     model = workload_of(model) if isinstance(model, str) else model
     _check(batch_per_device, bucket_mb, ps)
     check_precision(precision)
     rows = []
     for n in nodes:
-        m = cluster_of(machine, n, network)
+        m = cluster_of(machine, n, network, fabric)
         devices = m.gpus                       # one list (m.gpus builds a new one each call)
         per_node = sum(1 for d in devices if d.host == devices[0].host)
         for g in (gpus or [per_node]):
