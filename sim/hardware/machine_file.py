@@ -27,7 +27,6 @@ NODE_FIELDS = ("topology", "pcie_gbs", "uplink_gbs", "switches", "nvlinks", "nvl
                "socket_gbs", "nvlink_pairs", "nics")
 NETWORK_FIELDS = ("name", "line_rate_gbps", "transport", "latency_us", "single_stream_gbps",
                   "socket_threads")
-FABRIC_FIELDS = ("leaf_ports", "spines", "oversubscription", "routing", "placement", "seed")
 TOP_FIELDS = ("name", "description", "gpu", "cpu", "node", "network", "fabric")
 
 
@@ -263,30 +262,6 @@ def _socket_path(where: str, table, net):
                    source=f"{net.source}; socket path from machine file {where}")
 
 
-def _fabric(where: str, table, nics: int):
-    """``[fabric]``: the leaf-spine network between the nodes (sim/hardware/leaf_spine.py)."""
-    from sim.hardware.leaf_spine import PLACEMENTS, ROUTINGS, LeafSpine
-    _table(where, "fabric", table, FABRIC_FIELDS)
-    for key, example in (("leaf_ports", "leaf_ports = 16"), ("spines", "spines = 8")):
-        if key not in table:
-            _fail(where, f"fabric.{key}", "missing", example=example)
-    ports = _number(where, "fabric.leaf_ports", table["leaf_ports"], whole=True)
-    spines = _number(where, "fabric.spines", table["spines"], whole=True)
-    over = _number(where, "fabric.oversubscription", table.get("oversubscription", 1), low=1,
-                   strict=False)
-    seed = _number(where, "fabric.seed", table.get("seed", 0), strict=False, whole=True)
-    choices = {}
-    for key, known in (("routing", ROUTINGS), ("placement", PLACEMENTS)):
-        if key in table:
-            value = _text(where, f"fabric.{key}", table[key]).lower()
-            if value not in known:
-                _fail(where, f"fabric.{key}", "want_choice", value=value, known=join_list(known))
-            choices[key] = value
-    if max(nics, 1) > ports:
-        _fail(where, "fabric.leaf_ports", "leaf_too_small", ports=ports, nics=nics)
-    return LeafSpine(ports, spines, over, seed=seed, **choices)
-
-
 def read_machine_file(path) -> NodeSpec:
     """The node and network of the machine file at ``path`` (module docstring)."""
     where = Path(path).name
@@ -303,7 +278,11 @@ def read_machine_file(path) -> NodeSpec:
     cpu = device_spec(where, "cpu", cpu_table, catalogue)
     node = _node(where, data.get("node", {}), count)
     network = _network(where, data["network"]) if "network" in data else None
-    fabric = _fabric(where, data["fabric"], node["nics"]) if "fabric" in data else None
+    if "fabric" in data:
+        from sim.hardware.fabric_table import read_fabric
+        fabric = read_fabric(where, data["fabric"], node["nics"])
+    else:
+        fabric = None
     name = _text(where, "name", data.get("name", Path(path).stem))
     description = str(data.get("description", f"{count}x {gpu.model}, {node['topology']}"))
     return NodeSpec(name, description, gpu, cpu, count, MappingProxyType(node), network, str(path),
