@@ -82,10 +82,10 @@ class LeafSpine:
     def leaves(self, hosts: int, nics_per_host: int) -> list[int]:
         """The leaf of each host: packed in host order, or seeded random slots."""
         per_leaf = self.hosts_per_leaf(nics_per_host)
-        count = -(-hosts // per_leaf)
         if self.placement == "packed":
             return [h // per_leaf for h in range(hosts)]
-        slots = np.random.default_rng([self.seed, 4242]).permutation(count * per_leaf)[:hosts]
+        slots_in_use = -(-hosts // per_leaf) * per_leaf          # as many leaves as packed needs
+        slots = np.random.default_rng([self.seed, 4242]).permutation(slots_in_use)[:hosts]
         return [int(s) // per_leaf for s in slots]
 
     def uplink_rate(self, port_rate: float) -> float:

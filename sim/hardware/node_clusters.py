@@ -4,8 +4,8 @@ A cluster is ``nodes`` copies of a single-node preset (its devices, switches and
 copy on its own host), whose NICs all plug into one non-blocking switch of the named network
 (``sim.hardware.networks``; a cluster's fat tree as one switch, as the DGX cluster presets
 always did), or, given ``fabric=LeafSpine(...)``, into the leaves of a leaf-spine network whose
-routing picks each flow's spine (``sim.hardware.leaf_spine``). A NIC port carries the network's achievable bandwidth and each of its two links
-(NIC -> switch -> NIC) half the network's per-message latency. A node without NICs of its own
+routing picks each flow's spine (``sim.hardware.leaf_spine``). A NIC port carries the network's
+achievable bandwidth and each of its two links (NIC -> switch -> NIC) half the network's per-message latency. A node without NICs of its own
 (the workstation) gets one, on its CPU's PCIe root, so its GPUs reach the network through the
 CPU (no GPUDirect). The ``-cluster`` presets are this function under their old names.
 """
@@ -95,7 +95,6 @@ def _leaf_spine(template: Machine, m: "ClusterMachine", nodes: int, net, fabric)
     m.spine_links = [[m.connect(leaf, spine, rate, 0.0, net.kind) for spine in spines]
                      for leaf in leaves]
     m.leaf_of, m.fabric, m.rule = leaf_of, fabric, fabric.rule(net)
-    m.switch = leaves[0]
 
 
 class ClusterMachine(Machine):
@@ -110,7 +109,7 @@ class ClusterMachine(Machine):
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
-        self.switch = None
+        self.switch = None               # the one switch (None on a leaf-spine fabric)
         self.edge: list = []             # per host: the switch its NICs plug into
         self.fabric = None               # a LeafSpine, or None: one switch joins every host
         self.leaf_of: list = []          # leaf-spine: per host, its leaf's index
@@ -141,8 +140,8 @@ class ClusterMachine(Machine):
                       (self.spine_links[self.leaf_of[hd]][k], 1)] + back
 
     def _nic_position(self, tnode: str) -> int:
-        """Which of its host's NIC ports ``tnode``'s traffic leaves by (0, 1, ...)."""
-        self._exit(0, tnode)
+        """Which of its host's NIC ports ``tnode``'s traffic leaves by (0, 1, ...); after
+        ``_exit`` has found its way out."""
         return list(self.uplink[0]).index(self._exits[tnode][1])
 
     def _exit(self, host: int, tnode: str) -> list:
@@ -166,7 +165,7 @@ def _local(node_id: str) -> str:
 
 
 def _copy_node(template: Machine, m: "ClusterMachine", host: int, net) -> None:
-    """One copy of ``template`` on ``host`` of ``m``, its NICs plugged into ``m.switch``."""
+    """One copy of ``template`` on ``host`` of ``m``, its NICs plugged into ``m.edge[host]``."""
     ids: dict = {}
     devices = {d.name: d for d in template.devices}
     for node_id, nd in template.nodes.items():

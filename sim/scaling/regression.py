@@ -12,6 +12,7 @@ That is the reference's runtime rule; ``bench/scaling_sweep.py`` measures what i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
@@ -85,12 +86,7 @@ class StreamingRegression:
     def batch_stack(self, batch, rng, count, block=256):
         """The first ``count`` minibatches of ``batches`` (same draws) as two stacked arrays,
         for ``gradients``: ``(count, dim, dim)`` and ``(count, dim)``."""
-        parts, have = [], 0
-        for part in self._blocks(batch, rng, block):
-            if have >= count:
-                break
-            parts.append(part)
-            have += block
+        parts = list(islice(self._blocks(batch, rng, block), -(-count // block)))
         if not parts:
             return np.zeros((0, self.dim, self.dim)), np.zeros((0, self.dim))
         return (np.concatenate([p[0] for p in parts])[:count],
