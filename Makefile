@@ -14,9 +14,11 @@ LAB_FLAGS ?=
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NOTEBOOKS := notebooks/en notebooks/zh notebooks/pt exercises/en/solutions exercises/zh/solutions exercises/pt/solutions
 # Notebooks run on every core (pytest-xdist); --dist loadscope keeps each notebook's cells on one
-# worker and one kernel, as nbval needs.
+# worker and one kernel, as nbval needs. A kernel gets 300 s to start, not nbval's 60: on a loaded
+# two-core CI machine one took longer and failed a whole notebook before its first cell.
+NBVAL_TIMEOUTS := --nbval-cell-timeout 300 --nbval-kernel-startup-timeout 300
 NBVAL := -p no:python -p no:cacheprovider --nbval --nbval-current-env \
-         --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300 \
+         --nbval-sanitize-with tests/nbval_sanitize.cfg $(NBVAL_TIMEOUTS) \
          -n auto --dist loadscope
 
 .PHONY: lab test unit nbtest notebooks bench crosscheck test-tf venv clean site site-test assignments test-classroom
@@ -113,7 +115,7 @@ test-tf: $(TFSTAMP)
 	SIM_TF_PYTHON=$(CURDIR)/$(TFVENV)/bin/python $(TFVENV)/bin/python -m pytest -p no:cacheprovider tests/tf_crosscheck -v
 	MPLBACKEND=module://matplotlib_inline.backend_inline SIM_TF_PYTHON=$(CURDIR)/$(TFVENV)/bin/python \
 	    $(TFVENV)/bin/python -m pytest -p no:python -p no:cacheprovider --nbval --nbval-current-env \
-	    --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300 notebooks/en/10_*.ipynb
+	    --nbval-sanitize-with tests/nbval_sanitize.cfg $(NBVAL_TIMEOUTS) notebooks/en/10_*.ipynb
 
 crosscheck: test-tf
 
