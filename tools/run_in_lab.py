@@ -4,9 +4,9 @@
 
 Starts ``jupyter lab`` from this venv on a free loopback port (a random token, its own HOME),
 opens each notebook in a fresh workspace, clicks Run > Run All Cells, waits until no cell is
-running, wheels down to the first output containing TEXT (the lesson's demo) and takes a
-screenshot. Prints, per notebook, the input prompts seen and every stderr output (a traceback
-shows there). Needs Playwright (``pip install -e '.[site]'``) and Debian's chromium
+running, wheels down to the first output or rendered text cell containing TEXT (the lesson's
+demo, or a passage of its narrative) and takes a screenshot. Prints, per notebook, the input
+prompts seen and every stderr output (a traceback shows there). Needs Playwright (``pip install -e '.[site]'``) and Debian's chromium
 (CHROMIUM, default /usr/bin/chromium). The server and its kernels stop at the end.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _run_one(page, base, n, notebook, want, shots):
     page.mouse.move(700, 500)
     found = False
     for _ in range(300):          # the notebook renders lazily: wheel down to the demo's output
-        demo = page.locator(".jp-OutputArea-output", has_text=want)
+        demo = page.locator(".jp-OutputArea-output, .jp-MarkdownOutput", has_text=want)
         if want and demo.count():
             demo.last.evaluate("e => e.scrollIntoView({block: 'center'})")
             time.sleep(1)
