@@ -6,8 +6,9 @@ Starts ``jupyter lab`` from this venv on a free loopback port (a random token, i
 opens each notebook in a fresh workspace, clicks Run > Run All Cells, waits until no cell is
 running, wheels down to the first output or rendered text cell containing TEXT (the lesson's
 demo, or a passage of its narrative) and takes a screenshot. Prints, per notebook, the input
-prompts seen and every stderr output (a traceback shows there). Needs Playwright (``pip install -e '.[site]'``) and Debian's chromium
-(CHROMIUM, default /usr/bin/chromium). The server and its kernels stop at the end.
+prompts seen and every stderr output (a traceback shows there). Needs Playwright
+(``pip install -e '.[site]'``) and Debian's chromium (CHROMIUM, default /usr/bin/chromium). The
+server and its kernels stop at the end.
 """
 from __future__ import annotations
 
