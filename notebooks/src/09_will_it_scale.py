@@ -815,9 +815,10 @@ error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] fo
 # data sheet's peak is at boost clocks, and its memory delivers less than the sheet). At batch 32
 # the P100's published rate falls 11% while the model's barely moves: a fixed cost per step is
 # missing. Not the kernels' launches: XLA's cost model puts one at 1 µs, and ResNet-50's step
-# launches at most about 650 kernels, 0.4% of it (docs/published_comparison.md). Perhaps the CPU
-# time TensorFlow 1.x's executor spent on each op, which nobody measured. With tensor cores the
-# model is 30% (V100) to over 80% (A100) optimistic: the step is mostly memory-bound, and real
+# launches at most about 650 kernels, 0.4% of it (docs/published_comparison.md). Nor the
+# executor's time between ops on the CPU: TensorFlow's own commit history puts it at hundreds of
+# nanoseconds. Perhaps kernels at batch 32 keep less of the GPU busy than the large ones the
+# model's fractions were measured on. With tensor cores the model is 30% (V100) to over 80% (A100) optimistic: the step is mostly memory-bound, and real
 # kernels reach less than the data sheet's memory bandwidth.
 # <!-- claim resnets_close: holds(all(abs(error_of[k]) < 0.18 for k in error_of if k[0].startswith("resnet") and k[2] == "float32" and k[1][:4] in ("P100", "V100") and k[3] == max(kk[3] for kk in error_of if kk[:3] == k[:3])), "P100/V100 fp32 ResNets within 18%") -->
 # <!-- claim k80_fast: holds(all(error_of[k] > 0.2 for k in error_of if k[1].startswith("K80") and k[0] != "alexnet"), "K80 too fast") -->
@@ -829,7 +830,7 @@ error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] fo
 # Ethernet, 64 samples per GPU, 25 MB buckets:
 
 # %% [markdown] lang="zh"
-# 在 float32 下，P100 和 V100 上的 ResNet 误差都在 17% 以内，而且没有做任何拟合。其他地方模型有偏差，而偏差的方向说明了它漏掉了什么。K80 的几行快得太多（它的数据手册给出的峰值是加速频率下的，它的显存实际能提供的带宽也低于手册）。批次为 32 时，P100 的公布速度下降了 11%，而模型的几乎不变：缺少一笔每步固定的开销。这不是启动内核的开销：XLA 的成本模型估计每次启动为 1 µs，而 ResNet-50 每步最多启动约 650 个内核，只占这一步的 0.4%（见 docs/published_comparison.md）。也许是 TensorFlow 1.x 的执行器在 CPU 上为每个操作花费的时间，但没有人测量过。用上张量核心后，模型乐观了 30%（V100）到 80% 以上（A100）：一步中大部分受内存带宽限制，而真实的内核达不到数据手册上的内存带宽。
+# 在 float32 下，P100 和 V100 上的 ResNet 误差都在 17% 以内，而且没有做任何拟合。其他地方模型有偏差，而偏差的方向说明了它漏掉了什么。K80 的几行快得太多（它的数据手册给出的峰值是加速频率下的，它的显存实际能提供的带宽也低于手册）。批次为 32 时，P100 的公布速度下降了 11%，而模型的几乎不变：缺少一笔每步固定的开销。这不是启动内核的开销：XLA 的成本模型估计每次启动为 1 µs，而 ResNet-50 每步最多启动约 650 个内核，只占这一步的 0.4%（见 docs/published_comparison.md）。也不是执行器在 CPU 上两个操作之间花的时间：TensorFlow 自己的提交记录给出的是几百纳秒。也许批次为 32 时，内核能让 GPU 忙起来的程度，不如模型测量效率系数时用的那些大内核。用上张量核心后，模型乐观了 30%（V100）到 80% 以上（A100）：一步中大部分受内存带宽限制，而真实的内核达不到数据手册上的内存带宽。
 # <!-- claim resnets_close --> <!-- claim k80_fast --> <!-- claim tensor_optimistic -->
 #
 # 计算越快，能用来掩盖通信的时间就越少。在任何精度下梯度都保持 float32（变量是 float32，它们的梯度也是），所以全归约要传的字节数不变，而计算时间缩短了。下面是 ResNet-50 和 BERT-base 在 8 个 DGX A100 节点上、通过 100 Gb 以太网相连，每个 GPU 64 个样本，桶大小 25 MB：
@@ -841,8 +842,10 @@ error_of = {(r["model"], r["device"], r["precision"], r["batch"]): r["error"] fo
 # ficha). Com lote 32 a vazão publicada da P100 cai 11%, enquanto a do modelo quase não muda:
 # falta um custo fixo por passo. Não é o lançamento dos kernels: o modelo de custo do XLA estima
 # 1 µs por lançamento, e o passo da ResNet-50 lança no máximo cerca de 650 kernels, 0,4% dele
-# (docs/published_comparison.md). Talvez seja o tempo de CPU que o executor do TensorFlow 1.x
-# gastava em cada operação, que ninguém mediu. Com tensor cores o modelo é de 30% (V100) a mais de
+# (docs/published_comparison.md). Nem o tempo que o executor passa na CPU entre uma operação e
+# outra: o histórico de commits do próprio TensorFlow o coloca em centenas de nanossegundos.
+# Talvez, com lote 32, os kernels ocupem menos a GPU do que os kernels grandes em que as frações
+# do modelo foram medidas. Com tensor cores o modelo é de 30% (V100) a mais de
 # 80% (A100) otimista: o passo é quase todo limitado pela memória, e kernels reais atingem menos
 # que a largura de banda da ficha técnica.
 # <!-- claim resnets_close --> <!-- claim k80_fast --> <!-- claim tensor_optimistic -->
@@ -986,8 +989,8 @@ for row in judged:
 # - **the cost of each TensorFlow op**: the model slows backprop by the SMs NCCL's channels occupy
 #   and by the memory bandwidth its ring moves, and charges each NCCL call NCCL's own base latency
 #   (all from NCCL's source); on a P100 they add up to little. Launching a kernel costs about 1 µs
-#   by XLA's own estimate, too little to matter; the CPU time TensorFlow's executor spends on each
-#   op is not counted, for want of a measurement (section 8's batch-32 row points at it too);
+#   by XLA's own estimate, and the executor's time between ops is hundreds of nanoseconds by
+#   TensorFlow's own commit history: too little to matter, so neither is counted;
 # - **the network below its line rate**: the network card sharing PCIe with the GPUs (TCP's
 #   headers and each message's cost at its endpoints are in the model). Congestion in the switches
 #   is in the model but off by default: a `[fabric]` table in a machine file
@@ -1027,7 +1030,7 @@ for row in judged:
 # 这个模拟模型没有考虑的因素，以及它在全归约上偏乐观的原因：
 #
 # - **掉队者**：每一步都要等 512 个 GPU 中最慢的那个；每个 GPU 的一点点抖动累积起来就不小。`sim scale --straggler-spread` 可以算出有多大影响，但模拟模型默认不考虑它：那个集群的抖动没有公布过测量值；
-# - **每个 TensorFlow 操作的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。按 XLA 自己的估计，启动一个内核约需 1 µs，小到可以忽略；TensorFlow 执行器在 CPU 上为每个操作花费的时间没有计入，因为没有相应的测量（第 8 节批次为 32 的那一行也指向它）；
+# - **每个 TensorFlow 操作的开销**：模拟模型按 NCCL 的通道占用的 SM 和它的环形算法搬运的内存带宽拖慢反向传播，并给每次 NCCL 调用计入 NCCL 自己的基础延迟（都取自 NCCL 的源代码）；在 P100 上这些加起来不多。按 XLA 自己的估计，启动一个内核约需 1 µs；按 TensorFlow 自己的提交记录，执行器在两个操作之间的延迟只有几百纳秒：都小到可以忽略，所以都没有计入；
 # - **网络达不到线速**：与 GPU 共用 PCIe 的网卡（TCP 的协议头以及每条消息在两端的开销已经包含在模型里）。交换机中的拥塞已经建模，但默认关闭：在机器文件里加一张 `[fabric]` 表（见 `docs/machine_files.md`），主机就接到叶交换机下，每台叶交换机到每台脊交换机各有一条上行链路，被哈希分到同一条上行链路上的数据流共享它的带宽。把这个集群的服务器分散接到 48 端口的 25 GbE 叶交换机上，VGG-16 就降到公布的数字附近（高一点还是低一点，取决于哈希怎么分），而 Inception V3 和 ResNet-101 几乎不变（见 `docs/published_comparison.md`）。那个集群实际如何组网从未公布，所以默认仍是一台交换机。走 TCP 时每个字节都要由一个 CPU 核心来复制，一个核心跟不上网卡，连接的速率就被它封顶：`sim scale --single-stream-gbps` 接受在你的两台主机之间用 `iperf3 -P 1` 测得的速率，但那个集群的主机没有这样的测量值，所以模拟模型默认不考虑它；
 # - **输入流水线**（读取和解码图像）：两个基准测试都使用合成数据，所以这里不涉及，但真实的训练也要为它付出时间。
 #
@@ -1073,9 +1076,9 @@ for row in judged:
 # - **o custo de cada operação do TensorFlow**: o modelo atrasa a retropropagação pelos SMs que os
 #   canais do NCCL ocupam e pela largura de banda de memória que o anel dele move, e cobra de cada
 #   chamada ao NCCL a latência base do próprio NCCL (tudo tirado do código-fonte do NCCL); numa
-#   P100 isso soma pouco. Lançar um kernel custa cerca de 1 µs pela estimativa do próprio XLA,
-#   pouco demais para pesar; o tempo de CPU que o executor do TensorFlow gasta em cada operação não
-#   é contado, por falta de uma medição (a linha com lote 32 da seção 8 também aponta para ele);
+#   P100 isso soma pouco. Lançar um kernel custa cerca de 1 µs pela estimativa do próprio XLA, e o
+#   executor leva centenas de nanossegundos entre uma operação e outra, segundo o histórico de
+#   commits do próprio TensorFlow: pouco demais para pesar, então nenhum dos dois é contado;
 # - **a rede abaixo da sua taxa nominal**: a placa de rede dividindo o PCIe com as GPUs (os
 #   cabeçalhos do TCP e o custo de cada mensagem nas suas pontas estão no modelo). O
 #   congestionamento nos switches está no modelo, mas desligado por padrão: uma tabela `[fabric]`
