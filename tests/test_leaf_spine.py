@@ -21,6 +21,11 @@ def _ring_seconds(machine, nbytes=BIG):
     return Communicator(machine, ring_ranks(machine), "horovod").seconds(nbytes)
 
 
+def _leaves(machine):
+    """Each host's leaf (host wiring: every NIC of a host on the same one)."""
+    return [row[0] for row in machine.port_leaf]
+
+
 def _network_hops(machine, src, dst):
     return [(l.a, l.b) for l, _ in machine.route(src, dst) if l.kind in ("ethernet", "infiniband")]
 
@@ -28,7 +33,7 @@ def _network_hops(machine, src, dst):
 def test_routes_cross_a_spine_only_between_leaves_and_by_the_rule():
     fab = LeafSpine(leaf_ports=2, spines=3, seed=5)
     m = cluster("pascal-pcie-4gpu", 6, "25gbe-roce", fabric=fab)
-    assert m.leaf_of == [0, 0, 1, 1, 2, 2] and m.rule == "ecmp"
+    assert _leaves(m) == [0, 0, 1, 1, 2, 2] and m.rule == "ecmp"
     g = lambda host: m.gpus[4 * host]                                         # noqa: E731
     assert _network_hops(m, g(0), g(1)) == [("host0:nic0", "leaf0"), ("host1:nic0", "leaf0")]
     hops = _network_hops(m, g(1), g(4))
@@ -43,7 +48,7 @@ def test_routes_cross_a_spine_only_between_leaves_and_by_the_rule():
 def test_uplinks_carry_ports_times_rate_over_spines_times_oversubscription():
     fab = LeafSpine(leaf_ports=16, spines=4, oversubscription=2)
     m = cluster("dgx-a100", 5, "hdr-ib", fabric=fab)
-    assert m.leaf_of == [0, 0, 1, 1, 2]                     # 8 NICs a host, all on one leaf
+    assert _leaves(m) == [0, 0, 1, 1, 2]                     # 8 NICs a host, all on one leaf
     assert {l.bandwidth for row in m.spine_links for l in row} == {16 * m.network.bandwidth / 8}
     assert len(m.spine_links) == 3 and all(len(row) == 4 for row in m.spine_links)
 
@@ -66,12 +71,12 @@ def test_a_packed_ring_on_a_non_blocking_fabric_costs_what_one_switch_does(netwo
 def _most_flows_on_an_uplink(m):
     """Counted here from the rule itself: the ring's host-to-host flows per uplink direction."""
     load = {}
-    hosts = len(m.leaf_of)
+    hosts = len(_leaves(m))
     for h in range(hosts):
         d = (h + 1) % hosts
-        if m.leaf_of[h] != m.leaf_of[d]:
+        if _leaves(m)[h] != _leaves(m)[d]:
             k = zlib.crc32(f"{m.fabric.seed}:{h}:{d}".encode()) % m.fabric.spines
-            for key in ((m.leaf_of[h], k, "up"), (m.leaf_of[d], k, "down")):
+            for key in ((_leaves(m)[h], k, "up"), (_leaves(m)[d], k, "down")):
                 load[key] = load.get(key, 0) + 1
     return max(load.values())
 
@@ -90,7 +95,7 @@ def test_ecmp_collisions_slow_a_scattered_ring_as_the_closed_form_says(seed):
 def _shift_seconds(machine, shift):
     """Every host's first GPU sends BIG bytes to the host ``shift`` further on, all at once."""
     from sim.des import Simulator
-    hosts = len(machine.leaf_of) if machine.fabric else len(machine.uplink)
+    hosts = len(_leaves(machine)) if machine.fabric else len(machine.uplink)
     firsts = [machine.gpus[4 * h].name for h in range(hosts)]
     sim = Simulator(machine)
     sim.transfers([(firsts[h], firsts[(h + shift) % hosts], BIG) for h in range(hosts)])
@@ -147,7 +152,7 @@ def test_a_machine_file_gives_the_fabric(tmp_path):
     spec = read_machine_file(path)
     assert spec.fabric == LeafSpine(8, 4, placement="scattered", seed=2)
     m = cluster(spec, 10)
-    assert m.fabric == spec.fabric and len(set(m.leaf_of)) >= 2
+    assert m.fabric == spec.fabric and len(set(_leaves(m))) >= 2
 
 
 @pytest.mark.parametrize("body, field", [

@@ -75,6 +75,7 @@ def test_a_gpu_of_ones_own_numbers_and_json(tmp_path):
     ('[gpu]\nmodel = "T4"\ntensor = ["fp8"]\n', "gpu.tensor"),
     ('[gpu]\nmodel = "T4"\n[node]\ntopology = "mesh"\n', "node.topology"),
     ('[gpu]\nmodel = "T4"\ncount = 4\n[node]\ntopology = "cube-mesh"\n', "gpu.count"),
+    ('[gpu]\nmodel = "T4"\n[node]\ntopology = "pcie-switch"\nnics = 2\n', "node.nics"),
     ('[gpu]\nmodel = "T4"\n[network]\nname = "carrier-pigeon"\n', "network.name"),
     ('[gpu]\nmodel = "T4"\n[network]\nline_rate_gbps = 100\ntransport = "udp"\n', "network.transport"),
     ('gpu = 3\n', "gpu"),

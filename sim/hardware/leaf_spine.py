@@ -17,6 +17,15 @@ spine, and which one is fixed per flow, whatever the load, by one of two rules:
   Providing Non-Blocking Traffic for Shift Permutations on Real Life Fat Trees", 2010). Here
   ``d`` is the destination port's position in the cluster (host x NICs per host + NIC).
 
+``wiring``: ``host`` plugs every NIC port of a host into one leaf (a rack's top-of-rack switch);
+``rail`` plugs NIC ``k`` of every host into the leaves of rail ``k``, one port per host on each,
+as NVIDIA's DGX SuperPOD reference architectures wire their compute fabric. A flow between hosts
+then leaves by the NIC on its destination's rail, so it stays under one leaf: from a GPU under the
+same PCIe switch as that NIC directly, from another GPU over NVLink through the GPU beside that
+NIC (NCCL's PXN, ``src/graph/paths.cc``: ``NCCL_PARAM(PxnDisable, "PXN_DISABLE", 0)``, used when
+the peer reaches the NIC through PCI and us through NVLink). Without such a way it leaves by its
+own NIC and crosses a spine between rails.
+
 Each uplink carries ``leaf_ports x port rate / (spines x oversubscription)``: at oversubscription
 1 the fabric is non-blocking in aggregate and only the routing can congest it. ``placement``:
 ``packed`` fills leaves in host order (a ring then crosses few leaf boundaries), ``scattered``
@@ -36,6 +45,7 @@ from sim.i18n import join_list, t
 
 ROUTINGS = ("ecmp", "d-mod-k")
 PLACEMENTS = ("packed", "scattered")
+WIRINGS = ("host", "rail")
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,7 @@ class LeafSpine:
     routing: str | None = None
     placement: str = "packed"
     seed: int = 0
+    wiring: str = "host"
 
     def __post_init__(self):
         for field in ("leaf_ports", "spines", "seed"):
@@ -63,9 +74,10 @@ class LeafSpine:
         if self.routing is not None and self.routing not in ROUTINGS:
             raise ValueError(t("hardware.bad_fabric_choice", field="routing", value=self.routing,
                                known=join_list(ROUTINGS)))
-        if self.placement not in PLACEMENTS:
-            raise ValueError(t("hardware.bad_fabric_choice", field="placement", value=self.placement,
-                               known=join_list(PLACEMENTS)))
+        for field, known in (("placement", PLACEMENTS), ("wiring", WIRINGS)):
+            if getattr(self, field) not in known:
+                raise ValueError(t("hardware.bad_fabric_choice", field=field,
+                                   value=getattr(self, field), known=join_list(known)))
 
     def rule(self, network) -> str:
         """The routing rule on ``network``: the one given, else its kind's."""
@@ -74,13 +86,26 @@ class LeafSpine:
         return "d-mod-k" if network.kind == "infiniband" else "ecmp"
 
     def hosts_per_leaf(self, nics_per_host: int) -> int:
-        """Every NIC of a host plugs into the same leaf."""
+        """Host wiring: every NIC of a host plugs into the same leaf. Rail wiring: a leaf takes
+        one NIC of each of ``leaf_ports`` hosts."""
+        if self.wiring == "rail":
+            return self.leaf_ports
         if nics_per_host > self.leaf_ports:
             raise ValueError(t("hardware.leaf_too_small", ports=self.leaf_ports, nics=nics_per_host))
         return self.leaf_ports // nics_per_host
 
+    def port_leaves(self, hosts: int, nics_per_host: int) -> list[list[int]]:
+        """The leaf of each host's NIC ports, ``[host][k]``: all on the host's leaf (host wiring),
+        or NIC ``k`` on rail ``k``'s leaf of the host's slot (rail wiring)."""
+        group = self.leaves(hosts, nics_per_host)
+        if self.wiring == "host":
+            return [[g] * nics_per_host for g in group]
+        per_rail = max(group) + 1
+        return [[k * per_rail + g for k in range(nics_per_host)] for g in group]
+
     def leaves(self, hosts: int, nics_per_host: int) -> list[int]:
-        """The leaf of each host: packed in host order, or seeded random slots."""
+        """The leaf (per rail, under rail wiring) of each host: packed in host order, or seeded
+        random slots."""
         per_leaf = self.hosts_per_leaf(nics_per_host)
         if self.placement == "packed":
             return [h // per_leaf for h in range(hosts)]

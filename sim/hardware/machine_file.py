@@ -193,6 +193,8 @@ def _node(where: str, table: dict, count: int) -> dict:
         node["uplink_gbs"] = _number(where, "node.uplink_gbs", node["uplink_gbs"])
     if kind == "pcie-switch" and node["switches"] > count:
         _fail(where, "node.switches", "too_many_switches", value=node["switches"], gpus=count)
+    if kind == "pcie-switch" and node["nics"]:
+        _fail(where, "node.nics", "nics_not_here", value=node["nics"])
     if kind == "nvswitch" and node["nics"] not in (0, count):
         _fail(where, "node.nics", "rail_nics", value=node["nics"], gpus=count)
     if kind == "cube-mesh":

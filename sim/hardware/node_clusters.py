@@ -76,6 +76,7 @@ def _assemble(template: Machine, node: str, nodes: int, net, name, fabric=None) 
     if fabric is None:
         m.switch = m.add_node(f"{net.name}-switch", "switch")
         m.edge = [m.switch] * nodes
+        m.port_edge = [[m.switch] * max(1, len(template.nics(0)))] * nodes
     else:
         _leaf_spine(template, m, nodes, net, fabric)
     for host in range(nodes):
@@ -85,16 +86,18 @@ def _assemble(template: Machine, node: str, nodes: int, net, name, fabric=None) 
 
 
 def _leaf_spine(template: Machine, m: "ClusterMachine", nodes: int, net, fabric) -> None:
-    """Leaves, spines and their uplinks (``sim.hardware.leaf_spine``); ``m.edge[h]``: host h's leaf."""
+    """Leaves, spines and their uplinks (``sim.hardware.leaf_spine``); ``m.port_edge[h][k]``: the
+    leaf NIC ``k`` of host ``h`` plugs into; ``m.edge[h]``: host h's leaf (host wiring only)."""
     nics = max(1, len(template.nics(0)))
-    leaf_of = fabric.leaves(nodes, nics)
-    leaves = [m.add_node(f"leaf{j}", "switch") for j in range(max(leaf_of) + 1)]
+    port_leaf = fabric.port_leaves(nodes, nics)
+    leaves = [m.add_node(f"leaf{j}", "switch") for j in range(max(map(max, port_leaf)) + 1)]
     spines = [m.add_node(f"spine{k}", "switch") for k in range(fabric.spines)]
     rate = fabric.uplink_rate(net.bandwidth)
-    m.edge = [leaves[j] for j in leaf_of]
+    m.port_edge = [[leaves[j] for j in row] for row in port_leaf]
+    m.edge = [row[0] if fabric.wiring == "host" else None for row in m.port_edge]
     m.spine_links = [[m.connect(leaf, spine, rate, 0.0, net.kind) for spine in spines]
                      for leaf in leaves]
-    m.leaf_of, m.fabric, m.rule = leaf_of, fabric, fabric.rule(net)
+    m.port_leaf, m.fabric, m.rule = port_leaf, fabric, fabric.rule(net)
 
 
 class ClusterMachine(Machine):
@@ -110,9 +113,10 @@ class ClusterMachine(Machine):
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
         self.switch = None               # the one switch (None on a leaf-spine fabric)
-        self.edge: list = []             # per host: the switch its NICs plug into
+        self.edge: list = []             # per host: the switch its NICs plug into (None: rails)
+        self.port_edge: list = []        # per host, per NIC position: the switch it plugs into
         self.fabric = None               # a LeafSpine, or None: one switch joins every host
-        self.leaf_of: list = []          # leaf-spine: per host, its leaf's index
+        self.port_leaf: list = []        # leaf-spine: per host, per NIC position, its leaf's index
         self.spine_links: list = []      # leaf-spine: [leaf][spine] uplink
         self.rule = None                 # leaf-spine: "ecmp" or "d-mod-k"
         self.network = None              # the sim.hardware.networks.Network between the nodes
@@ -121,6 +125,7 @@ class ClusterMachine(Machine):
         self.host_links: list = []       # per host: its copies of the template's links, in order
         self.uplink: list = []           # per host: {template NIC id: its link to the switch}
         self._exits: dict = {}           # template node id -> its way out to the switch on host 0
+        self._reference = None           # rails: the node alone on one switch, for its exits
 
     def _shortest(self, s: str, d: str):
         if self.template is None or s == d or s not in self.local or d not in self.local:
@@ -130,14 +135,44 @@ class ClusterMachine(Machine):
             return [(self.host_links[hs][link.index], way) for link, way in self.template.route(ts, td)]
         out = self._exit(hs, ts)
         back = [(link, 1 - way) for link, way in reversed(self._exit(hd, td))]
-        if self.fabric is None or self.leaf_of[hs] == self.leaf_of[hd]:
+        if self.fabric is None:
+            return out + back
+        ps, pd = self._nic_position(ts), self._nic_position(td)
+        if self.fabric.wiring == "rail" and ps != pd:
+            rail = self._to_rail(hs, ts, pd)
+            if rail is not None:
+                out, ps = rail, pd
+        up, down = self.port_leaf[hs][ps], self.port_leaf[hd][pd]
+        if up == down:
             return out + back
         nics = len(self.uplink[0])
-        src = hs * nics + self._nic_position(ts)
-        dst = hd * nics + self._nic_position(td)
-        k = self.fabric.spine(self.rule, src, dst)
-        return out + [(self.spine_links[self.leaf_of[hs]][k], 0),
-                      (self.spine_links[self.leaf_of[hd]][k], 1)] + back
+        k = self.fabric.spine(self.rule, hs * nics + ps, hd * nics + pd)
+        return out + [(self.spine_links[up][k], 0), (self.spine_links[down][k], 1)] + back
+
+    def _to_rail(self, host: int, tnode: str, position: int):
+        """Rail wiring: the way from ``tnode`` on ``host`` out by NIC ``position``, directly from
+        under that NIC's PCIe switch, else over NVLink through the GPU beside it (NCCL's PXN);
+        None when neither exists (``sim.hardware.leaf_spine``)."""
+        nic = list(self.uplink[0])[position]
+        hops = self.template.route(tnode, nic)
+        links = self.host_links[host]
+        if len(hops) <= 2 and all(link.kind == "pcie" for link, _ in hops):
+            return [(links[l.index], w) for l, w in hops] + [(self.uplink[host][nic], 0)]
+        for proxy in (g.name for g in self.template.gpus if self._exit_nic(g.name) == nic):
+            hops = self.template.route(tnode, proxy) if proxy != tnode else None
+            if hops and self._one_nvlink_path(hops):
+                return [(links[l.index], w) for l, w in hops] + self._exit(host, proxy)
+        return None
+
+    def _one_nvlink_path(self, hops) -> bool:
+        """NVLink all the way, through no other GPU (NCCL's PATH_NVL, which PXN needs)."""
+        ends = [link.b if way == 0 else link.a for link, way in hops][:-1]
+        return (all(link.kind in ("nvlink", "nvswitch") for link, _ in hops)
+                and all(self.template.nodes[n].kind == "switch" for n in ends))
+
+    def _exit_nic(self, tnode: str) -> str:
+        self._exit(0, tnode)
+        return self._exits[tnode][1]
 
     def _nic_position(self, tnode: str) -> int:
         """Which of its host's NIC ports ``tnode``'s traffic leaves by (0, 1, ...); after
@@ -145,8 +180,14 @@ class ClusterMachine(Machine):
         return list(self.uplink[0]).index(self._exits[tnode][1])
 
     def _exit(self, host: int, tnode: str) -> list:
-        """The shortest way from ``tnode``'s copy on ``host`` to the network switch."""
+        """The shortest way from ``tnode``'s copy on ``host`` to the network switch (under rail
+        wiring: the way it would take to one switch, so each GPU keeps its own NIC)."""
         way = self._exits.get(tnode)
+        if way is None and self.edge[0] is None:      # rails: ask the same node on one switch
+            if self._reference is None:
+                self._reference = _assemble(self.template, "reference", 1, self.network, None)
+            self._reference._exit(0, tnode)
+            way = self._exits[tnode] = self._reference._exits[tnode]
         if way is None:                  # found once on host 0 by search, in template terms
             start = next(n for n, (h, tn) in self.local.items() if h == 0 and tn == tnode)
             hops = super()._shortest(start, self.edge[0])
@@ -191,6 +232,6 @@ def _copy_node(template: Machine, m: "ClusterMachine", host: int, net) -> None:
         links.append(m.connect(ids[cpu.name], ids["host0:nic0"], L.PCIE_GEN3_X16, L.PCIE_HOP / 2, "pcie"))
         nics = ["host0:nic0"]
     m.host_links.append(links)
-    m.uplink.append({nic: m.connect(ids[nic], m.edge[host], net.bandwidth, net.latency / 2, net.kind)
-                     for nic in nics})
+    m.uplink.append({nic: m.connect(ids[nic], m.port_edge[host][k], net.bandwidth, net.latency / 2,
+                                    net.kind) for k, nic in enumerate(nics)})
     m.local.update({cid: (host, tid) for tid, cid in ids.items()})
