@@ -26,6 +26,17 @@ def test_json_rows_are_the_python_plan(capsys):
                                                "ParameterServerStrategy"}
 
 
+def test_list_flags_take_commas_or_spaces(capsys):
+    commas = ["--nodes", "1,4", "--strategies", "mirrored-nccl,ps-async", "--batch-per-device", "64",
+              "--json"]
+    spaces = ["--nodes", "1", "4", "--strategies", "mirrored-nccl,", "ps-async", "--batch-per-device",
+              "64", "--json"]
+    assert main(commas) == 0
+    want = json.loads(capsys.readouterr().out)
+    assert main(spaces) == 0
+    assert json.loads(capsys.readouterr().out) == want and {r["nodes"] for r in want} == {1, 4}
+
+
 def test_budget_deadline_and_own_curve(capsys):
     assert main(["--nodes", "1,2,4", "--strategies", "mirrored-nccl", "--s-min", "1000",
                  "--b-crit", "512", "--target", "loss 0.1", "--budget", "1e9", "--deadline", "1e9"]) == 0

@@ -33,6 +33,12 @@ def test_gpus_sweeps_devices_on_one_node(capsys):
     assert rows[0]["efficiency"] == 1.0
 
 
+@pytest.mark.parametrize("words", [["1,2,4"], ["1", "2", "4"], ["1,", "2,", "4"], ["1", "2,4"]])
+def test_a_list_flag_takes_commas_or_spaces(words, capsys):
+    assert main(["--machine", "pascal-pcie-4gpu", "--nodes", *words, "--gpus", "4", "--json"]) == 0
+    assert [r["nodes"] for r in json.loads(capsys.readouterr().out)] == [1, 2, 4]
+
+
 def test_table_plot_and_trace(tmp_path, capsys):
     png, trace = tmp_path / "curve.png", tmp_path / "step.json"
     assert main(["--model", "vgg16", "--nodes", "1,2", "--strategy", "parameter-server", "--ps", "2",

@@ -13,6 +13,7 @@ import json
 import math
 import sys
 
+from sim.cli.list_flags import LIST, pieces
 from sim.i18n import t
 from sim.plan.candidates import STRATEGIES
 
@@ -27,10 +28,10 @@ class _Parser(argparse.ArgumentParser):
 def _counts(flag: str):
     def parse(text: str) -> list:
         try:
-            values = [int(v) for v in str(text).split(",")]
+            values = [int(v) for v in pieces(text)]
         except ValueError:
             raise argparse.ArgumentTypeError(t("plan.bad_list", flag=flag, value=text)) from None
-        if min(values) < 1:
+        if not values or min(values) < 1:
             raise argparse.ArgumentTypeError(t("plan.bad_list", flag=flag, value=text))
         return values
     return parse
@@ -56,7 +57,7 @@ def _top(text: str) -> int:
 
 def _names(flag: str, example: str):
     def parse(text: str) -> list:
-        names = [v for v in str(text).split(",") if v]
+        names = [v.strip() for v in pieces(text)]
         if not names:
             raise argparse.ArgumentTypeError(t("plan.empty_list", flag=flag, example=example))
         return names
@@ -66,10 +67,10 @@ def _names(flag: str, example: str):
 def _whole_list(flag: str):
     def parse(text: str) -> list:
         try:
-            values = [int(v) for v in str(text).split(",")]
+            values = [int(v) for v in pieces(text)]
         except ValueError:
             raise argparse.ArgumentTypeError(t("plan.bad_list0", flag=flag, value=text)) from None
-        if min(values) < 0:
+        if not values or min(values) < 0:
             raise argparse.ArgumentTypeError(t("plan.bad_list0", flag=flag, value=text))
         return values
     return parse
@@ -113,25 +114,26 @@ def parser() -> argparse.ArgumentParser:
                     help="a fixed budget in epochs (in training sequences for mlperf-lamb): every "
                          "plan trains that long, and the table says which reach the recipe's target "
                          "(!: not reached)")
-    ap.add_argument("--backups", type=_whole_list("--backups"), default=[0],
+    ap.add_argument("--backups", type=_whole_list("--backups"), default=[0], **LIST,
                     help="backup workers of ps-sync (TF1 SyncReplicasOptimizer, history): "
                          "the first N of N + b gradients are used each step")
-    ap.add_argument("--machines", type=_names("--machines", "dgx1-p100,big-basin"), default=["dgx1-p100"], help=", ".join(MACHINE_NODES))
+    ap.add_argument("--machines", type=_names("--machines", "dgx1-p100,big-basin"), default=["dgx1-p100"], **LIST,
+                    help=", ".join(MACHINE_NODES))
     from sim.workloads.roofline import DEFAULT_PRECISION, PRECISIONS
     ap.add_argument("--machine-file", default=None, metavar="FILE.toml",
                     help="your own node and network (docs/machine_files.md); replaces --machines")
     ap.add_argument("--precision", default=DEFAULT_PRECISION, metavar="|".join(PRECISIONS),
                     help=f"the Keras policy steps compute in (default {DEFAULT_PRECISION})")
-    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16])
-    ap.add_argument("--networks", type=_names("--networks", "10gbe,edr-ib"), default=[None], help=", ".join(network_names()))
-    ap.add_argument("--gpus", type=_counts("--gpus"), default=[None], help="GPUs used per node")
-    ap.add_argument("--strategies", type=_names("--strategies", "mirrored-nccl,ps-async"),
+    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16], **LIST)
+    ap.add_argument("--networks", type=_names("--networks", "10gbe,edr-ib"), default=[None], **LIST, help=", ".join(network_names()))
+    ap.add_argument("--gpus", type=_counts("--gpus"), default=[None], **LIST, help="GPUs used per node")
+    ap.add_argument("--strategies", type=_names("--strategies", "mirrored-nccl,ps-async"), **LIST,
                     default=["mirrored-nccl", "ps-sync", "ps-async"],
                     help=", ".join(STRATEGIES) + " (ps-async: TF2 ParameterServerStrategy; "
                          "ps-sync: TF1 SyncReplicasOptimizer, history)")
-    ap.add_argument("--ps", type=_counts("--ps"), default=[None],
+    ap.add_argument("--ps", type=_counts("--ps"), default=[None], **LIST,
                     help="parameter-server tasks (default: one per node)")
-    ap.add_argument("--batch-per-device", type=_counts("--batch-per-device"), default=[32, 64])
+    ap.add_argument("--batch-per-device", type=_counts("--batch-per-device"), default=[32, 64], **LIST)
     ap.add_argument("--price", type=_number("--price", "2.5"), default=2.5,
                     help="price per device-hour")
     ap.add_argument("--rank", choices=("time", "cost"), default="time")

@@ -17,6 +17,7 @@ import unicodedata
 
 from sim.cli import limits
 from sim.i18n import join_list, t
+from sim.cli.list_flags import LIST, pieces
 from sim.scaleout.comm import STRATEGIES
 
 MACHINE_NODES = ("dgx1-p100", "pascal-pcie-4gpu", "big-basin", "workstation-4gpu", "dgx1-v100",
@@ -33,7 +34,7 @@ class _Parser(argparse.ArgumentParser):
 def _counts(flag: str):
     def parse(text: str) -> list:
         try:
-            values = [int(v) for v in str(text).split(",")]
+            values = [int(v) for v in pieces(text)]
         except ValueError:
             raise argparse.ArgumentTypeError(t("scale.bad_list", flag=flag, value=text)) from None
         if not values or min(values) < 1:
@@ -55,11 +56,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--precision", default=DEFAULT_PRECISION, metavar="|".join(PRECISIONS),
                     help=f"the Keras policy the step computes in (default {DEFAULT_PRECISION}: "
                          "TensorFlow's float32, TF32 on Ampere and newer)")
-    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16],
+    ap.add_argument("--nodes", type=_counts("--nodes"), default=[1, 2, 4, 8, 16], **LIST,
                     help=f"cluster sizes, e.g. 1,2,4,8 (each 1 to {limits.SCALE_MAX_NODES}, "
                          f"at most {limits.SCALE_MAX_COUNTS} of them)")
     ap.add_argument("--network", default=None, help=", ".join(network_names()))
-    ap.add_argument("--gpus", type=_counts("--gpus"), default=None,
+    ap.add_argument("--gpus", type=_counts("--gpus"), default=None, **LIST,
                     help="devices used on each node (a list sweeps them)")
     ap.add_argument("--strategy", default="nccl", choices=STRATEGIES)
     ap.add_argument("--ps", type=int, default=None,

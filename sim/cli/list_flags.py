@@ -1,0 +1,19 @@
+"""List flags in either form a learner types: ``--nodes 1,2,4``, ``--nodes 1 2 4`` or
+``--nodes 1, 2, 4``: each word goes through the flag's own parser (a list from its commas), and the
+flag's value is all of them in order."""
+from __future__ import annotations
+
+import argparse
+
+
+class _Joined(argparse.Action):
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, [value for word in values for value in word])
+
+
+LIST = {"nargs": "+", "action": _Joined}
+
+
+def pieces(text: str) -> list[str]:
+    """The comma-separated pieces of one word, without the empty ones ``"1,"`` leaves."""
+    return [piece for piece in str(text).split(",") if piece.strip()]
