@@ -17,3 +17,18 @@ LIST = {"nargs": "+", "action": _Joined}
 def pieces(text: str) -> list[str]:
     """The comma-separated pieces of one word, without the empty ones ``"1,"`` leaves."""
     return [piece for piece in str(text).split(",") if piece.strip()]
+
+
+def whole_numbers(flag: str, message: str, low: int = 1):
+    """A parser of one word of whole numbers of at least ``low``; a mistake is ``message`` (an i18n
+    key taking ``flag`` and ``value``)."""
+    def parse(text: str) -> list[int]:
+        from sim.i18n import t
+        try:
+            values = [int(v) for v in pieces(text)]
+        except ValueError:
+            values = []
+        if not values or min(values) < low:
+            raise argparse.ArgumentTypeError(t(message, flag=flag, value=text))
+        return values
+    return parse

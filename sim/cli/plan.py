@@ -13,7 +13,7 @@ import json
 import math
 import sys
 
-from sim.cli.list_flags import LIST, pieces
+from sim.cli.list_flags import LIST, pieces, whole_numbers
 from sim.i18n import t
 from sim.plan.candidates import STRATEGIES
 
@@ -26,15 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _counts(flag: str):
-    def parse(text: str) -> list:
-        try:
-            values = [int(v) for v in pieces(text)]
-        except ValueError:
-            raise argparse.ArgumentTypeError(t("plan.bad_list", flag=flag, value=text)) from None
-        if not values or min(values) < 1:
-            raise argparse.ArgumentTypeError(t("plan.bad_list", flag=flag, value=text))
-        return values
-    return parse
+    return whole_numbers(flag, "plan.bad_list")
 
 
 def _number(flag: str, example: str):
@@ -65,15 +57,7 @@ def _names(flag: str, example: str):
 
 
 def _whole_list(flag: str):
-    def parse(text: str) -> list:
-        try:
-            values = [int(v) for v in pieces(text)]
-        except ValueError:
-            raise argparse.ArgumentTypeError(t("plan.bad_list0", flag=flag, value=text)) from None
-        if not values or min(values) < 0:
-            raise argparse.ArgumentTypeError(t("plan.bad_list0", flag=flag, value=text))
-        return values
-    return parse
+    return whole_numbers(flag, "plan.bad_list0", low=0)
 
 
 def _recipe(text: str) -> str:

@@ -17,7 +17,7 @@ import unicodedata
 
 from sim.cli import limits
 from sim.i18n import join_list, t
-from sim.cli.list_flags import LIST, pieces
+from sim.cli.list_flags import LIST, whole_numbers
 from sim.scaleout.comm import STRATEGIES
 
 MACHINE_NODES = ("dgx1-p100", "pascal-pcie-4gpu", "big-basin", "workstation-4gpu", "dgx1-v100",
@@ -32,15 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _counts(flag: str):
-    def parse(text: str) -> list:
-        try:
-            values = [int(v) for v in pieces(text)]
-        except ValueError:
-            raise argparse.ArgumentTypeError(t("scale.bad_list", flag=flag, value=text)) from None
-        if not values or min(values) < 1:
-            raise argparse.ArgumentTypeError(t("scale.bad_list", flag=flag, value=text))
-        return values
-    return parse
+    return whole_numbers(flag, "scale.bad_list")
 
 
 def parser() -> argparse.ArgumentParser:
