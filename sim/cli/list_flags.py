@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from sim.i18n import t
+
 
 class _Joined(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
@@ -23,7 +25,6 @@ def whole_numbers(flag: str, message: str, low: int = 1):
     """A parser of one word of whole numbers of at least ``low``; a mistake is ``message`` (an i18n
     key taking ``flag`` and ``value``)."""
     def parse(text: str) -> list[int]:
-        from sim.i18n import t
         try:
             values = [int(v) for v in pieces(text)]
         except ValueError:

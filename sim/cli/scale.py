@@ -16,8 +16,8 @@ import sys
 import unicodedata
 
 from sim.cli import limits
-from sim.i18n import join_list, t
 from sim.cli.list_flags import LIST, whole_numbers
+from sim.i18n import join_list, t
 from sim.scaleout.comm import STRATEGIES
 
 MACHINE_NODES = ("dgx1-p100", "pascal-pcie-4gpu", "big-basin", "workstation-4gpu", "dgx1-v100",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from sim.hardware.machine_file import _fail, _number, _table, _text
 from sim.i18n import join_list
 
-FABRIC_FIELDS = ("leaf_ports", "spines", "oversubscription", "routing", "placement", "wiring", "seed")
+FABRIC_FIELDS = ("leaf_ports", "spines", "oversubscription", "routing", "placement", "wiring",
+                 "seed")
 
 
 def read_fabric(where: str, table, nics: int):
@@ -27,6 +28,7 @@ def read_fabric(where: str, table, nics: int):
             if value not in known:
                 _fail(where, f"fabric.{key}", "want_choice", value=value, known=join_list(known))
             choices[key] = value
-    if choices.get("wiring", "host") == "host" and max(nics, 1) > ports:
+    fabric = LeafSpine(ports, spines, over, seed=seed, **choices)
+    if not fabric.takes(max(nics, 1)):
         _fail(where, "fabric.leaf_ports", "leaf_too_small", ports=ports, nics=nics)
-    return LeafSpine(ports, spines, over, seed=seed, **choices)
+    return fabric

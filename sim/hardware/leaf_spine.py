@@ -85,14 +85,17 @@ class LeafSpine:
             return self.routing
         return "d-mod-k" if network.kind == "infiniband" else "ecmp"
 
+    def takes(self, nics_per_host: int) -> bool:
+        """Whether a leaf has room for a host's NICs: all of them under host wiring, one under
+        rail wiring."""
+        return self.wiring == "rail" or nics_per_host <= self.leaf_ports
+
     def hosts_per_leaf(self, nics_per_host: int) -> int:
         """Host wiring: every NIC of a host plugs into the same leaf. Rail wiring: a leaf takes
         one NIC of each of ``leaf_ports`` hosts."""
-        if self.wiring == "rail":
-            return self.leaf_ports
-        if nics_per_host > self.leaf_ports:
+        if not self.takes(nics_per_host):
             raise ValueError(t("hardware.leaf_too_small", ports=self.leaf_ports, nics=nics_per_host))
-        return self.leaf_ports // nics_per_host
+        return self.leaf_ports if self.wiring == "rail" else self.leaf_ports // nics_per_host
 
     def port_leaves(self, hosts: int, nics_per_host: int) -> list[list[int]]:
         """The leaf of each host's NIC ports, ``[host][k]``: all on the host's leaf (host wiring),

@@ -206,7 +206,8 @@ def _local(node_id: str) -> str:
 
 
 def _copy_node(template: Machine, m: "ClusterMachine", host: int, net) -> None:
-    """One copy of ``template`` on ``host`` of ``m``, its NICs plugged into ``m.edge[host]``."""
+    """One copy of ``template`` on ``host`` of ``m``, its NIC ``k`` plugged into
+    ``m.port_edge[host][k]``."""
     ids: dict = {}
     devices = {d.name: d for d in template.devices}
     for node_id, nd in template.nodes.items():

@@ -45,8 +45,9 @@ def mechanisms_of(step, comm) -> tuple:
             out.append(("leaf_spine", {"leaves": len(comm.machine.spine_links), "spines": fabric.spines,
                                        "routing": comm.machine.rule, "placement": fabric.placement,
                                        "over": fabric.oversubscription}))
-            if fabric.wiring == "rail" and len(comm.machine.port_leaf[0]) > 1:
-                out.append(("rails", {"rails": len(comm.machine.port_leaf[0])}))
+            rails = len(comm.machine.port_leaf[0])
+            if fabric.wiring == "rail" and rails > 1:
+                out.append(("rails", {"rails": rails}))
     else:
         out.append(("one_node", {}))
     if step.slowed > 0:
